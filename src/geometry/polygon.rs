@@ -1,0 +1,556 @@
+//! Polygon validation and normalisation.
+//!
+//! Raw points from the outside world are turned into a [`SimplePolygon`]:
+//! finite, counter-clockwise, without repeated or collinear vertices, and
+//! simple (no self-intersection). Everything that cannot be repaired without
+//! guessing is a typed [`PolygonError`].
+
+use super::{cross, length_tolerance, Aabb, Point, Vector};
+use std::f64::consts::TAU;
+use std::fmt;
+
+/// Most vertices accepted for any polygon.
+pub const MAX_VERTICES: usize = 65_536;
+
+/// Most vertices accepted for a concave polygon: the simplicity check and
+/// the decomposition of concave polygons are quadratic in the vertex count.
+pub const MAX_CONCAVE_VERTICES: usize = 4_096;
+
+/// Why a list of points is not a usable polygon.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PolygonError {
+    /// Fewer than three distinct points (after merging repeated points).
+    TooFewPoints { distinct: usize },
+    /// A coordinate is NaN or infinite.
+    NonFinite { index: usize },
+    /// All points lie on one line (within tolerance): the polygon has no area.
+    ZeroArea,
+    /// Two edges cross or overlap, or a vertex lies on a non-adjacent edge.
+    SelfIntersecting { first_edge: usize, second_edge: usize },
+    /// More vertices than this library accepts for this kind of polygon.
+    TooManyVertices { count: usize, max: usize },
+    /// A convex polygon was required but the points form a concave one.
+    NotConvex,
+}
+
+impl PolygonError {
+    /// Stable snake_case name, used as the `status` of reports.
+    pub fn status(&self) -> &'static str {
+        match self {
+            PolygonError::TooFewPoints { .. } => "too_few_points",
+            PolygonError::NonFinite { .. } => "non_finite",
+            PolygonError::ZeroArea => "zero_area",
+            PolygonError::SelfIntersecting { .. } => "self_intersecting",
+            PolygonError::TooManyVertices { .. } => "too_many_vertices",
+            PolygonError::NotConvex => "not_convex",
+        }
+    }
+}
+
+impl fmt::Display for PolygonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PolygonError::TooFewPoints { distinct } => {
+                write!(f, "polygon needs at least 3 distinct points, got {distinct}")
+            }
+            PolygonError::NonFinite { index } => {
+                write!(f, "point {index} has a NaN or infinite coordinate")
+            }
+            PolygonError::ZeroArea => write!(f, "polygon has zero area (all points collinear)"),
+            PolygonError::SelfIntersecting {
+                first_edge,
+                second_edge,
+            } => write!(
+                f,
+                "polygon is self-intersecting (edges {first_edge} and {second_edge})"
+            ),
+            PolygonError::TooManyVertices { count, max } => {
+                write!(f, "polygon has {count} vertices, at most {max} are accepted")
+            }
+            PolygonError::NotConvex => write!(f, "polygon is not convex"),
+        }
+    }
+}
+
+impl std::error::Error for PolygonError {}
+
+/// Shape class of a closed polyline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Convexity {
+    Convex,
+    /// Simple but with at least one reflex vertex.
+    Concave,
+    SelfIntersecting,
+}
+
+/// A validated simple polygon: finite, counter-clockwise, at least three
+/// vertices, no repeated or collinear vertices, no self-intersection.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimplePolygon {
+    vertices: Vec<Point>,
+    convex: bool,
+}
+
+impl SimplePolygon {
+    /// Validates and normalises raw points (see the module documentation).
+    pub fn new(points: &[Point]) -> Result<Self, PolygonError> {
+        if points.len() > MAX_VERTICES {
+            return Err(PolygonError::TooManyVertices {
+                count: points.len(),
+                max: MAX_VERTICES,
+            });
+        }
+        if let Some(index) = points
+            .iter()
+            .position(|p| !(p.x.is_finite() && p.y.is_finite()))
+        {
+            return Err(PolygonError::NonFinite { index });
+        }
+        let aabb = Aabb::from_points(points).ok_or(PolygonError::TooFewPoints { distinct: 0 })?;
+        let tol = length_tolerance(aabb.magnitude());
+
+        let mut vertices = dedup_ring(points, tol);
+        if vertices.len() < 3 {
+            return Err(PolygonError::TooFewPoints {
+                distinct: vertices.len(),
+            });
+        }
+        let twice_area = twice_signed_area(&vertices);
+        if twice_area.abs() <= tol * perimeter(&vertices) {
+            return Err(if max_line_deviation(&vertices) <= tol {
+                PolygonError::ZeroArea
+            } else {
+                // Lobes of opposite orientation cancel out: a figure eight.
+                PolygonError::SelfIntersecting {
+                    first_edge: 0,
+                    second_edge: 0,
+                }
+            });
+        }
+        if twice_area < 0.0 {
+            vertices.reverse();
+        }
+        remove_collinear(&mut vertices, tol)?;
+        if vertices.len() < 3 {
+            return Err(PolygonError::ZeroArea);
+        }
+        match classify_ccw(&vertices) {
+            Convexity::Convex => Ok(SimplePolygon {
+                vertices,
+                convex: true,
+            }),
+            Convexity::Concave | Convexity::SelfIntersecting => {
+                if vertices.len() > MAX_CONCAVE_VERTICES {
+                    return Err(PolygonError::TooManyVertices {
+                        count: vertices.len(),
+                        max: MAX_CONCAVE_VERTICES,
+                    });
+                }
+                if let Some((first_edge, second_edge)) = find_self_intersection(&vertices, tol) {
+                    return Err(PolygonError::SelfIntersecting {
+                        first_edge,
+                        second_edge,
+                    });
+                }
+                Ok(SimplePolygon {
+                    vertices,
+                    convex: false,
+                })
+            }
+        }
+    }
+
+    /// Counter-clockwise vertices, first vertex not repeated at the end.
+    pub fn vertices(&self) -> &[Point] {
+        &self.vertices
+    }
+
+    pub fn is_convex(&self) -> bool {
+        self.convex
+    }
+
+    pub fn convexity(&self) -> Convexity {
+        if self.convex {
+            Convexity::Convex
+        } else {
+            Convexity::Concave
+        }
+    }
+
+    /// Area in square metres (positive).
+    pub fn area(&self) -> f64 {
+        0.5 * twice_signed_area(&self.vertices)
+    }
+
+    pub fn into_vertices(self) -> Vec<Point> {
+        self.vertices
+    }
+}
+
+/// Classifies raw points without normalising them into a polygon.
+/// Invalid input (non-finite, too few points, zero area) is an error.
+pub fn classify(points: &[Point]) -> Result<Convexity, PolygonError> {
+    match SimplePolygon::new(points) {
+        Ok(polygon) => Ok(polygon.convexity()),
+        Err(PolygonError::SelfIntersecting { .. }) => Ok(Convexity::SelfIntersecting),
+        Err(other) => Err(other),
+    }
+}
+
+/// Drops points within `tol` of their predecessor, and a closing point
+/// within `tol` of the first.
+fn dedup_ring(points: &[Point], tol: f64) -> Vec<Point> {
+    let mut ring: Vec<Point> = Vec::with_capacity(points.len());
+    for p in points {
+        if ring.last().is_none_or(|last| (p - last).norm() > tol) {
+            ring.push(*p);
+        }
+    }
+    while ring.len() > 1 && (ring[ring.len() - 1] - ring[0]).norm() <= tol {
+        ring.pop();
+    }
+    ring
+}
+
+/// Twice the signed area (shoelace), positive for counter-clockwise.
+/// Coordinates are taken relative to the first vertex to keep precision
+/// far from the origin.
+pub(crate) fn twice_signed_area(vertices: &[Point]) -> f64 {
+    let origin = vertices[0];
+    let mut sum = 0.0;
+    for i in 1..vertices.len().saturating_sub(1) {
+        sum += cross(&(vertices[i] - origin), &(vertices[i + 1] - origin));
+    }
+    sum
+}
+
+fn perimeter(vertices: &[Point]) -> f64 {
+    let n = vertices.len();
+    (0..n)
+        .map(|i| (vertices[(i + 1) % n] - vertices[i]).norm())
+        .sum()
+}
+
+/// Largest distance of a vertex from the line through the first vertex and
+/// the vertex farthest from it.
+fn max_line_deviation(vertices: &[Point]) -> f64 {
+    let origin = vertices[0];
+    let far = vertices
+        .iter()
+        .map(|p| p - origin)
+        .fold(Vector::zeros(), |best, d| {
+            if d.norm_squared() > best.norm_squared() {
+                d
+            } else {
+                best
+            }
+        });
+    let length = far.norm();
+    if length == 0.0 {
+        return 0.0;
+    }
+    let direction = far / length;
+    vertices
+        .iter()
+        .map(|p| cross(&direction, &(p - origin)).abs())
+        .fold(0.0, f64::max)
+}
+
+/// Removes vertices within `tol` of the segment joining their neighbours.
+/// A vertex where the boundary doubles back on itself (a zero-width spike)
+/// makes edges overlap: that is a self-intersection, not something to drop.
+fn remove_collinear(vertices: &mut Vec<Point>, tol: f64) -> Result<(), PolygonError> {
+    let mut changed = true;
+    while changed && vertices.len() >= 3 {
+        changed = false;
+        let mut i = 0;
+        while i < vertices.len() && vertices.len() >= 3 {
+            let n = vertices.len();
+            let prev = vertices[(i + n - 1) % n];
+            let here = vertices[i];
+            let next = vertices[(i + 1) % n];
+            let chord = next - prev;
+            let chord_length = chord.norm();
+            let off_line = if chord_length > 0.0 {
+                cross(&chord, &(here - prev)).abs() / chord_length
+            } else {
+                (here - prev).norm()
+            };
+            if off_line <= tol {
+                if (here - prev).dot(&(next - here)) < 0.0 {
+                    return Err(PolygonError::SelfIntersecting {
+                        first_edge: (i + n - 1) % n,
+                        second_edge: i,
+                    });
+                }
+                vertices.remove(i);
+                changed = true;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Convexity of a counter-clockwise ring without collinear vertices.
+///
+/// Every turn must be a left turn *and* the turns must add up to exactly one
+/// full turn: a pentagram turns left at every vertex but winds twice.
+fn classify_ccw(vertices: &[Point]) -> Convexity {
+    let n = vertices.len();
+    let mut total_turn = 0.0;
+    let mut all_left = true;
+    for i in 0..n {
+        let incoming = vertices[i] - vertices[(i + n - 1) % n];
+        let outgoing = vertices[(i + 1) % n] - vertices[i];
+        let turn = cross(&incoming, &outgoing);
+        if turn <= 0.0 {
+            all_left = false;
+        }
+        total_turn += turn.atan2(incoming.dot(&outgoing));
+    }
+    if all_left && (total_turn - TAU).abs() < 1e-6 {
+        Convexity::Convex
+    } else if all_left {
+        Convexity::SelfIntersecting
+    } else {
+        Convexity::Concave
+    }
+}
+
+/// First pair of edges that touch anywhere other than at the vertex shared
+/// by neighbours. Quadratic; only used for non-convex rings, which are capped
+/// at [`MAX_CONCAVE_VERTICES`].
+fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)> {
+    let n = vertices.len();
+    for i in 0..n {
+        let a0 = vertices[i];
+        let a1 = vertices[(i + 1) % n];
+        for j in (i + 1)..n {
+            let b0 = vertices[j];
+            let b1 = vertices[(j + 1) % n];
+            let adjacent = j == i + 1 || (i == 0 && j == n - 1);
+            if adjacent {
+                // Neighbours share one vertex; the other ends must stay off the
+                // neighbour edge (collinear overlap was rejected earlier).
+                continue;
+            }
+            if segments_within(a0, a1, b0, b1, tol) {
+                return Some((i, j));
+            }
+        }
+    }
+    None
+}
+
+/// True when the closed segments `a0a1` and `b0b1` come within `tol` of each
+/// other.
+pub(crate) fn segments_within(a0: Point, a1: Point, b0: Point, b1: Point, tol: f64) -> bool {
+    let d1 = orientation(a0, a1, b0);
+    let d2 = orientation(a0, a1, b1);
+    let d3 = orientation(b0, b1, a0);
+    let d4 = orientation(b0, b1, a1);
+    if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
+        && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
+    {
+        return true;
+    }
+    point_segment_distance(b0, a0, a1) <= tol
+        || point_segment_distance(b1, a0, a1) <= tol
+        || point_segment_distance(a0, b0, b1) <= tol
+        || point_segment_distance(a1, b0, b1) <= tol
+}
+
+#[inline]
+fn orientation(a: Point, b: Point, c: Point) -> f64 {
+    cross(&(b - a), &(c - a))
+}
+
+/// Distance from `p` to the closed segment `ab`.
+pub(crate) fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
+    let ab = b - a;
+    let length_squared = ab.norm_squared();
+    let t = if length_squared > 0.0 {
+        ((p - a).dot(&ab) / length_squared).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (p - (a + ab * t)).norm()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pts(coords: &[(f64, f64)]) -> Vec<Point> {
+        coords.iter().map(|&(x, y)| Point::new(x, y)).collect()
+    }
+
+    #[test]
+    fn square_counter_clockwise_is_convex() {
+        let p = SimplePolygon::new(&pts(&[(0., 0.), (1., 0.), (1., 1.), (0., 1.)])).unwrap();
+        assert!(p.is_convex());
+        assert_eq!(p.vertices().len(), 4);
+        assert!((p.area() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn clockwise_input_is_reordered() {
+        let p = SimplePolygon::new(&pts(&[(0., 0.), (0., 1.), (1., 1.), (1., 0.)])).unwrap();
+        assert!(p.area() > 0.0);
+        assert!(p.is_convex());
+    }
+
+    #[test]
+    fn repeated_and_closing_points_are_removed() {
+        let p = SimplePolygon::new(&pts(&[
+            (0., 0.),
+            (0., 0.),
+            (1., 0.),
+            (1., 1.),
+            (1., 1.),
+            (0., 1.),
+            (0., 0.),
+        ]))
+        .unwrap();
+        assert_eq!(p.vertices().len(), 4);
+    }
+
+    #[test]
+    fn collinear_vertices_are_removed() {
+        let p = SimplePolygon::new(&pts(&[
+            (0., 0.),
+            (0.5, 0.),
+            (1., 0.),
+            (1., 0.5),
+            (1., 1.),
+            (0., 1.),
+        ]))
+        .unwrap();
+        assert_eq!(p.vertices().len(), 4);
+    }
+
+    #[test]
+    fn too_few_points() {
+        assert_eq!(
+            SimplePolygon::new(&[]),
+            Err(PolygonError::TooFewPoints { distinct: 0 })
+        );
+        assert_eq!(
+            SimplePolygon::new(&pts(&[(0., 0.), (1., 1.), (0., 0.)])),
+            Err(PolygonError::TooFewPoints { distinct: 2 })
+        );
+    }
+
+    #[test]
+    fn non_finite_coordinates() {
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(
+                SimplePolygon::new(&pts(&[(0., 0.), (1., 0.), (bad, 1.)])),
+                Err(PolygonError::NonFinite { index: 2 })
+            );
+        }
+    }
+
+    #[test]
+    fn collinear_points_have_zero_area() {
+        assert_eq!(
+            SimplePolygon::new(&pts(&[(0., 0.), (1., 1.), (2., 2.), (3., 3.)])),
+            Err(PolygonError::ZeroArea)
+        );
+    }
+
+    #[test]
+    fn pentagram_is_self_intersecting_not_convex() {
+        let star: Vec<Point> = (0..5)
+            .map(|k| {
+                let angle = std::f64::consts::FRAC_PI_2 + (k as f64) * 2.0 * TAU / 5.0;
+                Point::new(angle.cos(), angle.sin())
+            })
+            .collect();
+        assert!(matches!(
+            SimplePolygon::new(&star),
+            Err(PolygonError::SelfIntersecting { .. })
+        ));
+        assert_eq!(classify(&star), Ok(Convexity::SelfIntersecting));
+    }
+
+    #[test]
+    fn bow_tie_is_self_intersecting() {
+        let bow_tie = pts(&[(0., 0.), (1., 1.), (1., 0.), (0., 1.)]);
+        assert!(matches!(
+            SimplePolygon::new(&bow_tie),
+            Err(PolygonError::SelfIntersecting { .. })
+        ));
+    }
+
+    #[test]
+    fn unbalanced_bow_tie_is_self_intersecting() {
+        let bow_tie = pts(&[(0., 0.), (2., 2.), (2., 0.), (0., 1.)]);
+        assert!(matches!(
+            SimplePolygon::new(&bow_tie),
+            Err(PolygonError::SelfIntersecting { .. })
+        ));
+    }
+
+    #[test]
+    fn zero_width_spike_is_self_intersecting() {
+        let spike = pts(&[(0., 0.), (2., 0.), (1., 0.), (1., 1.)]);
+        assert!(matches!(
+            SimplePolygon::new(&spike),
+            Err(PolygonError::SelfIntersecting { .. })
+        ));
+    }
+
+    #[test]
+    fn l_shape_is_concave() {
+        let l = pts(&[(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)]);
+        let p = SimplePolygon::new(&l).unwrap();
+        assert!(!p.is_convex());
+        assert_eq!(classify(&l), Ok(Convexity::Concave));
+    }
+
+    #[test]
+    fn vertex_touching_another_edge_is_not_simple() {
+        // The reflex vertex (1, 0) touches the bottom edge.
+        let pinched = pts(&[(0., 0.), (2., 0.), (2., 2.), (1., 0.), (0., 2.)]);
+        assert!(matches!(
+            SimplePolygon::new(&pinched),
+            Err(PolygonError::SelfIntersecting { .. })
+        ));
+    }
+
+    #[test]
+    fn too_many_vertices() {
+        let ring: Vec<Point> = (0..MAX_VERTICES + 1)
+            .map(|k| {
+                let a = k as f64 * TAU / (MAX_VERTICES + 1) as f64;
+                Point::new(a.cos(), a.sin())
+            })
+            .collect();
+        assert!(matches!(
+            SimplePolygon::new(&ring),
+            Err(PolygonError::TooManyVertices { .. })
+        ));
+    }
+
+    #[test]
+    fn large_convex_polygon_far_from_origin() {
+        let ring: Vec<Point> = (0..1000)
+            .map(|k| {
+                let a = k as f64 * TAU / 1000.0;
+                Point::new(1e5 + a.cos(), -1e5 + a.sin())
+            })
+            .collect();
+        let p = SimplePolygon::new(&ring).unwrap();
+        assert!(p.is_convex());
+        assert_eq!(p.vertices().len(), 1000);
+    }
+
+    #[test]
+    fn thin_sliver_is_valid() {
+        let p = SimplePolygon::new(&pts(&[(0., 0.), (1., 0.), (1., 1e-6)])).unwrap();
+        assert!(p.is_convex());
+    }
+}

@@ -1,0 +1,192 @@
+//! The shapes a footprint or an obstacle can be.
+
+use super::convex::ConvexPolygon;
+use super::decompose::convex_decomposition;
+use super::polygon::{PolygonError, SimplePolygon};
+use super::{Aabb, Point, Vector};
+use nalgebra::Isometry2;
+use std::fmt;
+
+/// A disc (closed): round robots, posts, people.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Circle {
+    pub center: Point,
+    pub radius: f64,
+}
+
+impl Circle {
+    /// A circle with a finite centre and a finite radius `> 0`.
+    pub fn new(center: Point, radius: f64) -> Result<Self, ShapeError> {
+        if !(center.x.is_finite() && center.y.is_finite() && radius.is_finite()) {
+            return Err(ShapeError::Polygon(PolygonError::NonFinite { index: 0 }));
+        }
+        if radius <= 0.0 {
+            return Err(ShapeError::InvalidRadius(radius));
+        }
+        Ok(Circle { center, radius })
+    }
+
+    pub fn aabb(&self) -> Aabb {
+        let r = Vector::new(self.radius, self.radius);
+        Aabb {
+            min: self.center - r,
+            max: self.center + r,
+        }
+    }
+}
+
+/// A simple concave polygon kept as its outline plus convex pieces whose
+/// union is exactly the polygon. Collision against it is exact; see the
+/// query module for what penetration depth means.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompoundPolygon {
+    outline: Vec<Point>,
+    pieces: Vec<ConvexPolygon>,
+    aabb: Aabb,
+}
+
+impl CompoundPolygon {
+    /// Counter-clockwise outline of the whole polygon.
+    pub fn outline(&self) -> &[Point] {
+        &self.outline
+    }
+
+    /// Convex pieces covering the polygon exactly (they share edges).
+    pub fn pieces(&self) -> &[ConvexPolygon] {
+        &self.pieces
+    }
+
+    pub fn aabb(&self) -> &Aabb {
+        &self.aabb
+    }
+
+    pub fn transformed(&self, pose: &Isometry2<f64>) -> Self {
+        let outline: Vec<Point> = self.outline.iter().map(|p| pose * p).collect();
+        let aabb = Aabb::from_points(&outline).unwrap_or(self.aabb);
+        CompoundPolygon {
+            outline,
+            pieces: self.pieces.iter().map(|p| p.transformed(pose)).collect(),
+            aabb,
+        }
+    }
+}
+
+/// Why a shape could not be built.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShapeError {
+    Polygon(PolygonError),
+    /// A circle radius that is not `> 0`.
+    InvalidRadius(f64),
+}
+
+impl ShapeError {
+    /// Stable snake_case name, used as the `status` of reports.
+    pub fn status(&self) -> &'static str {
+        match self {
+            ShapeError::Polygon(e) => e.status(),
+            ShapeError::InvalidRadius(_) => "invalid_radius",
+        }
+    }
+}
+
+impl From<PolygonError> for ShapeError {
+    fn from(e: PolygonError) -> Self {
+        ShapeError::Polygon(e)
+    }
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShapeError::Polygon(e) => e.fmt(f),
+            ShapeError::InvalidRadius(r) => write!(f, "circle radius must be > 0, got {r}"),
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+/// A validated footprint or obstacle.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Convex(ConvexPolygon),
+    Compound(CompoundPolygon),
+    Circle(Circle),
+}
+
+impl Shape {
+    /// Validates raw polygon points: convex input stays one polygon, simple
+    /// concave input is decomposed into convex pieces, anything else is an
+    /// error.
+    pub fn polygon(points: &[Point]) -> Result<Self, ShapeError> {
+        let polygon = SimplePolygon::new(points)?;
+        if polygon.is_convex() {
+            return Ok(Shape::Convex(ConvexPolygon::try_from(polygon)?));
+        }
+        let pieces = convex_decomposition(&polygon);
+        let outline = polygon.into_vertices();
+        let aabb = Aabb::from_points(&outline).ok_or(PolygonError::TooFewPoints { distinct: 0 })?;
+        Ok(Shape::Compound(CompoundPolygon {
+            outline,
+            pieces,
+            aabb,
+        }))
+    }
+
+    pub fn circle(center: Point, radius: f64) -> Result<Self, ShapeError> {
+        Ok(Shape::Circle(Circle::new(center, radius)?))
+    }
+
+    pub fn aabb(&self) -> Aabb {
+        match self {
+            Shape::Convex(p) => *p.aabb(),
+            Shape::Compound(c) => *c.aabb(),
+            Shape::Circle(c) => c.aabb(),
+        }
+    }
+
+    /// The shape moved by a rigid transform.
+    pub fn transformed(&self, pose: &Isometry2<f64>) -> Self {
+        match self {
+            Shape::Convex(p) => Shape::Convex(p.transformed(pose)),
+            Shape::Compound(c) => Shape::Compound(c.transformed(pose)),
+            Shape::Circle(c) => Shape::Circle(Circle {
+                center: pose * c.center,
+                radius: c.radius,
+            }),
+        }
+    }
+
+    /// Interval of the shape's projection on the unit vector `axis`.
+    pub fn project(&self, axis: &Vector) -> (f64, f64) {
+        match self {
+            Shape::Convex(p) => p.project(axis),
+            Shape::Compound(c) => c.pieces.iter().fold(
+                (f64::INFINITY, f64::NEG_INFINITY),
+                |(lo, hi), piece| {
+                    let (a, b) = piece.project(axis);
+                    (lo.min(a), hi.max(b))
+                },
+            ),
+            Shape::Circle(c) => {
+                let d = c.center.coords.dot(axis);
+                (d - c.radius, d + c.radius)
+            }
+        }
+    }
+
+    /// Closed outline for drawing: polygon vertices, or `segments` points on
+    /// a circle.
+    pub fn outline(&self, segments: usize) -> Vec<Point> {
+        match self {
+            Shape::Convex(p) => p.vertices().to_vec(),
+            Shape::Compound(c) => c.outline.clone(),
+            Shape::Circle(c) => (0..segments.max(3))
+                .map(|k| {
+                    let a = k as f64 * std::f64::consts::TAU / segments.max(3) as f64;
+                    c.center + Vector::new(a.cos(), a.sin()) * c.radius
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! `sat_collision`: Separating Axis Theorem collision monitoring between a
+//! robot footprint and obstacles.
+//!
+//! Layers, each usable on its own:
+//! * [`geometry`]: pure 2-D math (validation, convexity, SAT, MTV,
+//!   clearance, circles, convex decomposition);
+//! * [`scene`]: YAML scenes and zone files, and the per-obstacle report;
+//! * [`monitor`]: what the node knows, how fresh it is, and what it decides;
+//! * `ros` (feature `ros`): the r2r node glue.
+
+pub mod geometry;
