@@ -9,3 +9,11 @@
 //! * `ros` (feature `ros`): the r2r node glue.
 
 pub mod geometry;
+#[cfg(feature = "ros")]
+pub mod ros;
+pub mod monitor;
+pub mod scene;
+pub mod svg;
+pub mod visual;
+pub mod config;
+pub mod planner;

@@ -27,13 +27,19 @@
 //! Units are metres and radians; angles follow REP-103 (counter-clockwise
 //! positive, x forward, y left).
 
+pub mod circle;
 pub mod convex;
 pub mod decompose;
 pub mod polygon;
+pub mod query;
+pub mod sat;
 pub mod shape;
 
+pub use circle::{contains_point, distance_to_point};
 pub use convex::ConvexPolygon;
 pub use polygon::{Convexity, PolygonError, SimplePolygon};
+pub use query::{intersects, query, Contact};
+pub use sat::Separation;
 pub use shape::{Circle, CompoundPolygon, Shape, ShapeError};
 
 /// A point in the plane (metres).

@@ -16,16 +16,28 @@ pub const MAX_VERTICES: usize = 65_536;
 /// the decomposition of concave polygons are quadratic in the vertex count.
 pub const MAX_CONCAVE_VERTICES: usize = 4_096;
 
+/// Largest accepted coordinate magnitude (metres). Beyond it, differences
+/// and cross products of coordinates could overflow to infinity and every
+/// geometric predicate would silently become NaN; such points are reported
+/// as [`PolygonError::NonFinite`].
+pub const MAX_COORDINATE: f64 = 1e150;
+
 /// Why a list of points is not a usable polygon.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PolygonError {
     /// Fewer than three distinct points (after merging repeated points).
     TooFewPoints { distinct: usize },
-    /// A coordinate is NaN or infinite.
+    /// A coordinate is NaN, infinite, or larger in magnitude than
+    /// [`MAX_COORDINATE`].
     NonFinite { index: usize },
     /// All points lie on one line (within tolerance): the polygon has no area.
     ZeroArea,
     /// Two edges cross or overlap, or a vertex lies on a non-adjacent edge.
+    ///
+    /// Edge `k` joins input point `k` to the next input point, numbered as
+    /// given (whatever the orientation); `first_edge <= second_edge`. When
+    /// repeated or collinear points were merged, the edge reported is the
+    /// first input edge of non-zero length of the merged edge.
     SelfIntersecting { first_edge: usize, second_edge: usize },
     /// More vertices than this library accepts for this kind of polygon.
     TooManyVertices { count: usize, max: usize },
@@ -54,7 +66,7 @@ impl fmt::Display for PolygonError {
                 write!(f, "polygon needs at least 3 distinct points, got {distinct}")
             }
             PolygonError::NonFinite { index } => {
-                write!(f, "point {index} has a NaN or infinite coordinate")
+                write!(f, "point {index} has a NaN, infinite or out-of-range coordinate")
             }
             PolygonError::ZeroArea => write!(f, "polygon has zero area (all points collinear)"),
             PolygonError::SelfIntersecting {
@@ -93,6 +105,10 @@ pub struct SimplePolygon {
 
 impl SimplePolygon {
     /// Validates and normalises raw points (see the module documentation).
+    ///
+    /// Cost: linear for convex polygons; for non-convex ones the simplicity
+    /// check is a sweep over the edges' x extents, quadratic at worst, which
+    /// is why they are capped at [`MAX_CONCAVE_VERTICES`].
     pub fn new(points: &[Point]) -> Result<Self, PolygonError> {
         if points.len() > MAX_VERTICES {
             return Err(PolygonError::TooManyVertices {
@@ -100,64 +116,66 @@ impl SimplePolygon {
                 max: MAX_VERTICES,
             });
         }
-        if let Some(index) = points
-            .iter()
-            .position(|p| !(p.x.is_finite() && p.y.is_finite()))
-        {
+        if let Some(index) = points.iter().position(|p| !coordinates_usable(p)) {
             return Err(PolygonError::NonFinite { index });
         }
         let aabb = Aabb::from_points(points).ok_or(PolygonError::TooFewPoints { distinct: 0 })?;
         let tol = length_tolerance(aabb.magnitude());
 
-        let mut vertices = dedup_ring(points, tol);
-        if vertices.len() < 3 {
+        let mut ring = Ring::dedup(points, tol);
+        if ring.len() < 3 {
             return Err(PolygonError::TooFewPoints {
-                distinct: vertices.len(),
+                distinct: ring.len(),
             });
         }
-        let twice_area = twice_signed_area(&vertices);
-        if twice_area.abs() <= tol * perimeter(&vertices) {
-            return Err(if max_line_deviation(&vertices) <= tol {
-                PolygonError::ZeroArea
-            } else {
-                // Lobes of opposite orientation cancel out: a figure eight.
-                PolygonError::SelfIntersecting {
-                    first_edge: 0,
-                    second_edge: 0,
-                }
-            });
-        }
-        if twice_area < 0.0 {
-            vertices.reverse();
-        }
-        remove_collinear(&mut vertices, tol)?;
-        if vertices.len() < 3 {
+        let twice_area = twice_signed_area(&ring.vertices);
+        // Negligible net area: either every point is on one line, or a sliver
+        // thinner than the tolerance, or lobes of opposite orientation
+        // cancel out (a figure eight). Only the simplicity check below can
+        // tell the last two apart.
+        let negligible_area = twice_area.abs() <= tol * perimeter(&ring.vertices);
+        if negligible_area && max_line_deviation(&ring.vertices) <= tol {
             return Err(PolygonError::ZeroArea);
         }
-        match classify_ccw(&vertices) {
-            Convexity::Convex => Ok(SimplePolygon {
-                vertices,
-                convex: true,
-            }),
-            Convexity::Concave | Convexity::SelfIntersecting => {
-                if vertices.len() > MAX_CONCAVE_VERTICES {
-                    return Err(PolygonError::TooManyVertices {
-                        count: vertices.len(),
-                        max: MAX_CONCAVE_VERTICES,
-                    });
-                }
-                if let Some((first_edge, second_edge)) = find_self_intersection(&vertices, tol) {
-                    return Err(PolygonError::SelfIntersecting {
-                        first_edge,
-                        second_edge,
-                    });
-                }
-                Ok(SimplePolygon {
-                    vertices,
-                    convex: false,
-                })
-            }
+        if twice_area < 0.0 {
+            ring.reverse();
         }
+        ring.remove_collinear(tol)?;
+        if ring.len() < 3 {
+            return Err(PolygonError::ZeroArea);
+        }
+        let convexity = classify_ccw(&ring.vertices);
+        if convexity == Convexity::Convex {
+            // Left turns only, winding once: simple, no further check needed.
+            if negligible_area {
+                return Err(PolygonError::ZeroArea);
+            }
+            return Ok(SimplePolygon {
+                vertices: ring.vertices,
+                convex: true,
+            });
+        }
+        if ring.len() > MAX_CONCAVE_VERTICES {
+            return Err(PolygonError::TooManyVertices {
+                count: ring.len(),
+                max: MAX_CONCAVE_VERTICES,
+            });
+        }
+        if let Some((i, j)) = find_self_intersection(&ring.vertices, tol) {
+            return Err(ring.intersection_error(i, j));
+        }
+        if convexity == Convexity::SelfIntersecting {
+            // Left turns only but winding more than once cannot be simple;
+            // the sweep should have found the crossing. Never accept it.
+            return Err(ring.intersection_error(0, 0));
+        }
+        if negligible_area {
+            return Err(PolygonError::ZeroArea);
+        }
+        Ok(SimplePolygon {
+            vertices: ring.vertices,
+            convex: false,
+        })
     }
 
     /// Counter-clockwise vertices, first vertex not repeated at the end.
@@ -197,19 +215,149 @@ pub fn classify(points: &[Point]) -> Result<Convexity, PolygonError> {
     }
 }
 
-/// Drops points within `tol` of their predecessor, and a closing point
-/// within `tol` of the first.
-fn dedup_ring(points: &[Point], tol: f64) -> Vec<Point> {
-    let mut ring: Vec<Point> = Vec::with_capacity(points.len());
-    for p in points {
-        if ring.last().is_none_or(|last| (p - last).norm() > tol) {
-            ring.push(*p);
+/// Finite and small enough that differences and cross products of
+/// coordinates cannot overflow.
+fn coordinates_usable(p: &Point) -> bool {
+    p.x.abs() <= MAX_COORDINATE && p.y.abs() <= MAX_COORDINATE
+}
+
+/// The ring being normalised, with, for each vertex, the input index of the
+/// point it came from, so that errors name edges as the caller numbered
+/// them.
+struct Ring {
+    vertices: Vec<Point>,
+    /// Input index of each vertex: the last of a run of repeated points, so
+    /// that the input edge starting there has non-zero length.
+    input_index: Vec<usize>,
+    /// The ring runs opposite to the input.
+    reversed: bool,
+}
+
+impl Ring {
+    /// Drops points within `tol` of their predecessor, and closing points
+    /// within `tol` of the first.
+    fn dedup(points: &[Point], tol: f64) -> Self {
+        let mut vertices: Vec<Point> = Vec::with_capacity(points.len());
+        let mut input_index: Vec<usize> = Vec::with_capacity(points.len());
+        for (index, p) in points.iter().enumerate() {
+            match vertices.last() {
+                Some(last) if (p - last).norm() <= tol => {
+                    // Same point again: the edge onward starts here.
+                    if let Some(slot) = input_index.last_mut() {
+                        *slot = index;
+                    }
+                }
+                _ => {
+                    vertices.push(*p);
+                    input_index.push(index);
+                }
+            }
+        }
+        // Closing points come before the first point in cyclic order, so the
+        // first vertex keeps its own (later) index.
+        while vertices.len() > 1 && (vertices[vertices.len() - 1] - vertices[0]).norm() <= tol {
+            vertices.pop();
+            input_index.pop();
+        }
+        Ring {
+            vertices,
+            input_index,
+            reversed: false,
         }
     }
-    while ring.len() > 1 && (ring[ring.len() - 1] - ring[0]).norm() <= tol {
-        ring.pop();
+
+    fn len(&self) -> usize {
+        self.vertices.len()
     }
-    ring
+
+    fn reverse(&mut self) {
+        self.vertices.reverse();
+        self.input_index.reverse();
+        self.reversed = !self.reversed;
+    }
+
+    /// Input number of the ring edge from vertex `from` to vertex `to`: the
+    /// edge starts at whichever end comes first in input order.
+    fn input_edge(&self, from: usize, to: usize) -> usize {
+        if self.reversed {
+            self.input_index[to]
+        } else {
+            self.input_index[from]
+        }
+    }
+
+    /// The error for ring edges `i` and `j` crossing, in input numbering.
+    fn intersection_error(&self, i: usize, j: usize) -> PolygonError {
+        let n = self.len();
+        let a = self.input_edge(i, (i + 1) % n);
+        let b = self.input_edge(j, (j + 1) % n);
+        PolygonError::SelfIntersecting {
+            first_edge: a.min(b),
+            second_edge: a.max(b),
+        }
+    }
+
+    /// Removes every vertex within `tol` of the line through its (current)
+    /// neighbours, in linear time: a stack pass, then the wrap-around.
+    /// A vertex where the boundary doubles back on itself (a zero-width
+    /// spike) makes edges overlap: that is a self-intersection, not
+    /// something to drop.
+    fn remove_collinear(&mut self, tol: f64) -> Result<(), PolygonError> {
+        let n = self.len();
+        let mut kept: Vec<usize> = Vec::with_capacity(n);
+        for i in 0..n {
+            kept.push(i);
+            while let [.., a, b, c] = kept[..] {
+                if !self.drop_middle(a, b, c, tol)? {
+                    break;
+                }
+                kept.remove(kept.len() - 2);
+            }
+        }
+        // The first and last kept vertices have not been checked with their
+        // neighbours across the wrap-around; each removal there may expose
+        // the next one.
+        let mut head = 0;
+        while kept.len() - head >= 3 {
+            let len = kept.len();
+            if self.drop_middle(kept[len - 2], kept[len - 1], kept[head], tol)? {
+                kept.pop();
+            } else if self.drop_middle(kept[len - 1], kept[head], kept[head + 1], tol)? {
+                head += 1;
+            } else {
+                break;
+            }
+        }
+        let kept = &kept[head..];
+        self.vertices = kept.iter().map(|&i| self.vertices[i]).collect();
+        self.input_index = kept.iter().map(|&i| self.input_index[i]).collect();
+        Ok(())
+    }
+
+    /// Whether vertex `b`, between `a` and `c`, is collinear and must go;
+    /// an error when the boundary doubles back at `b`.
+    fn drop_middle(&self, a: usize, b: usize, c: usize, tol: f64) -> Result<bool, PolygonError> {
+        let (prev, here, next) = (self.vertices[a], self.vertices[b], self.vertices[c]);
+        let chord = next - prev;
+        let chord_length = chord.norm();
+        let off_line = if chord_length > 0.0 {
+            cross(&chord, &(here - prev)).abs() / chord_length
+        } else {
+            (here - prev).norm()
+        };
+        if off_line > tol {
+            return Ok(false);
+        }
+        if (here - prev).dot(&(next - here)) < 0.0 {
+            let first = self.input_edge(a, b);
+            let second = self.input_edge(b, c);
+            return Err(PolygonError::SelfIntersecting {
+                first_edge: first.min(second),
+                second_edge: first.max(second),
+            });
+        }
+        Ok(true)
+    }
 }
 
 /// Twice the signed area (shoelace), positive for counter-clockwise.
@@ -256,43 +404,6 @@ fn max_line_deviation(vertices: &[Point]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Removes vertices within `tol` of the segment joining their neighbours.
-/// A vertex where the boundary doubles back on itself (a zero-width spike)
-/// makes edges overlap: that is a self-intersection, not something to drop.
-fn remove_collinear(vertices: &mut Vec<Point>, tol: f64) -> Result<(), PolygonError> {
-    let mut changed = true;
-    while changed && vertices.len() >= 3 {
-        changed = false;
-        let mut i = 0;
-        while i < vertices.len() && vertices.len() >= 3 {
-            let n = vertices.len();
-            let prev = vertices[(i + n - 1) % n];
-            let here = vertices[i];
-            let next = vertices[(i + 1) % n];
-            let chord = next - prev;
-            let chord_length = chord.norm();
-            let off_line = if chord_length > 0.0 {
-                cross(&chord, &(here - prev)).abs() / chord_length
-            } else {
-                (here - prev).norm()
-            };
-            if off_line <= tol {
-                if (here - prev).dot(&(next - here)) < 0.0 {
-                    return Err(PolygonError::SelfIntersecting {
-                        first_edge: (i + n - 1) % n,
-                        second_edge: i,
-                    });
-                }
-                vertices.remove(i);
-                changed = true;
-            } else {
-                i += 1;
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Convexity of a counter-clockwise ring without collinear vertices.
 ///
 /// Every turn must be a left turn *and* the turns must add up to exactly one
@@ -319,25 +430,42 @@ fn classify_ccw(vertices: &[Point]) -> Convexity {
     }
 }
 
-/// First pair of edges that touch anywhere other than at the vertex shared
-/// by neighbours. Quadratic; only used for non-convex rings, which are capped
-/// at [`MAX_CONCAVE_VERTICES`].
+/// A pair of edges `(i, j)`, `i < j`, that come within `tol` of each other
+/// anywhere other than at the vertex shared by neighbours.
+///
+/// Sweep along x: edges sorted by their smallest x are only compared with
+/// the edges that start (in x) before they end, after a bounding-box test.
+/// Quadratic at worst (every edge spanning the same x range), close to
+/// `n log n` for ordinary outlines.
 fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)> {
     let n = vertices.len();
-    for i in 0..n {
-        let a0 = vertices[i];
-        let a1 = vertices[(i + 1) % n];
-        for j in (i + 1)..n {
-            let b0 = vertices[j];
-            let b1 = vertices[(j + 1) % n];
-            let adjacent = j == i + 1 || (i == 0 && j == n - 1);
-            if adjacent {
-                // Neighbours share one vertex; the other ends must stay off the
-                // neighbour edge (collinear overlap was rejected earlier).
+    let edge = |i: usize| (vertices[i], vertices[(i + 1) % n]);
+    let boxes: Vec<Aabb> = (0..n)
+        .map(|i| {
+            let (a, b) = edge(i);
+            Aabb {
+                min: Point::new(a.x.min(b.x), a.y.min(b.y)),
+                max: Point::new(a.x.max(b.x), a.y.max(b.y)),
+            }
+            .inflated(tol)
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&i, &j| boxes[i].min.x.total_cmp(&boxes[j].min.x).then(i.cmp(&j)));
+    for (k, &i) in order.iter().enumerate() {
+        for &j in &order[k + 1..] {
+            if boxes[j].min.x > boxes[i].max.x {
+                break;
+            }
+            // Neighbours share one vertex; the other ends stay off the
+            // neighbour edge (a doubling back was rejected as a spike).
+            let adjacent = (i + 1) % n == j || (j + 1) % n == i;
+            if adjacent || !boxes[i].intersects(&boxes[j]) {
                 continue;
             }
+            let ((a0, a1), (b0, b1)) = (edge(i), edge(j));
             if segments_within(a0, a1, b0, b1, tol) {
-                return Some((i, j));
+                return Some((i.min(j), i.max(j)));
             }
         }
     }

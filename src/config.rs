@@ -1,0 +1,258 @@
+//! The node's settings: defaults, allowed ranges, and nav2's footprint
+//! string. Pure, so every rule is testable without ROS.
+
+use crate::geometry::{Point, Shape, ShapeError};
+use crate::monitor::MonitorConfig;
+use std::fmt;
+
+/// Every parameter of `sat_collision_node`, with its default.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeConfig {
+    /// Seconds without a footprint before it is stale; 0 = never stale.
+    pub footprint_timeout: f64,
+    /// Seconds without an obstacle array before it is stale, and lifetime of
+    /// each obstacle instance; 0 = never.
+    pub obstacles_timeout: f64,
+    /// Report a collision whenever the report is not valid.
+    pub fail_safe: bool,
+    /// Metres by which the footprint is inflated.
+    pub padding: f64,
+    /// Hz at which the report is re-published when nothing changes.
+    pub publish_rate: f64,
+    /// Upper bound (Hz) on marker publication; 0 disables markers.
+    pub markers_rate: f64,
+    /// YAML file of static keep-out zones; empty = none.
+    pub zones_file: String,
+    /// Robot-frame footprint for the `check_footprint` service, nav2 form
+    /// `"[[x, y], ...]"`; empty = use `robot_radius`.
+    pub robot_footprint: String,
+    /// Radius (m) of a round robot for the service, when no
+    /// `robot_footprint` is given; 0 = none.
+    pub robot_radius: f64,
+}
+
+impl Default for NodeConfig {
+    fn default() -> Self {
+        NodeConfig {
+            footprint_timeout: 1.0,
+            obstacles_timeout: 1.0,
+            fail_safe: true,
+            padding: 0.0,
+            publish_rate: 10.0,
+            markers_rate: 10.0,
+            zones_file: String::new(),
+            robot_footprint: String::new(),
+            robot_radius: 0.0,
+        }
+    }
+}
+
+/// Allowed closed range of each numeric parameter.
+pub const RANGES: &[(&str, f64, f64)] = &[
+    ("footprint_timeout", 0.0, 3600.0),
+    ("obstacles_timeout", 0.0, 3600.0),
+    ("padding", 0.0, 5.0),
+    ("publish_rate", 0.1, 1000.0),
+    ("markers_rate", 0.0, 100.0),
+    ("robot_radius", 0.0, 10.0),
+];
+
+/// A parameter that cannot be used, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigError {
+    pub parameter: String,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "parameter `{}`: {}", self.parameter, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// A value that arrived for a parameter, from a file or a `set_parameters`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Bool(bool),
+    Integer(i64),
+    Double(f64),
+    String(String),
+    /// Any other type (arrays, bytes, not set).
+    Other(&'static str),
+}
+
+impl Value {
+    fn type_name(&self) -> &'static str {
+        match self {
+            Value::Bool(_) => "bool",
+            Value::Integer(_) => "integer",
+            Value::Double(_) => "double",
+            Value::String(_) => "string",
+            Value::Other(name) => name,
+        }
+    }
+}
+
+fn range_of(name: &str) -> Option<(f64, f64)> {
+    RANGES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|&(_, lo, hi)| (lo, hi))
+}
+
+impl NodeConfig {
+    /// Names of every parameter.
+    pub const NAMES: [&'static str; 9] = [
+        "footprint_timeout",
+        "obstacles_timeout",
+        "fail_safe",
+        "padding",
+        "publish_rate",
+        "markers_rate",
+        "zones_file",
+        "robot_footprint",
+        "robot_radius",
+    ];
+
+    /// Parameters that take effect while the node runs; the rest are read
+    /// at start-up only.
+    pub const RUNTIME: [&'static str; 4] =
+        ["footprint_timeout", "obstacles_timeout", "fail_safe", "padding"];
+
+    /// Sets one parameter, checking type and range. Integers are accepted
+    /// for doubles (YAML `1` for `1.0`).
+    pub fn set(&mut self, name: &str, value: &Value) -> Result<(), ConfigError> {
+        let error = |message: String| ConfigError {
+            parameter: name.to_owned(),
+            message,
+        };
+        let wrong_type = |expected: &str| {
+            error(format!(
+                "expected {expected}, got {}",
+                value.type_name()
+            ))
+        };
+        if let Some((lo, hi)) = range_of(name) {
+            let x = match value {
+                Value::Double(x) => *x,
+                Value::Integer(i) => *i as f64,
+                _ => return Err(wrong_type("a number")),
+            };
+            if !(x.is_finite() && (lo..=hi).contains(&x)) {
+                return Err(error(format!("{x} is outside the allowed range [{lo}, {hi}]")));
+            }
+            let slot = match name {
+                "footprint_timeout" => &mut self.footprint_timeout,
+                "obstacles_timeout" => &mut self.obstacles_timeout,
+                "padding" => &mut self.padding,
+                "publish_rate" => &mut self.publish_rate,
+                "markers_rate" => &mut self.markers_rate,
+                _ => &mut self.robot_radius,
+            };
+            *slot = x;
+            return Ok(());
+        }
+        match (name, value) {
+            ("fail_safe", Value::Bool(b)) => self.fail_safe = *b,
+            ("fail_safe", _) => return Err(wrong_type("a bool")),
+            ("zones_file", Value::String(s)) => self.zones_file = s.clone(),
+            ("robot_footprint", Value::String(s)) => {
+                if !s.trim().is_empty() {
+                    parse_footprint(s).map_err(|m| error(m))?;
+                }
+                self.robot_footprint = s.clone();
+            }
+            ("zones_file" | "robot_footprint", _) => return Err(wrong_type("a string")),
+            _ => return Err(error("no such parameter".to_owned())),
+        }
+        Ok(())
+    }
+
+    pub fn monitor(&self) -> MonitorConfig {
+        MonitorConfig {
+            footprint_timeout: self.footprint_timeout,
+            obstacles_timeout: self.obstacles_timeout,
+            fail_safe: self.fail_safe,
+            padding: self.padding,
+        }
+    }
+
+    /// The robot-frame footprint for planner queries: `robot_footprint`,
+    /// else a circle of `robot_radius`, else none.
+    pub fn robot_shape(&self) -> Option<Result<Shape, ShapeError>> {
+        if !self.robot_footprint.trim().is_empty() {
+            return Some(match parse_footprint(&self.robot_footprint) {
+                Ok(points) => Shape::polygon(&points),
+                Err(_) => Err(ShapeError::Polygon(
+                    crate::geometry::PolygonError::TooFewPoints { distinct: 0 },
+                )),
+            });
+        }
+        (self.robot_radius > 0.0).then(|| Shape::circle(Point::origin(), self.robot_radius))
+    }
+}
+
+/// Parses nav2's footprint string `"[[x, y], [x, y], ...]"` and checks that
+/// it is a usable polygon.
+pub fn parse_footprint(text: &str) -> Result<Vec<Point>, String> {
+    let pairs: Vec<[f64; 2]> = serde_yaml::from_str(text)
+        .map_err(|e| format!("expected \"[[x, y], [x, y], ...]\": {e}"))?;
+    let points: Vec<Point> = pairs.iter().map(|p| Point::new(p[0], p[1])).collect();
+    Shape::polygon(&points).map_err(|e| format!("not a usable footprint: {e}"))?;
+    Ok(points)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_documentation() {
+        let c = NodeConfig::default();
+        assert_eq!(c.footprint_timeout, 1.0);
+        assert_eq!(c.obstacles_timeout, 1.0);
+        assert!(c.fail_safe);
+        assert_eq!(c.padding, 0.0);
+        assert_eq!(c.publish_rate, 10.0);
+        assert!(c.robot_shape().is_none());
+    }
+
+    #[test]
+    fn ranges_and_types_are_enforced() {
+        let mut c = NodeConfig::default();
+        let e = c.set("padding", &Value::Double(-0.1)).unwrap_err();
+        assert_eq!(e.parameter, "padding");
+        assert!(e.message.contains("[0, 5]"), "{e}");
+        assert!(c.set("publish_rate", &Value::Double(0.0)).is_err());
+        assert!(c.set("publish_rate", &Value::Double(f64::NAN)).is_err());
+        assert!(c.set("fail_safe", &Value::String("yes".into())).is_err());
+        assert!(c.set("padding", &Value::String("0.1".into())).is_err());
+        assert!(c.set("bogus", &Value::Bool(true)).is_err());
+        c.set("padding", &Value::Integer(1)).unwrap();
+        assert_eq!(c.padding, 1.0);
+        c.set("fail_safe", &Value::Bool(false)).unwrap();
+        assert!(!c.fail_safe);
+    }
+
+    #[test]
+    fn nav2_footprint_string() {
+        let p = parse_footprint("[[0.5, 0.3], [-0.5, 0.3], [-0.5, -0.3], [0.5, -0.3]]").unwrap();
+        assert_eq!(p.len(), 4);
+        assert!(parse_footprint("[[0, 0], [1, 1]]").is_err());
+        assert!(parse_footprint("[0.5, 0.3]").is_err());
+        let mut c = NodeConfig::default();
+        assert!(c
+            .set("robot_footprint", &Value::String("[[0,0],[1,0]]".into()))
+            .is_err());
+        c.set("robot_radius", &Value::Double(0.3)).unwrap();
+        assert!(matches!(c.robot_shape(), Some(Ok(Shape::Circle(_)))));
+        c.set(
+            "robot_footprint",
+            &Value::String("[[0.5, 0.3], [-0.5, 0.3], [-0.5, -0.3], [0.5, -0.3]]".into()),
+        )
+        .unwrap();
+        assert!(matches!(c.robot_shape(), Some(Ok(Shape::Convex(_)))));
+    }
+}

@@ -1,0 +1,232 @@
+//! Collision queries between a footprint (shape A) and an obstacle (B).
+//!
+//! # Model
+//!
+//! Every shape is a union of convex *pieces*, each a core (a convex polygon,
+//! or a circle's centre) inflated by a radius: a convex polygon is one piece
+//! of radius 0, a circle one point of radius `r`, a concave polygon its
+//! convex decomposition. `padding` inflates A by a disc (a Minkowski sum,
+//! i.e. rounded corners, exactly like Box2D's polygon radius), so it adds to
+//! A's radius. Distances between inflated pieces follow from the distances
+//! between their cores ([`super::sat`]): subtract the radii.
+//!
+//! # Tolerance
+//!
+//! `tol = length_tolerance(max(|A|, |B|, padding))` where `|S|` is the
+//! largest absolute coordinate of S's bounding box. Shapes are closed sets
+//! and a gap `<= tol` is touching: colliding with depth 0.
+//!
+//! # Concave shapes
+//!
+//! A concave shape collides iff one of its pieces does, and its clearance is
+//! the smallest over piece pairs. Depth, MTV and axis come from the piece
+//! pair with the *greatest* depth. To separate A from a union, A has to be
+//! cleared from every piece at once, so this depth is a **lower bound** of
+//! the translation that separates A from the whole shape: moving A by the
+//! reported MTV may leave it in another piece. It is exact when one piece
+//! pair dominates (e.g. A overlaps a single piece, or the pieces it overlaps
+//! are all cleared by the same move).
+//!
+//! Nothing here allocates.
+
+use super::sat::{max_separation, separation, Core};
+use super::{length_tolerance, Aabb, ConvexPolygon, Point, Shape, Vector};
+
+/// Result of a query between shape A (the footprint) and shape B (an
+/// obstacle). Everything refers to A inflated by the padding.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// Closed sets: true when touching (gap `<= tol`).
+    pub colliding: bool,
+    /// Penetration depth (m), `>= 0`; 0 when apart or just touching.
+    pub depth: f64,
+    /// Translation of A that separates it from B; `|mtv| == depth`; zero
+    /// when apart.
+    pub mtv: Vector,
+    /// Exact Euclidean clearance (m) between the closed shapes; 0 when
+    /// colliding.
+    pub distance: f64,
+    /// Unit normal from A toward B. When apart, a separating axis (A's
+    /// projection lies below B's) along the closest points; when colliding,
+    /// the axis of least overlap (`mtv == -axis * depth`).
+    pub axis: Vector,
+    /// Closest points (on A, on B) when apart.
+    pub closest: Option<(Point, Point)>,
+}
+
+/// True when A inflated by `padding` touches or overlaps B. Same verdict as
+/// [`query`]`(..).colliding`, but stops at the first separating axis.
+pub fn intersects(a: &Shape, b: &Shape, padding: f64) -> bool {
+    let padding = sanitize(padding);
+    let tol = tolerance(a, b, padding);
+    if piece_count(a) == 0 || piece_count(b) == 0 {
+        return true; // Fail safe; validated shapes always have pieces.
+    }
+    for i in 0..piece_count(a) {
+        let pa = piece(a, i).inflated(padding);
+        for j in 0..piece_count(b) {
+            if pieces_collide(&pa, &piece(b, j), tol) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Full answer: collision, depth and MTV, or clearance and closest points.
+pub fn query(a: &Shape, b: &Shape, padding: f64) -> Contact {
+    let padding = sanitize(padding);
+    let tol = tolerance(a, b, padding);
+    let mut best: Option<Contact> = None;
+    for i in 0..piece_count(a) {
+        let pa = piece(a, i).inflated(padding);
+        for j in 0..piece_count(b) {
+            let pb = piece(b, j);
+            if let Some(best) = &best {
+                // Boxes farther apart than the best clearance so far: this
+                // pair can neither collide nor be nearer.
+                let box_gap = pa.aabb.distance(&pb.aabb) - (pa.radius + pb.radius);
+                if box_gap > tol && box_gap >= best.distance {
+                    continue;
+                }
+            }
+            let contact = pair_contact(&pa, &pb, tol);
+            best = Some(match best {
+                Some(best) => more_relevant(best, contact),
+                None => contact,
+            });
+        }
+    }
+    // Fail safe; validated shapes always have pieces.
+    best.unwrap_or(Contact {
+        colliding: true,
+        depth: 0.0,
+        mtv: Vector::zeros(),
+        distance: 0.0,
+        axis: Vector::x(),
+        closest: None,
+    })
+}
+
+/// A convex piece of a shape: `core` inflated by `radius`. `aabb` bounds the
+/// core only.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Piece<'a> {
+    pub core: Core<'a>,
+    pub radius: f64,
+    pub aabb: Aabb,
+}
+
+impl<'a> Piece<'a> {
+    fn polygon(polygon: &'a ConvexPolygon) -> Self {
+        Piece {
+            core: Core::polygon(polygon),
+            radius: 0.0,
+            aabb: *polygon.aabb(),
+        }
+    }
+
+    fn inflated(self, padding: f64) -> Self {
+        Piece {
+            radius: self.radius + padding,
+            ..self
+        }
+    }
+}
+
+pub(crate) fn piece_count(shape: &Shape) -> usize {
+    match shape {
+        Shape::Convex(_) | Shape::Circle(_) => 1,
+        Shape::Compound(c) => c.pieces().len(),
+    }
+}
+
+/// Piece `index < piece_count(shape)`.
+pub(crate) fn piece(shape: &Shape, index: usize) -> Piece<'_> {
+    match shape {
+        Shape::Convex(p) => Piece::polygon(p),
+        Shape::Compound(c) => Piece::polygon(&c.pieces()[index]),
+        Shape::Circle(c) => c.piece(),
+    }
+}
+
+/// Padding is validated by the caller; NaN or negative counts as none.
+fn sanitize(padding: f64) -> f64 {
+    if padding > 0.0 {
+        padding
+    } else {
+        0.0
+    }
+}
+
+fn tolerance(a: &Shape, b: &Shape, padding: f64) -> f64 {
+    let scale = a.aabb().magnitude().max(b.aabb().magnitude()).max(padding);
+    length_tolerance(scale)
+}
+
+/// The one test that decides "apart", used by every path so that
+/// [`intersects`] and [`query`] always agree.
+#[inline]
+fn apart(core_distance: f64, radius: f64, tol: f64) -> bool {
+    core_distance - radius > tol
+}
+
+fn pieces_collide(a: &Piece, b: &Piece, tol: f64) -> bool {
+    let radius = a.radius + b.radius;
+    if apart(a.aabb.distance(&b.aabb), radius, tol) {
+        return false;
+    }
+    let max_sep = max_separation(a.core, b.core, |sep| apart(sep, radius, tol));
+    if apart(max_sep, radius, tol) {
+        return false; // A separating axis.
+    }
+    if max_sep <= 0.0 {
+        return true; // No axis separates the cores: they overlap.
+    }
+    // Apart along every normal by at most the radii: vertex–vertex cases
+    // need the exact distance.
+    !apart(separation(a.core, b.core).value, radius, tol)
+}
+
+fn pair_contact(a: &Piece, b: &Piece, tol: f64) -> Contact {
+    let radius = a.radius + b.radius;
+    let sep = separation(a.core, b.core);
+    let box_gap = a.aabb.distance(&b.aabb);
+    // `intersects` trusts the box test; so must we, even after rounding.
+    let value = match apart(box_gap, radius, tol) {
+        true => sep.value.max(box_gap),
+        false => sep.value,
+    };
+    if apart(value, radius, tol) {
+        Contact {
+            colliding: false,
+            depth: 0.0,
+            mtv: Vector::zeros(),
+            distance: value - radius,
+            axis: sep.axis,
+            closest: sep
+                .closest
+                .map(|(p, q)| (p + sep.axis * a.radius, q - sep.axis * b.radius)),
+        }
+    } else {
+        let depth = (radius - value).max(0.0);
+        Contact {
+            colliding: true,
+            depth,
+            mtv: -sep.axis * depth,
+            distance: 0.0,
+            axis: sep.axis,
+            closest: None,
+        }
+    }
+}
+
+/// What matters for a union: the deepest collision, else the nearest piece.
+fn more_relevant(best: Contact, candidate: Contact) -> Contact {
+    match (best.colliding, candidate.colliding) {
+        (false, true) => candidate,
+        (true, true) if candidate.depth > best.depth => candidate,
+        (false, false) if candidate.distance < best.distance => candidate,
+        _ => best,
+    }
+}

@@ -1,0 +1,715 @@
+//! What the node knows, how fresh it is, and what it decides.
+//!
+//! Pure logic: no ROS, no clock of its own. Callers pass the current time
+//! (seconds, any monotonic epoch) with every update and every evaluation.
+//!
+//! # Fail-safe rule
+//! A report is `valid` only when a footprint and obstacle information are
+//! present, fresh, in the same frame, and every shape is valid. Otherwise
+//! `status` names the first cause found (in the order of [`Cause`]) and,
+//! with `fail_safe`, the collision flag reads `true`: when the monitor
+//! cannot tell, the robot must not be told "clear".
+//!
+//! Freshness is measured from when the node *received* an input, so a
+//! publisher with a zero or skewed header stamp is still judged correctly.
+
+use crate::geometry::query::{query, Contact};
+use crate::geometry::{Point, Shape, ShapeError};
+use std::collections::BTreeMap;
+
+/// Settings that shape the decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MonitorConfig {
+    /// Seconds after which the footprint is stale; 0 = never.
+    pub footprint_timeout: f64,
+    /// Seconds after which the obstacle array is stale and an obstacle
+    /// instance expires; 0 = never.
+    pub obstacles_timeout: f64,
+    /// Report a collision whenever the report is not valid.
+    pub fail_safe: bool,
+    /// Metres by which the footprint is inflated.
+    pub padding: f64,
+}
+
+impl Default for MonitorConfig {
+    fn default() -> Self {
+        MonitorConfig {
+            footprint_timeout: 1.0,
+            obstacles_timeout: 1.0,
+            fail_safe: true,
+            padding: 0.0,
+        }
+    }
+}
+
+/// Why a report is not valid, in the order they are checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    NoFootprint,
+    StaleFootprint,
+    InvalidFootprint,
+    NoObstacles,
+    StaleObstacles,
+    FrameMismatch,
+    InvalidObstacle,
+}
+
+impl Cause {
+    pub fn status(self) -> &'static str {
+        match self {
+            Cause::NoFootprint => "no_footprint",
+            Cause::StaleFootprint => "stale_footprint",
+            Cause::InvalidFootprint => "invalid_footprint",
+            Cause::NoObstacles => "no_obstacles",
+            Cause::StaleObstacles => "stale_obstacles",
+            Cause::FrameMismatch => "frame_mismatch",
+            Cause::InvalidObstacle => "invalid_obstacle",
+        }
+    }
+}
+
+/// Raw geometry of an obstacle as it arrives: a polygon, or a single point
+/// with a radius (a circle).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ObstacleGeometry {
+    Polygon(Vec<Point>),
+    Circle { center: Point, radius: f64 },
+}
+
+impl ObstacleGeometry {
+    /// The message convention: one vertex with `radius > 0` is a circle,
+    /// anything else a polygon (validated later).
+    pub fn from_points_and_radius(points: Vec<Point>, radius: f64) -> Self {
+        if points.len() == 1 && radius != 0.0 {
+            ObstacleGeometry::Circle {
+                center: points[0],
+                radius,
+            }
+        } else {
+            ObstacleGeometry::Polygon(points)
+        }
+    }
+
+    pub fn to_shape(&self) -> Result<Shape, ShapeError> {
+        match self {
+            ObstacleGeometry::Polygon(points) => Shape::polygon(points),
+            ObstacleGeometry::Circle { center, radius } => Shape::circle(*center, *radius),
+        }
+    }
+}
+
+/// A validated (or rejected) obstacle.
+#[derive(Clone, Debug)]
+pub struct Obstacle {
+    pub id: String,
+    pub shape: Result<Shape, ShapeError>,
+    /// For a rejected obstacle, its finite input points, so it can still be
+    /// drawn (in grey); empty for a valid one.
+    pub rejected_points: Vec<Point>,
+}
+
+impl Obstacle {
+    pub fn new(id: impl Into<String>, geometry: &ObstacleGeometry) -> Self {
+        let shape = geometry.to_shape();
+        let rejected_points = match (&shape, geometry) {
+            (Err(_), ObstacleGeometry::Polygon(points)) => points
+                .iter()
+                .filter(|p| p.x.is_finite() && p.y.is_finite())
+                .copied()
+                .collect(),
+            _ => Vec::new(),
+        };
+        Obstacle {
+            id: id.into(),
+            shape,
+            rejected_points,
+        }
+    }
+}
+
+/// The answer for one obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ObstacleOutcome {
+    /// `"ok"` or the shape error's status name.
+    pub status: &'static str,
+    /// Geometry against the (padded) footprint; `None` for an invalid
+    /// obstacle.
+    pub contact: Option<Contact>,
+}
+
+impl ObstacleOutcome {
+    pub fn colliding(&self) -> bool {
+        self.contact.is_some_and(|c| c.colliding)
+    }
+}
+
+/// Checks every obstacle against the footprint. One outcome per obstacle,
+/// in order, written into `out` (cleared first) so a caller can reuse it.
+pub fn check_obstacles(
+    footprint: &Shape,
+    padding: f64,
+    obstacles: &[Obstacle],
+    out: &mut Vec<ObstacleOutcome>,
+) {
+    out.clear();
+    out.extend(obstacles.iter().map(|obstacle| match &obstacle.shape {
+        Ok(shape) => ObstacleOutcome {
+            status: "ok",
+            contact: Some(query(footprint, shape, padding)),
+        },
+        Err(e) => ObstacleOutcome {
+            status: e.status(),
+            contact: None,
+        },
+    }));
+}
+
+/// Summary over a set of outcomes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub any_colliding: bool,
+    pub any_invalid: bool,
+    /// Smallest clearance among valid obstacles (0 when one collides);
+    /// infinite when there is none.
+    pub min_distance: f64,
+    /// Index of the nearest obstacle: the deepest colliding one, or else
+    /// the one with the least clearance.
+    pub nearest: Option<usize>,
+}
+
+pub fn summarize(outcomes: &[ObstacleOutcome]) -> Summary {
+    let mut summary = Summary {
+        any_colliding: false,
+        any_invalid: false,
+        min_distance: f64::INFINITY,
+        nearest: None,
+    };
+    // Rank: colliding first by depth, then apart by clearance.
+    let mut best_rank = f64::INFINITY;
+    for (i, outcome) in outcomes.iter().enumerate() {
+        let Some(contact) = outcome.contact else {
+            summary.any_invalid = true;
+            continue;
+        };
+        summary.any_colliding |= contact.colliding;
+        summary.min_distance = summary.min_distance.min(contact.distance);
+        let rank = if contact.colliding {
+            -contact.depth
+        } else {
+            contact.distance
+        };
+        if rank < best_rank || summary.nearest.is_none() {
+            best_rank = rank;
+            summary.nearest = Some(i);
+        }
+    }
+    summary
+}
+
+/// One report, mirroring `sat_collision_msgs/CollisionReport`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub colliding: bool,
+    pub valid: bool,
+    /// `"ok"` or the [`Cause`] status.
+    pub status: &'static str,
+    pub frame_id: String,
+    pub min_distance: f64,
+    pub nearest_obstacle_id: String,
+    /// Obstacles in the order of [`Monitor::obstacles`].
+    pub outcomes: Vec<ObstacleOutcome>,
+}
+
+/// Answer to [`Monitor::check_trajectory`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrajectoryCheck {
+    pub valid: bool,
+    pub status: &'static str,
+    pub check: crate::planner::PoseCheck,
+}
+
+#[derive(Clone, Debug)]
+struct Footprint {
+    frame_id: String,
+    shape: Result<Shape, ShapeError>,
+    received: f64,
+}
+
+#[derive(Clone, Debug)]
+struct Instance {
+    frame_id: String,
+    obstacle: Obstacle,
+    received: f64,
+}
+
+#[derive(Clone, Debug)]
+struct ObstacleArray {
+    frame_id: String,
+    received: f64,
+}
+
+/// The monitor's state: footprint, obstacle array, obstacle instances and
+/// static zones, each with the time it arrived.
+#[derive(Clone, Debug, Default)]
+pub struct Monitor {
+    config: MonitorConfig,
+    footprint: Option<Footprint>,
+    array: Option<ObstacleArray>,
+    zones_frame: Option<String>,
+    instances: BTreeMap<String, Instance>,
+    /// Zones, then the array's obstacles, then instances by id; rebuilt on
+    /// every change so evaluation walks one slice.
+    obstacles: Vec<Obstacle>,
+    zones_len: usize,
+    array_len: usize,
+}
+
+impl Monitor {
+    pub fn new(config: MonitorConfig) -> Self {
+        Monitor {
+            config,
+            ..Default::default()
+        }
+    }
+
+    pub fn config(&self) -> &MonitorConfig {
+        &self.config
+    }
+
+    pub fn set_config(&mut self, config: MonitorConfig) {
+        self.config = config;
+    }
+
+    /// Static keep-out zones: never stale, never expire.
+    pub fn set_zones(&mut self, frame_id: &str, zones: Vec<Obstacle>) {
+        self.zones_frame = (!zones.is_empty()).then(|| frame_id.to_owned());
+        let rest = self.obstacles.split_off(self.zones_len);
+        self.zones_len = zones.len();
+        self.obstacles = zones;
+        self.obstacles.extend(rest);
+    }
+
+    pub fn set_footprint(&mut self, frame_id: &str, points: &[Point], now: f64) {
+        self.footprint = Some(Footprint {
+            frame_id: frame_id.to_owned(),
+            shape: Shape::polygon(points),
+            received: now,
+        });
+    }
+
+    /// A footprint that is already a shape (a circle for round robots).
+    pub fn set_footprint_shape(&mut self, frame_id: &str, shape: Shape, now: f64) {
+        self.footprint = Some(Footprint {
+            frame_id: frame_id.to_owned(),
+            shape: Ok(shape),
+            received: now,
+        });
+    }
+
+    /// Replaces the obstacle array.
+    pub fn set_obstacles(&mut self, frame_id: &str, obstacles: Vec<Obstacle>, now: f64) {
+        self.array = Some(ObstacleArray {
+            frame_id: frame_id.to_owned(),
+            received: now,
+        });
+        self.obstacles.truncate(self.zones_len);
+        self.array_len = obstacles.len();
+        self.obstacles.extend(obstacles);
+        self.append_instances();
+    }
+
+    /// Inserts or replaces one obstacle instance by id.
+    pub fn upsert_instance(&mut self, frame_id: &str, obstacle: Obstacle, now: f64) {
+        self.instances.insert(
+            obstacle.id.clone(),
+            Instance {
+                frame_id: frame_id.to_owned(),
+                obstacle,
+                received: now,
+            },
+        );
+        self.rebuild_instances();
+    }
+
+    /// Drops instances older than the obstacles timeout. Returns how many.
+    pub fn expire_instances(&mut self, now: f64) -> usize {
+        let timeout = self.config.obstacles_timeout;
+        if timeout <= 0.0 {
+            return 0;
+        }
+        let before = self.instances.len();
+        self.instances.retain(|_, i| now - i.received <= timeout);
+        let expired = before - self.instances.len();
+        if expired > 0 {
+            self.rebuild_instances();
+        }
+        expired
+    }
+
+    fn rebuild_instances(&mut self) {
+        self.obstacles.truncate(self.zones_len + self.array_len);
+        self.append_instances();
+    }
+
+    fn append_instances(&mut self) {
+        self.obstacles
+            .extend(self.instances.values().map(|i| i.obstacle.clone()));
+    }
+
+    /// Every obstacle currently known: zones, array, instances.
+    pub fn obstacles(&self) -> &[Obstacle] {
+        &self.obstacles
+    }
+
+    /// The footprint shape, when one has arrived and is valid.
+    pub fn footprint(&self) -> Option<&Shape> {
+        self.footprint.as_ref().and_then(|f| f.shape.as_ref().ok())
+    }
+
+    /// The frame every input should be in: the footprint's, else the
+    /// obstacles'.
+    pub fn frame_id(&self) -> &str {
+        self.footprint
+            .as_ref()
+            .map(|f| f.frame_id.as_str())
+            .or(self.array.as_ref().map(|a| a.frame_id.as_str()))
+            .or(self.zones_frame.as_deref())
+            .unwrap_or("")
+    }
+
+    fn is_stale(received: f64, timeout: f64, now: f64) -> bool {
+        timeout > 0.0 && now - received > timeout
+    }
+
+    /// Whether the obstacle information is missing or stale, ignoring the
+    /// footprint: what a planner query against the obstacles depends on.
+    pub fn obstacles_cause(&self, now: f64) -> Option<Cause> {
+        if self.array.is_none() && self.instances.is_empty() && self.zones_len == 0 {
+            return Some(Cause::NoObstacles);
+        }
+        if let Some(array) = &self.array {
+            if Self::is_stale(array.received, self.config.obstacles_timeout, now) {
+                return Some(Cause::StaleObstacles);
+            }
+        }
+        None
+    }
+
+    /// True when the obstacle sources (array, instances, zones) disagree on
+    /// their frame.
+    fn obstacle_frames_disagree(&self) -> bool {
+        let mut frames = self
+            .array
+            .iter()
+            .map(|a| a.frame_id.as_str())
+            .chain(self.zones_frame.as_deref())
+            .chain(self.instances.values().map(|i| i.frame_id.as_str()));
+        let first = frames.next();
+        frames.any(|f| Some(f) != first)
+    }
+
+    /// The planner's question: is this robot-frame `footprint`, placed at
+    /// each of `poses` (in the obstacles' frame), clear of every current
+    /// obstacle with `padding` (added to the configured padding)? Fails safe
+    /// like [`evaluate`](Self::evaluate): when the answer cannot be trusted,
+    /// `valid` is false and, with `fail_safe`, every pose reads colliding.
+    pub fn check_trajectory(
+        &self,
+        footprint: &Shape,
+        poses: &[nalgebra::Isometry2<f64>],
+        padding: f64,
+        now: f64,
+    ) -> TrajectoryCheck {
+        let padding = self.config.padding + padding.max(0.0);
+        let check = crate::planner::check_poses(footprint, poses, padding, &self.obstacles);
+        let cause = self.obstacles_cause(now).or_else(|| {
+            if self.obstacle_frames_disagree() {
+                Some(Cause::FrameMismatch)
+            } else if check.invalid_obstacles > 0 {
+                Some(Cause::InvalidObstacle)
+            } else {
+                None
+            }
+        });
+        let mut result = TrajectoryCheck {
+            valid: cause.is_none(),
+            status: cause.map_or("ok", Cause::status),
+            check,
+        };
+        if !result.valid && self.config.fail_safe {
+            result.check.colliding.iter_mut().for_each(|c| *c = true);
+            result.check.first_collision = (!poses.is_empty()).then_some(0);
+        }
+        result
+    }
+
+    /// The first reason the inputs cannot be trusted, if any (before looking
+    /// at individual obstacles).
+    fn input_cause(&self, now: f64) -> Option<Cause> {
+        let Some(footprint) = &self.footprint else {
+            return Some(Cause::NoFootprint);
+        };
+        if Self::is_stale(footprint.received, self.config.footprint_timeout, now) {
+            return Some(Cause::StaleFootprint);
+        }
+        if footprint.shape.is_err() {
+            return Some(Cause::InvalidFootprint);
+        }
+        if let Some(cause) = self.obstacles_cause(now) {
+            return Some(cause);
+        }
+        let frame = footprint.frame_id.as_str();
+        let mismatch = self.array.as_ref().is_some_and(|a| a.frame_id != frame)
+            || self.zones_frame.as_deref().is_some_and(|z| z != frame)
+            || self.instances.values().any(|i| i.frame_id != frame);
+        mismatch.then_some(Cause::FrameMismatch)
+    }
+
+    /// Decides. Instances past their timeout should be expired first with
+    /// [`expire_instances`](Self::expire_instances).
+    pub fn evaluate(&self, now: f64) -> Report {
+        let mut report = Report {
+            colliding: false,
+            valid: true,
+            status: "ok",
+            frame_id: self.frame_id().to_owned(),
+            min_distance: f64::INFINITY,
+            nearest_obstacle_id: String::new(),
+            outcomes: Vec::with_capacity(self.obstacles.len()),
+        };
+        let cause = self.input_cause(now);
+        // Geometry is still computed when only freshness or frames are in
+        // doubt: it explains the picture, but it no longer decides alone.
+        if let Some(footprint) = self.footprint() {
+            check_obstacles(
+                footprint,
+                self.config.padding,
+                &self.obstacles,
+                &mut report.outcomes,
+            );
+        }
+        let summary = summarize(&report.outcomes);
+        let cause = cause.or(summary.any_invalid.then_some(Cause::InvalidObstacle));
+        report.min_distance = summary.min_distance;
+        if let Some(i) = summary.nearest {
+            report.nearest_obstacle_id = self.obstacles[i].id.clone();
+        }
+        report.colliding = summary.any_colliding;
+        if let Some(cause) = cause {
+            report.valid = false;
+            report.status = cause.status();
+            report.colliding |= self.config.fail_safe;
+        }
+        report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(cx: f64, cy: f64, half: f64) -> Vec<Point> {
+        vec![
+            Point::new(cx - half, cy - half),
+            Point::new(cx + half, cy - half),
+            Point::new(cx + half, cy + half),
+            Point::new(cx - half, cy + half),
+        ]
+    }
+
+    fn obstacle(id: &str, points: Vec<Point>) -> Obstacle {
+        Obstacle::new(id, &ObstacleGeometry::Polygon(points))
+    }
+
+    fn ready_monitor() -> Monitor {
+        let mut m = Monitor::new(MonitorConfig::default());
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 0.0);
+        m.set_obstacles("map", vec![obstacle("far", square(3.0, 0.0, 0.5))], 0.0);
+        m
+    }
+
+    #[test]
+    fn clear_scene_is_valid_and_clear() {
+        let r = ready_monitor().evaluate(0.5);
+        assert!(r.valid);
+        assert_eq!(r.status, "ok");
+        assert!(!r.colliding);
+        assert!((r.min_distance - 2.0).abs() < 1e-9);
+        assert_eq!(r.nearest_obstacle_id, "far");
+    }
+
+    #[test]
+    fn nothing_received_is_fail_safe() {
+        let r = Monitor::new(MonitorConfig::default()).evaluate(0.0);
+        assert!(!r.valid);
+        assert_eq!(r.status, "no_footprint");
+        assert!(r.colliding);
+    }
+
+    #[test]
+    fn without_fail_safe_the_flag_follows_geometry() {
+        let mut m = Monitor::new(MonitorConfig {
+            fail_safe: false,
+            ..Default::default()
+        });
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 0.0);
+        let r = m.evaluate(0.0);
+        assert_eq!(r.status, "no_obstacles");
+        assert!(!r.valid);
+        assert!(!r.colliding);
+    }
+
+    #[test]
+    fn stale_footprint_then_stale_obstacles() {
+        let mut m = ready_monitor();
+        let r = m.evaluate(1.5);
+        assert_eq!(r.status, "stale_footprint");
+        assert!(r.colliding);
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 1.5);
+        assert_eq!(m.evaluate(1.6).status, "stale_obstacles");
+        m.set_obstacles("map", vec![], 1.6);
+        let r = m.evaluate(1.7);
+        assert!(r.valid, "{r:?}");
+        assert!(!r.colliding);
+        assert_eq!(r.min_distance, f64::INFINITY);
+    }
+
+    #[test]
+    fn zero_timeout_never_goes_stale() {
+        let mut m = ready_monitor();
+        m.set_config(MonitorConfig {
+            footprint_timeout: 0.0,
+            obstacles_timeout: 0.0,
+            ..Default::default()
+        });
+        assert!(m.evaluate(1e6).valid);
+    }
+
+    #[test]
+    fn nan_footprint_is_invalid() {
+        let mut m = ready_monitor();
+        m.set_footprint(
+            "map",
+            &[
+                Point::new(0.0, 0.0),
+                Point::new(f64::NAN, 0.0),
+                Point::new(0.0, 1.0),
+            ],
+            0.0,
+        );
+        let r = m.evaluate(0.0);
+        assert_eq!(r.status, "invalid_footprint");
+        assert!(r.colliding);
+        assert!(r.outcomes.is_empty());
+    }
+
+    #[test]
+    fn frame_mismatch_is_reported() {
+        let mut m = ready_monitor();
+        m.set_obstacles("odom", vec![obstacle("far", square(3.0, 0.0, 0.5))], 0.0);
+        let r = m.evaluate(0.0);
+        assert_eq!(r.status, "frame_mismatch");
+        assert!(r.colliding);
+    }
+
+    #[test]
+    fn invalid_obstacle_gets_its_own_status_and_fails_safe() {
+        let mut m = ready_monitor();
+        let bow_tie = vec![
+            Point::new(2.0, 0.0),
+            Point::new(3.0, 1.0),
+            Point::new(3.0, 0.0),
+            Point::new(2.0, 1.0),
+        ];
+        m.set_obstacles(
+            "map",
+            vec![
+                obstacle("far", square(3.0, 0.0, 0.5)),
+                obstacle("bad", bow_tie),
+            ],
+            0.0,
+        );
+        let r = m.evaluate(0.0);
+        assert_eq!(r.outcomes[0].status, "ok");
+        assert_eq!(r.outcomes[1].status, "self_intersecting");
+        assert_eq!(r.status, "invalid_obstacle");
+        assert!(!r.valid);
+        assert!(r.colliding);
+    }
+
+    #[test]
+    fn collision_is_reported_with_nearest_deepest() {
+        let mut m = ready_monitor();
+        m.set_obstacles(
+            "map",
+            vec![
+                obstacle("shallow", square(0.95, 0.0, 0.5)),
+                obstacle("deep", square(0.6, 0.0, 0.5)),
+                obstacle("far", square(3.0, 0.0, 0.5)),
+            ],
+            0.0,
+        );
+        let r = m.evaluate(0.0);
+        assert!(r.valid);
+        assert!(r.colliding);
+        assert_eq!(r.min_distance, 0.0);
+        assert_eq!(r.nearest_obstacle_id, "deep");
+        assert!(r.outcomes[1].colliding());
+    }
+
+    #[test]
+    fn instances_expire_one_by_one_and_zones_never() {
+        let mut m = Monitor::new(MonitorConfig::default());
+        m.set_zones("map", vec![obstacle("zone", square(-3.0, 0.0, 0.5))]);
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 0.0);
+        m.upsert_instance("map", obstacle("a", square(2.0, 0.0, 0.5)), 0.0);
+        m.upsert_instance("map", obstacle("b", square(0.0, 2.0, 0.5)), 0.8);
+        assert_eq!(m.obstacles().len(), 3);
+        assert_eq!(m.expire_instances(1.5), 1);
+        let ids: Vec<&str> = m.obstacles().iter().map(|o| o.id.as_str()).collect();
+        assert_eq!(ids, ["zone", "b"]);
+        m.upsert_instance("map", obstacle("b", square(0.0, 0.8, 0.5)), 1.5);
+        assert_eq!(m.obstacles().len(), 2);
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 1.5);
+        let r = m.evaluate(1.5);
+        assert!(r.valid, "{r:?}");
+        assert!(r.colliding);
+        assert_eq!(r.nearest_obstacle_id, "b");
+        assert_eq!(m.expire_instances(10.0), 1);
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 10.0);
+        let r = m.evaluate(10.0);
+        assert!(r.valid);
+        assert_eq!(m.obstacles().len(), 1);
+    }
+
+    #[test]
+    fn trajectory_check_fails_safe_on_stale_obstacles() {
+        let m = ready_monitor();
+        let robot = Shape::polygon(&square(0.0, 0.0, 0.5)).unwrap();
+        let poses: Vec<_> = (0..5)
+            .map(|k| nalgebra::Isometry2::new(nalgebra::Vector2::new(k as f64 * 0.5, 0.0), 0.0))
+            .collect();
+        let fresh = m.check_trajectory(&robot, &poses, 0.0, 0.5);
+        assert!(fresh.valid);
+        assert_eq!(fresh.check.first_collision, Some(4));
+        assert_eq!(fresh.check.colliding, [false, false, false, false, true]);
+        assert!((fresh.check.distance[0] - 2.0).abs() < 1e-9);
+        let padded = m.check_trajectory(&robot, &poses, 0.6, 0.5);
+        assert_eq!(padded.check.first_collision, Some(3));
+        let stale = m.check_trajectory(&robot, &poses, 0.0, 5.0);
+        assert!(!stale.valid);
+        assert_eq!(stale.status, "stale_obstacles");
+        assert!(stale.check.colliding.iter().all(|&c| c));
+        assert_eq!(stale.check.first_collision, Some(0));
+    }
+
+    #[test]
+    fn circle_convention_in_messages() {
+        let g = ObstacleGeometry::from_points_and_radius(vec![Point::new(1.0, 2.0)], 0.3);
+        assert!(matches!(g.to_shape(), Ok(Shape::Circle(_))));
+        let g = ObstacleGeometry::from_points_and_radius(vec![Point::new(1.0, 2.0)], -0.3);
+        assert_eq!(g.to_shape().map(|_| ()).unwrap_err().status(), "invalid_radius");
+        let g = ObstacleGeometry::from_points_and_radius(vec![Point::new(1.0, 2.0)], 0.0);
+        assert_eq!(g.to_shape().map(|_| ()).unwrap_err().status(), "too_few_points");
+    }
+}

@@ -1,0 +1,305 @@
+//! RViz markers that show why the node decided: outlines coloured by state,
+//! the SAT axis of each pair, both projection intervals on it, penetration
+//! arrows and labels.
+//!
+//! Marker ids are stable per obstacle id, and markers whose obstacle (or
+//! whose reason to exist) vanished are deleted explicitly, so RViz never
+//! shows ghosts.
+
+use super::convert::header;
+use crate::geometry::{Point, Shape};
+use crate::monitor::{Obstacle, Report};
+use crate::visual::{explain, PairVisual};
+use r2r::builtin_interfaces::msg::Duration as RosDuration;
+use r2r::geometry_msgs::msg::{Point as RosPoint, Pose, Quaternion, Vector3};
+use r2r::std_msgs::msg::ColorRGBA;
+use r2r::visualization_msgs::msg::{Marker, MarkerArray};
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+pub const NS_FOOTPRINT: &str = "footprint";
+pub const NS_OBSTACLES: &str = "obstacles";
+pub const NS_AXES: &str = "separating_axes";
+pub const NS_PROJECTIONS: &str = "projections";
+pub const NS_PENETRATION: &str = "penetration";
+pub const NS_LABELS: &str = "labels";
+
+// visualization_msgs/Marker type and action values.
+const ARROW: i32 = 0;
+const LINE_STRIP: i32 = 4;
+const LINE_LIST: i32 = 5;
+const TEXT_VIEW_FACING: i32 = 9;
+const ADD: i32 = 0;
+const DELETE: i32 = 2;
+const DELETEALL: i32 = 3;
+
+const CIRCLE_SEGMENTS: usize = 48;
+const OUTLINE_WIDTH: f64 = 0.03;
+const AXIS_WIDTH: f64 = 0.015;
+const BAR_WIDTH: f64 = 0.05;
+const TEXT_HEIGHT: f64 = 0.12;
+
+fn rgba(r: f32, g: f32, b: f32, a: f32) -> ColorRGBA {
+    ColorRGBA { r, g, b, a }
+}
+
+fn clear_color() -> ColorRGBA {
+    rgba(0.18, 0.62, 0.29, 1.0)
+}
+fn colliding_color() -> ColorRGBA {
+    rgba(0.84, 0.19, 0.12, 1.0)
+}
+fn invalid_color() -> ColorRGBA {
+    rgba(0.6, 0.6, 0.6, 1.0)
+}
+fn footprint_color() -> ColorRGBA {
+    rgba(0.12, 0.37, 0.75, 1.0)
+}
+fn axis_color() -> ColorRGBA {
+    rgba(0.42, 0.24, 0.6, 0.9)
+}
+fn footprint_bar_color() -> ColorRGBA {
+    rgba(0.12, 0.37, 0.75, 0.8)
+}
+fn obstacle_bar_color() -> ColorRGBA {
+    rgba(0.9, 0.53, 0.04, 0.8)
+}
+fn mtv_color() -> ColorRGBA {
+    rgba(0.76, 0.09, 0.36, 1.0)
+}
+
+fn ros_point(p: &Point) -> RosPoint {
+    RosPoint {
+        x: p.x,
+        y: p.y,
+        z: 0.0,
+    }
+}
+
+fn closed(ring: &[Point]) -> Vec<RosPoint> {
+    ring.iter().chain(ring.first()).map(ros_point).collect()
+}
+
+fn identity_pose() -> Pose {
+    Pose {
+        orientation: Quaternion {
+            x: 0.0,
+            y: 0.0,
+            z: 0.0,
+            w: 1.0,
+        },
+        ..Default::default()
+    }
+}
+
+/// Everything the markers are drawn from.
+pub struct MarkerInput<'a> {
+    pub report: &'a Report,
+    pub footprint: Option<&'a Shape>,
+    pub padding: f64,
+    pub obstacles: &'a [Obstacle],
+    pub stamp: Duration,
+}
+
+/// Builds marker arrays and remembers what it published, to delete what is
+/// gone and to keep each obstacle's marker id stable.
+#[derive(Default)]
+pub struct MarkerBuilder {
+    ids: HashMap<String, i32>,
+    next_id: i32,
+    live: HashSet<(&'static str, i32)>,
+    cleared: bool,
+}
+
+impl MarkerBuilder {
+    /// The stable marker id of an obstacle id.
+    pub fn id_of(&mut self, obstacle_id: &str) -> i32 {
+        if let Some(&id) = self.ids.get(obstacle_id) {
+            return id;
+        }
+        self.next_id += 1;
+        self.ids.insert(obstacle_id.to_owned(), self.next_id);
+        self.next_id
+    }
+
+    pub fn build(&mut self, input: &MarkerInput<'_>) -> MarkerArray {
+        let mut markers = Vec::new();
+        if !self.cleared {
+            // Leftovers of an earlier run of this node on the same topic.
+            markers.push(Marker {
+                action: DELETEALL,
+                ..Default::default()
+            });
+            self.cleared = true;
+        }
+        let mut frame = Frame {
+            frame_id: &input.report.frame_id,
+            stamp: input.stamp,
+            markers: &mut markers,
+            live: HashSet::new(),
+        };
+        let report = input.report;
+        if let Some(footprint) = input.footprint {
+            let color = if !report.valid {
+                invalid_color()
+            } else if report.colliding {
+                colliding_color()
+            } else {
+                footprint_color()
+            };
+            frame.line_strip(NS_FOOTPRINT, 0, closed(&footprint.outline(CIRCLE_SEGMENTS)), color);
+        }
+        let scale = input
+            .footprint
+            .map(|f| {
+                let b = f.aabb();
+                (b.max - b.min).norm()
+            })
+            .unwrap_or(1.0)
+            .max(0.2);
+        for (i, obstacle) in input.obstacles.iter().enumerate() {
+            let id = self.id_of(&obstacle.id);
+            let outcome = report.outcomes.get(i);
+            let contact = outcome.and_then(|o| o.contact);
+            let shape = obstacle.shape.as_ref().ok();
+            let color = match contact {
+                Some(c) if c.colliding => colliding_color(),
+                Some(_) => clear_color(),
+                None => invalid_color(),
+            };
+            let outline = match shape {
+                Some(s) => s.outline(CIRCLE_SEGMENTS),
+                None => obstacle.rejected_points.clone(),
+            };
+            if outline.len() >= 2 {
+                frame.line_strip(NS_OBSTACLES, id, closed(&outline), color);
+            }
+            let label = match (contact, outcome) {
+                (Some(c), _) if c.colliding => format!("{}: depth {:.3} m", obstacle.id, c.depth),
+                (Some(c), _) => format!("{}: {:.3} m", obstacle.id, c.distance),
+                (None, Some(o)) => format!("{}: {}", obstacle.id, o.status),
+                (None, None) => obstacle.id.clone(),
+            };
+            let (Some(footprint), Some(shape), Some(contact)) = (input.footprint, shape, contact)
+            else {
+                if let Some(p) = outline.first() {
+                    frame.text(id, *p, label);
+                }
+                continue;
+            };
+            let visual = explain(footprint, shape, input.padding, &contact, scale);
+            frame.pair(id, &visual);
+            frame.text(id, visual.anchor, label);
+        }
+        for &(ns, id) in self.live.difference(&frame.live) {
+            frame.markers.push(Marker {
+                header: header(frame.frame_id, frame.stamp),
+                ns: ns.to_owned(),
+                id,
+                action: DELETE,
+                ..Default::default()
+            });
+        }
+        self.live = frame.live;
+        MarkerArray { markers }
+    }
+}
+
+/// One marker array being filled.
+struct Frame<'a> {
+    frame_id: &'a str,
+    stamp: Duration,
+    markers: &'a mut Vec<Marker>,
+    live: HashSet<(&'static str, i32)>,
+}
+
+impl Frame<'_> {
+    fn marker(&mut self, ns: &'static str, id: i32, type_: i32, scale: Vector3) -> &mut Marker {
+        self.live.insert((ns, id));
+        self.markers.push(Marker {
+            header: header(self.frame_id, self.stamp),
+            ns: ns.to_owned(),
+            id,
+            type_,
+            action: ADD,
+            pose: identity_pose(),
+            scale,
+            lifetime: RosDuration { sec: 0, nanosec: 0 },
+            ..Default::default()
+        });
+        let last = self.markers.len() - 1;
+        &mut self.markers[last]
+    }
+
+    fn line_strip(&mut self, ns: &'static str, id: i32, points: Vec<RosPoint>, color: ColorRGBA) {
+        let m = self.marker(ns, id, LINE_STRIP, width(OUTLINE_WIDTH));
+        m.points = points;
+        m.color = color;
+    }
+
+    fn text(&mut self, id: i32, at: Point, text: String) {
+        let m = self.marker(
+            NS_LABELS,
+            id,
+            TEXT_VIEW_FACING,
+            Vector3 {
+                x: 0.0,
+                y: 0.0,
+                z: TEXT_HEIGHT,
+            },
+        );
+        m.pose.position = ros_point(&(at + nalgebra::Vector2::new(0.0, 0.1)));
+        m.color = rgba(1.0, 1.0, 1.0, 1.0);
+        m.text = text;
+    }
+
+    fn pair(&mut self, id: i32, v: &PairVisual) {
+        let m = self.marker(NS_AXES, id, LINE_STRIP, width(AXIS_WIDTH));
+        m.points = vec![ros_point(&v.axis.0), ros_point(&v.axis.1)];
+        m.color = axis_color();
+
+        let m = self.marker(NS_PROJECTIONS, id, LINE_LIST, width(BAR_WIDTH));
+        m.points = [
+            v.footprint_interval.0,
+            v.footprint_interval.1,
+            v.obstacle_interval.0,
+            v.obstacle_interval.1,
+        ]
+        .iter()
+        .map(ros_point)
+        .collect();
+        m.colors = vec![
+            footprint_bar_color(),
+            footprint_bar_color(),
+            obstacle_bar_color(),
+            obstacle_bar_color(),
+        ];
+        m.color = obstacle_bar_color();
+
+        if let Some((start, end)) = v.penetration {
+            let length = (end - start).norm();
+            // Shaft and head scale with the arrow so short ones stay arrows.
+            let shaft = (0.25 * length).clamp(0.005, 0.03);
+            let m = self.marker(
+                NS_PENETRATION,
+                id,
+                ARROW,
+                Vector3 {
+                    x: shaft,
+                    y: 2.0 * shaft,
+                    z: (0.3 * length).max(1e-3),
+                },
+            );
+            m.points = vec![ros_point(&start), ros_point(&end)];
+            m.color = mtv_color();
+        }
+    }
+}
+
+fn width(w: f64) -> Vector3 {
+    Vector3 {
+        x: w,
+        y: 0.0,
+        z: 0.0,
+    }
+}

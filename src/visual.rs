@@ -1,0 +1,224 @@
+//! What to draw to explain one footprint–obstacle decision: the axis SAT
+//! settled on, both shapes' projection intervals on it, the penetration
+//! vector and the clearance segment. Shared by the RViz markers and the
+//! offline SVG so both always tell the same story.
+
+use crate::geometry::query::Contact;
+use crate::geometry::{cross, Point, Shape, Vector};
+
+/// Where the projection axis is drawn: beside both shapes, this far out
+/// (fractions of the drawing scale), with the two projection bars further
+/// out still, so neither hides the shapes.
+const AXIS_OFFSET: f64 = 0.15;
+const FOOTPRINT_BAR_OFFSET: f64 = 0.22;
+const OBSTACLE_BAR_OFFSET: f64 = 0.29;
+/// How far lines run past what they span, as a fraction of the drawing
+/// scale.
+const OVERHANG: f64 = 0.1;
+/// Segments used to approximate a circle when clipping overlap regions.
+const CIRCLE_SEGMENTS: usize = 32;
+
+/// Drawing primitives in the inputs' frame (metres).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairVisual {
+    /// The axis SAT settled on (the separating axis of a clear pair, the
+    /// axis of least overlap of a colliding one), drawn beside the shapes.
+    pub axis: (Point, Point),
+    /// Clear pairs: the separating line, perpendicular to the axis, through
+    /// the middle of the gap.
+    pub separating_line: Option<(Point, Point)>,
+    /// The footprint's projection interval on the axis, offset beside it.
+    pub footprint_interval: (Point, Point),
+    /// The obstacle's projection interval on the axis, offset beside it.
+    pub obstacle_interval: (Point, Point),
+    /// Penetration vector: starts inside the overlap, `end - start == mtv`.
+    pub penetration: Option<(Point, Point)>,
+    /// Closest points of a clear pair.
+    pub clearance: Option<(Point, Point)>,
+    /// Where a label goes: inside the overlap, or mid-gap.
+    pub anchor: Point,
+}
+
+/// Builds the picture of one pair; `scale` (metres) sizes the offsets,
+/// typically the footprint's size.
+pub fn explain(
+    footprint: &Shape,
+    obstacle: &Shape,
+    padding: f64,
+    contact: &Contact,
+    scale: f64,
+) -> PairVisual {
+    let axis = contact.axis;
+    let side = Vector::new(-axis.y, axis.x);
+    let (f_lo, f_hi) = footprint.project(&axis);
+    let (f_lo, f_hi) = (f_lo - padding, f_hi + padding);
+    let (o_lo, o_hi) = obstacle.project(&axis);
+    let (fs_lo, fs_hi) = footprint.project(&side);
+    let (os_lo, os_hi) = obstacle.project(&side);
+    let side_lo = (fs_lo - padding).min(os_lo);
+    let side_hi = (fs_hi + padding).max(os_hi);
+
+    // A point at axis coordinate `t` and side coordinate `s`.
+    let at = |t: f64, s: f64| Point::from(axis * t + side * s);
+    let lo = f_lo.min(o_lo) - OVERHANG * scale;
+    let hi = f_hi.max(o_hi) + OVERHANG * scale;
+    let beside = |fraction: f64| side_hi + fraction * scale;
+
+    let gap_mid = || {
+        let (a, b) = closest_or_centres(footprint, obstacle, contact);
+        a + (b - a) * 0.5
+    };
+    let anchor = if contact.colliding {
+        // Only the padding may overlap: then the middle of the gap.
+        overlap_centroid(footprint, obstacle).unwrap_or_else(gap_mid)
+    } else {
+        gap_mid()
+    };
+    let separating_line = (!contact.colliding).then(|| {
+        let t = 0.5 * (f_hi + o_lo);
+        (at(t, side_lo - OVERHANG * scale), at(t, beside(AXIS_OFFSET)))
+    });
+
+    PairVisual {
+        axis: (at(lo, beside(AXIS_OFFSET)), at(hi, beside(AXIS_OFFSET))),
+        separating_line,
+        footprint_interval: (
+            at(f_lo, beside(FOOTPRINT_BAR_OFFSET)),
+            at(f_hi, beside(FOOTPRINT_BAR_OFFSET)),
+        ),
+        obstacle_interval: (
+            at(o_lo, beside(OBSTACLE_BAR_OFFSET)),
+            at(o_hi, beside(OBSTACLE_BAR_OFFSET)),
+        ),
+        penetration: (contact.colliding && contact.depth > 0.0)
+            .then(|| (anchor, anchor + contact.mtv)),
+        clearance: (!contact.colliding).then(|| closest_or_centres(footprint, obstacle, contact)),
+        anchor,
+    }
+}
+
+fn closest_or_centres(footprint: &Shape, obstacle: &Shape, contact: &Contact) -> (Point, Point) {
+    contact
+        .closest
+        .unwrap_or_else(|| (aabb_centre(footprint), aabb_centre(obstacle)))
+}
+
+fn aabb_centre(shape: &Shape) -> Point {
+    let b = shape.aabb();
+    nalgebra::center(&b.min, &b.max)
+}
+
+/// Centroid of the largest overlap between convex pieces of the two shapes.
+fn overlap_centroid(a: &Shape, b: &Shape) -> Option<Point> {
+    let mut best: Option<(f64, Point)> = None;
+    for pa in convex_rings(a) {
+        for pb in convex_rings(b) {
+            let clipped = clip_convex(&pa, &pb);
+            if let Some((area, centroid)) = area_centroid(&clipped) {
+                if best.is_none_or(|(best_area, _)| area > best_area) {
+                    best = Some((area, centroid));
+                }
+            }
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn convex_rings(shape: &Shape) -> Vec<Vec<Point>> {
+    match shape {
+        Shape::Convex(p) => vec![p.vertices().to_vec()],
+        Shape::Compound(c) => c.pieces().iter().map(|p| p.vertices().to_vec()).collect(),
+        Shape::Circle(_) => vec![shape.outline(CIRCLE_SEGMENTS)],
+    }
+}
+
+/// Sutherland–Hodgman: `subject` clipped by the convex CCW `clip` polygon.
+fn clip_convex(subject: &[Point], clip: &[Point]) -> Vec<Point> {
+    let mut output = subject.to_vec();
+    let n = clip.len();
+    for i in 0..n {
+        let (e0, e1) = (clip[i], clip[(i + 1) % n]);
+        let edge = e1 - e0;
+        let inside = |p: &Point| cross(&edge, &(p - e0)) >= 0.0;
+        let input = std::mem::take(&mut output);
+        for j in 0..input.len() {
+            let current = input[j];
+            let previous = input[(j + input.len() - 1) % input.len()];
+            let (cur_in, prev_in) = (inside(&current), inside(&previous));
+            if cur_in != prev_in {
+                let d = current - previous;
+                let denom = cross(&edge, &d);
+                if denom != 0.0 {
+                    let t = cross(&edge, &(e0 - previous)) / denom;
+                    output.push(previous + d * t);
+                }
+            }
+            if cur_in {
+                output.push(current);
+            }
+        }
+        if output.is_empty() {
+            break;
+        }
+    }
+    output
+}
+
+fn area_centroid(ring: &[Point]) -> Option<(f64, Point)> {
+    let origin = *ring.first()?;
+    let (mut area2, mut sum) = (0.0, Vector::zeros());
+    for i in 1..ring.len().saturating_sub(1) {
+        let (a, b) = (ring[i] - origin, ring[i + 1] - origin);
+        let w = cross(&a, &b);
+        area2 += w;
+        sum += (a + b) * w;
+    }
+    (area2 > 0.0).then(|| (area2 / 2.0, origin + sum / (3.0 * area2)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::query::query;
+
+    fn square(cx: f64, cy: f64, half: f64) -> Shape {
+        Shape::polygon(&[
+            Point::new(cx - half, cy - half),
+            Point::new(cx + half, cy - half),
+            Point::new(cx + half, cy + half),
+            Point::new(cx - half, cy + half),
+        ])
+        .unwrap()
+    }
+
+    #[test]
+    fn colliding_pair_arrow_starts_in_overlap_and_equals_mtv() {
+        let a = square(0.0, 0.0, 1.0);
+        let b = square(1.5, 0.0, 1.0);
+        let c = query(&a, &b, 0.0);
+        let v = explain(&a, &b, 0.0, &c, 1.0);
+        let (start, end) = v.penetration.unwrap();
+        assert!((start - Point::new(0.75, 0.0)).norm() < 1e-9);
+        assert!(((end - start) - c.mtv).norm() < 1e-12);
+        assert!(v.clearance.is_none());
+    }
+
+    #[test]
+    fn clear_pair_axis_runs_through_gap_and_intervals_match_projections() {
+        let a = square(0.0, 0.0, 1.0);
+        let b = square(3.0, 0.0, 1.0);
+        let c = query(&a, &b, 0.0);
+        let v = explain(&a, &b, 0.0, &c, 1.0);
+        assert!(v.penetration.is_none());
+        let (p, q) = v.clearance.unwrap();
+        assert!(((q - p).norm() - 1.0).abs() < 1e-9);
+        assert!((v.anchor.x - 1.5).abs() < 1e-9);
+        let (s0, s1) = v.separating_line.unwrap();
+        assert!((s0.x - 1.5).abs() < 1e-9 && (s1.x - 1.5).abs() < 1e-9);
+        assert!(v.axis.0.y > 1.0 && (v.axis.0.y - v.axis.1.y).abs() < 1e-12);
+        let f = v.footprint_interval;
+        assert!(((f.1 - f.0).norm() - 2.0).abs() < 1e-9);
+        let o = v.obstacle_interval;
+        assert!(((o.1 - o.0).norm() - 2.0).abs() < 1e-9);
+    }
+}
