@@ -206,7 +206,8 @@ _sat_setup() (
                 "$py -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_config_var(\"INCLUDEPY\"), \"Python.h\")))'|libpython3.11-dev" || exit 1
             local t0=$SECONDS log="$_SAT_R/logs/pip.log"
             rm -f "$stamp"
-            if [ -x "$venv/bin/python3" ] && ! "$venv/bin/python3" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then
+            # A venv that is broken (interrupted creation) or not on Python 3.11: start over.
+            if [ -e "$venv" ] && ! "$venv/bin/python3" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then
                 rm -rf "$venv"
             fi
             if [ ! -x "$venv/bin/python3" ]; then
@@ -394,7 +395,8 @@ _sat_env_main() {
         local pyver
         pyver="$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)" || pyver=""
         [ -n "$pyver" ] && pysite="$msgs/lib/python$pyver/site-packages"
-        export SAT_COLLISION_PYTHON="$(command -v python3)"
+        SAT_COLLISION_PYTHON="$(command -v python3)"
+        export SAT_COLLISION_PYTHON
         unset SAT_COLLISION_LINK_PYTHON SAT_COLLISION_PYTHON_LIB
     fi
     if [ -n "$pysite" ]; then

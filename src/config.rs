@@ -118,8 +118,12 @@ impl NodeConfig {
 
     /// Parameters that take effect while the node runs; the rest are read
     /// at start-up only.
-    pub const RUNTIME: [&'static str; 4] =
-        ["footprint_timeout", "obstacles_timeout", "fail_safe", "padding"];
+    pub const RUNTIME: [&'static str; 4] = [
+        "footprint_timeout",
+        "obstacles_timeout",
+        "fail_safe",
+        "padding",
+    ];
 
     /// Sets one parameter, checking type and range. Integers are accepted
     /// for doubles (YAML `1` for `1.0`).
@@ -128,12 +132,8 @@ impl NodeConfig {
             parameter: name.to_owned(),
             message,
         };
-        let wrong_type = |expected: &str| {
-            error(format!(
-                "expected {expected}, got {}",
-                value.type_name()
-            ))
-        };
+        let wrong_type =
+            |expected: &str| error(format!("expected {expected}, got {}", value.type_name()));
         if let Some((lo, hi)) = range_of(name) {
             let x = match value {
                 Value::Double(x) => *x,
@@ -141,7 +141,9 @@ impl NodeConfig {
                 _ => return Err(wrong_type("a number")),
             };
             if !(x.is_finite() && (lo..=hi).contains(&x)) {
-                return Err(error(format!("{x} is outside the allowed range [{lo}, {hi}]")));
+                return Err(error(format!(
+                    "{x} is outside the allowed range [{lo}, {hi}]"
+                )));
             }
             let slot = match name {
                 "footprint_timeout" => &mut self.footprint_timeout,
@@ -160,7 +162,7 @@ impl NodeConfig {
             ("zones_file", Value::String(s)) => self.zones_file = s.clone(),
             ("robot_footprint", Value::String(s)) => {
                 if !s.trim().is_empty() {
-                    parse_footprint(s).map_err(|m| error(m))?;
+                    parse_footprint(s).map_err(error)?;
                 }
                 self.robot_footprint = s.clone();
             }

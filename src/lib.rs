@@ -8,12 +8,12 @@
 //! * [`monitor`]: what the node knows, how fresh it is, and what it decides;
 //! * `ros` (feature `ros`): the r2r node glue.
 
+pub mod config;
 pub mod geometry;
+pub mod monitor;
+pub mod planner;
 #[cfg(feature = "ros")]
 pub mod ros;
-pub mod monitor;
 pub mod scene;
 pub mod svg;
 pub mod visual;
-pub mod config;
-pub mod planner;

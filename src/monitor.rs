@@ -708,8 +708,14 @@ mod tests {
         let g = ObstacleGeometry::from_points_and_radius(vec![Point::new(1.0, 2.0)], 0.3);
         assert!(matches!(g.to_shape(), Ok(Shape::Circle(_))));
         let g = ObstacleGeometry::from_points_and_radius(vec![Point::new(1.0, 2.0)], -0.3);
-        assert_eq!(g.to_shape().map(|_| ()).unwrap_err().status(), "invalid_radius");
+        assert_eq!(
+            g.to_shape().map(|_| ()).unwrap_err().status(),
+            "invalid_radius"
+        );
         let g = ObstacleGeometry::from_points_and_radius(vec![Point::new(1.0, 2.0)], 0.0);
-        assert_eq!(g.to_shape().map(|_| ()).unwrap_err().status(), "too_few_points");
+        assert_eq!(
+            g.to_shape().map(|_| ()).unwrap_err().status(),
+            "too_few_points"
+        );
     }
 }

@@ -173,10 +173,7 @@ impl Scene {
                 )));
             }
             if !seen.insert(o.id.as_str()) {
-                return Err(invalid(format!(
-                    "obstacles[{i}]: duplicate id `{}`",
-                    o.id
-                )));
+                return Err(invalid(format!("obstacles[{i}]: duplicate id `{}`", o.id)));
             }
         }
         Ok(())

@@ -81,8 +81,16 @@ fn polygon(out: &mut String, view: &View, shape: &Shape, stroke: &str, id: &str,
 }
 
 fn bounds_of(report: &SceneReport, padding: f64) -> Aabb {
-    let mut boxes = report.obstacles.iter().filter_map(|o| o.shape.as_ref().ok()).map(Shape::aabb);
-    let footprint = report.footprint.as_ref().ok().map(|f| f.aabb().inflated(padding));
+    let mut boxes = report
+        .obstacles
+        .iter()
+        .filter_map(|o| o.shape.as_ref().ok())
+        .map(Shape::aabb);
+    let footprint = report
+        .footprint
+        .as_ref()
+        .ok()
+        .map(|f| f.aabb().inflated(padding));
     let first = footprint.or_else(|| boxes.next()).unwrap_or(Aabb {
         min: Point::new(-1.0, -1.0),
         max: Point::new(1.0, 1.0),
@@ -121,7 +129,11 @@ pub fn render(scene: &Scene, report: &SceneReport) -> String {
         }
     }
     if let Ok(footprint) = &report.footprint {
-        let color = if report.colliding() { COLLIDING } else { FOOTPRINT };
+        let color = if report.colliding() {
+            COLLIDING
+        } else {
+            FOOTPRINT
+        };
         polygon(&mut out, &view, footprint, color, "footprint", "footprint");
         if scene.padding > 0.0 {
             let _ = writeln!(
@@ -176,12 +188,16 @@ fn pair(out: &mut String, view: &View, v: &PairVisual) {
     view.line(
         out,
         v.footprint_interval,
-        &format!(r#"class="projection" stroke="{FOOTPRINT_BAR}" stroke-width="5" stroke-opacity="0.8""#),
+        &format!(
+            r#"class="projection" stroke="{FOOTPRINT_BAR}" stroke-width="5" stroke-opacity="0.8""#
+        ),
     );
     view.line(
         out,
         v.obstacle_interval,
-        &format!(r#"class="projection" stroke="{OBSTACLE_BAR}" stroke-width="5" stroke-opacity="0.8""#),
+        &format!(
+            r#"class="projection" stroke="{OBSTACLE_BAR}" stroke-width="5" stroke-opacity="0.8""#
+        ),
     );
     if let Some(arrow) = v.penetration {
         view.line(
@@ -203,13 +219,21 @@ fn grid(out: &mut String, view: &View, bounds: &Aabb) {
     let mut x = bounds.min.x.ceil();
     while x <= bounds.max.x {
         let style = r##"stroke="#e4e4e4" stroke-width="1""##;
-        view.line(out, (Point::new(x, bounds.min.y), Point::new(x, bounds.max.y)), style);
+        view.line(
+            out,
+            (Point::new(x, bounds.min.y), Point::new(x, bounds.max.y)),
+            style,
+        );
         x += 1.0;
     }
     let mut y = bounds.min.y.ceil();
     while y <= bounds.max.y {
         let style = r##"stroke="#e4e4e4" stroke-width="1""##;
-        view.line(out, (Point::new(bounds.min.x, y), Point::new(bounds.max.x, y)), style);
+        view.line(
+            out,
+            (Point::new(bounds.min.x, y), Point::new(bounds.max.x, y)),
+            style,
+        );
         y += 1.0;
     }
 }

@@ -76,7 +76,10 @@ pub fn explain(
     };
     let separating_line = (!contact.colliding).then(|| {
         let t = 0.5 * (f_hi + o_lo);
-        (at(t, side_lo - OVERHANG * scale), at(t, beside(AXIS_OFFSET)))
+        (
+            at(t, side_lo - OVERHANG * scale),
+            at(t, beside(AXIS_OFFSET)),
+        )
     });
 
     PairVisual {

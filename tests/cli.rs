@@ -42,7 +42,14 @@ fn example_scene_reports_each_obstacle() {
             .unwrap_or_else(|| panic!("{id} in report"))
     };
     for o in obstacles {
-        for key in ["id", "status", "colliding", "penetration_depth", "mtv", "distance"] {
+        for key in [
+            "id",
+            "status",
+            "colliding",
+            "penetration_depth",
+            "mtv",
+            "distance",
+        ] {
             assert!(o.get(key).is_some(), "key {key} in {o}");
         }
         assert_eq!(o["status"], "ok");
@@ -75,7 +82,10 @@ fn clear_scene_exits_zero_with_exact_clearance() {
     let report = json(&out);
     assert_eq!(report["colliding"], false);
     let d = report["obstacles"][0]["distance"].as_f64().unwrap();
-    assert!((d - (2f64.sqrt() - 0.5)).abs() < 1e-9, "vertex clearance {d}");
+    assert!(
+        (d - (2f64.sqrt() - 0.5)).abs() < 1e-9,
+        "vertex clearance {d}"
+    );
 }
 
 #[test]
@@ -119,7 +129,10 @@ fn malformed_file_names_its_location() {
 
 #[test]
 fn unknown_keys_and_missing_file_are_errors() {
-    let scene = temp_file("typo.yaml", "footprint: [[0, 0], [1, 0], [1, 1]]\nobstacle: []\n");
+    let scene = temp_file(
+        "typo.yaml",
+        "footprint: [[0, 0], [1, 0], [1, 1]]\nobstacle: []\n",
+    );
     let out = run(&["check", scene.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("obstacle"));

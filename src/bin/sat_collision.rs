@@ -86,7 +86,10 @@ fn print_table(report: &SceneReport) {
 fn run(args: Args) -> Result<u8, String> {
     let scene = Scene::load(&args.scene).map_err(|e| e.to_string())?;
     if scene.footprint.is_none() {
-        return Err(format!("{}: the scene has no `footprint`", args.scene.display()));
+        return Err(format!(
+            "{}: the scene has no `footprint`",
+            args.scene.display()
+        ));
     }
     let report = scene.evaluate();
     if let Some(path) = &args.svg {

@@ -60,7 +60,11 @@ pub fn distance_to_point(shape: &Shape, point: Point) -> f64 {
 /// True when `point` is in the closed `shape`, or within the tolerance of
 /// its boundary (see the module-level tolerance policy).
 pub fn contains_point(shape: &Shape, point: Point) -> bool {
-    let scale = shape.aabb().magnitude().max(point.x.abs()).max(point.y.abs());
+    let scale = shape
+        .aabb()
+        .magnitude()
+        .max(point.x.abs())
+        .max(point.y.abs());
     let tol = length_tolerance(scale);
     (0..piece_count(shape)).any(|i| {
         let p = piece(shape, i);

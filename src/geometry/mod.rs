@@ -20,8 +20,9 @@
 //!   depth `0` (and a zero MTV): a gap smaller than the coordinates' own
 //!   rounding error is never reported as "clear".
 //! * While validating a polygon, consecutive points closer than `tol` are
-//!   merged, and a vertex closer than `tol` to the line through its
-//!   neighbours is dropped (collinear). A polygon whose area is negligible
+//!   merged, and a vertex is dropped (collinear) only when it, and every
+//!   vertex dropped beside it, lies within `tol` of the edge that replaces
+//!   them: the boundary never moves by more than `tol`. A polygon whose area is negligible
 //!   at that tolerance is rejected as `zero_area`.
 //!
 //! Units are metres and radians; angles follow REP-103 (counter-clockwise
@@ -116,8 +117,12 @@ impl Aabb {
     /// Euclidean distance between the boxes; 0 when they overlap. A lower
     /// bound of the distance between anything inside them.
     pub fn distance(&self, other: &Aabb) -> f64 {
-        let dx = (other.min.x - self.max.x).max(self.min.x - other.max.x).max(0.0);
-        let dy = (other.min.y - self.max.y).max(self.min.y - other.max.y).max(0.0);
+        let dx = (other.min.x - self.max.x)
+            .max(self.min.x - other.max.x)
+            .max(0.0);
+        let dy = (other.min.y - self.max.y)
+            .max(self.min.y - other.max.y)
+            .max(0.0);
         dx.hypot(dy)
     }
 

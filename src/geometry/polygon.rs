@@ -4,6 +4,31 @@
 //! finite, counter-clockwise, without repeated or collinear vertices, and
 //! simple (no self-intersection). Everything that cannot be repaired without
 //! guessing is a typed [`PolygonError`].
+//!
+//! With `tol` the length tolerance of the input's coordinates (see
+//! [`length_tolerance`](super::length_tolerance)), in order:
+//!
+//! 1. At most [`MAX_VERTICES`] points, each coordinate finite and at most
+//!    [`MAX_COORDINATE`] in magnitude.
+//! 2. A point within `tol` of the previous one is merged into it, closing
+//!    points within `tol` of the first are dropped; at least three remain.
+//! 3. If the net area is negligible (`|2A| <= tol × perimeter`) and every
+//!    point is within `tol` of one line: `zero_area`.
+//! 4. A clockwise ring is reversed.
+//! 5. Collinear vertices are dropped: a vertex goes when it, and every
+//!    vertex dropped beside it, lies within `tol` of the edge that replaces
+//!    them, so the boundary never moves by more than `tol`. Where the
+//!    boundary doubles back on itself (a zero-width spike, or an edge
+//!    ending within `tol` of its neighbour edge) it is self-intersecting.
+//! 6. Turning left at every vertex and winding once is convex. Anything
+//!    else has at most [`MAX_CONCAVE_VERTICES`] vertices and no two edges
+//!    within `tol` of each other (except neighbours, at their shared
+//!    vertex): a point visited twice, a vertex on another edge, crossing
+//!    edges are all self-intersections. A simple ring whose area is
+//!    negligible (a sliver thinner than `tol`) is `zero_area`.
+//!
+//! Errors name edges in the caller's numbering: edge `k` joins input point
+//! `k` to the next one, whatever the orientation.
 
 use super::{cross, length_tolerance, Aabb, Point, Vector};
 use std::f64::consts::TAU;
@@ -38,7 +63,10 @@ pub enum PolygonError {
     /// given (whatever the orientation); `first_edge <= second_edge`. When
     /// repeated or collinear points were merged, the edge reported is the
     /// first input edge of non-zero length of the merged edge.
-    SelfIntersecting { first_edge: usize, second_edge: usize },
+    SelfIntersecting {
+        first_edge: usize,
+        second_edge: usize,
+    },
     /// More vertices than this library accepts for this kind of polygon.
     TooManyVertices { count: usize, max: usize },
     /// A convex polygon was required but the points form a concave one.
@@ -63,10 +91,16 @@ impl fmt::Display for PolygonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PolygonError::TooFewPoints { distinct } => {
-                write!(f, "polygon needs at least 3 distinct points, got {distinct}")
+                write!(
+                    f,
+                    "polygon needs at least 3 distinct points, got {distinct}"
+                )
             }
             PolygonError::NonFinite { index } => {
-                write!(f, "point {index} has a NaN, infinite or out-of-range coordinate")
+                write!(
+                    f,
+                    "point {index} has a NaN, infinite or out-of-range coordinate"
+                )
             }
             PolygonError::ZeroArea => write!(f, "polygon has zero area (all points collinear)"),
             PolygonError::SelfIntersecting {
@@ -77,7 +111,10 @@ impl fmt::Display for PolygonError {
                 "polygon is self-intersecting (edges {first_edge} and {second_edge})"
             ),
             PolygonError::TooManyVertices { count, max } => {
-                write!(f, "polygon has {count} vertices, at most {max} are accepted")
+                write!(
+                    f,
+                    "polygon has {count} vertices, at most {max} are accepted"
+                )
             }
             PolygonError::NotConvex => write!(f, "polygon is not convex"),
         }
@@ -96,7 +133,9 @@ pub enum Convexity {
 }
 
 /// A validated simple polygon: finite, counter-clockwise, at least three
-/// vertices, no repeated or collinear vertices, no self-intersection.
+/// vertices, no repeated or collinear vertices, no self-intersection. The
+/// vertices are input points, in input order (reversed if the input was
+/// clockwise), starting from the first one kept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimplePolygon {
     vertices: Vec<Point>,
@@ -161,8 +200,8 @@ impl SimplePolygon {
                 max: MAX_CONCAVE_VERTICES,
             });
         }
-        if let Some((i, j)) = find_self_intersection(&ring.vertices, tol) {
-            return Err(ring.intersection_error(i, j));
+        if let Some(error) = ring.find_self_intersection(tol) {
+            return Err(error);
         }
         if convexity == Convexity::SelfIntersecting {
             // Left turns only but winding more than once cannot be simple;
@@ -286,77 +325,177 @@ impl Ring {
         }
     }
 
-    /// The error for ring edges `i` and `j` crossing, in input numbering.
+    /// The error for ring edges `i` and `j` touching, in input numbering.
     fn intersection_error(&self, i: usize, j: usize) -> PolygonError {
         let n = self.len();
-        let a = self.input_edge(i, (i + 1) % n);
-        let b = self.input_edge(j, (j + 1) % n);
+        self.edge_pair_error((i, (i + 1) % n), (j, (j + 1) % n))
+    }
+
+    /// A pair of touching edges, in input numbering, if any. The sweep
+    /// stops at the first pair it meets (deterministic, not necessarily the
+    /// lowest numbers): rejecting garbage with millions of crossings must
+    /// stay fast.
+    fn find_self_intersection(&self, tol: f64) -> Option<PolygonError> {
+        find_self_intersection(&self.vertices, tol).map(|(i, j)| self.intersection_error(i, j))
+    }
+
+    /// Drops collinear vertices: a vertex goes when it, and every vertex
+    /// dropped next to it, lies within `tol` of the edge that replaces them.
+    /// Checking only against the current neighbours would let the error
+    /// add up along a finely sampled arc (each vertex within `tol` of its
+    /// neighbours' chord, the final chord many `tol` away), shrinking the
+    /// polygon by more than the tolerance promises.
+    ///
+    /// Linear: a first greedy pass from vertex 0 finds a corner, a second
+    /// pass starts there so that the wrap-around at vertex 0 is handled like
+    /// any other place. Then no two neighbouring edges may overlap (a
+    /// zero-width spike), which the self-intersection sweep does not check.
+    fn remove_collinear(&mut self, tol: f64) -> Result<(), PolygonError> {
+        let first_pass = self.keep_corners(0, tol)?;
+        let start = first_pass[first_pass.len() / 2];
+        let mut kept = self.keep_corners(start, tol)?;
+        // Keep the input's order and starting point as far as possible.
+        if let Some(first) = kept
+            .iter()
+            .enumerate()
+            .min_by_key(|&(_, &v)| v)
+            .map(|(i, _)| i)
+        {
+            kept.rotate_left(first);
+        }
+        self.vertices = kept.iter().map(|&i| self.vertices[i]).collect();
+        self.input_index = kept.iter().map(|&i| self.input_index[i]).collect();
+        if self.len() < 3 {
+            return Ok(()); // Degenerate: the caller reports zero area.
+        }
+        self.reject_spikes(tol)
+    }
+
+    /// Greedy sleeve fitting around the ring from `start`: ring positions of
+    /// the vertices kept, `start` first.
+    fn keep_corners(&self, start: usize, tol: f64) -> Result<Vec<usize>, PolygonError> {
+        let n = self.len();
+        let at = |k: usize| (start + k) % n;
+        let mut kept = vec![start];
+        // Edge being grown from `anchor` (ring offset) to the candidate end
+        // `end`; the vertices strictly between have been dropped.
+        let mut anchor = 0;
+        let mut end = 1;
+        let mut sleeve = Sleeve::new(self.vertices[start], self.vertices[at(1)]);
+        for next in 2..=n {
+            let candidate = self.vertices[at(end)];
+            let mut grown = sleeve;
+            grown.admit(candidate, tol);
+            if grown.holds(self.vertices[at(next)], tol) {
+                sleeve = grown;
+            } else {
+                self.check_progress(start, anchor, end)?;
+                kept.push(at(end));
+                anchor = end;
+                sleeve = Sleeve::new(candidate, self.vertices[at(next)]);
+            }
+            end = next;
+        }
+        // The last edge closes the ring at `start`.
+        self.check_progress(start, anchor, n)?;
+        Ok(kept)
+    }
+
+    /// The vertices dropped between ring offsets `anchor` and `end` (from
+    /// `start`) must advance along the new edge: going back means the
+    /// boundary runs over itself.
+    fn check_progress(&self, start: usize, anchor: usize, end: usize) -> Result<(), PolygonError> {
+        let n = self.len();
+        let at = |k: usize| (start + k) % n;
+        let origin = self.vertices[at(anchor)];
+        let direction = self.vertices[at(end)] - origin;
+        let mut previous = 0.0;
+        for k in anchor + 1..=end {
+            let along = direction.dot(&(self.vertices[at(k)] - origin));
+            if along < previous {
+                // The boundary turns back at vertex k - 1.
+                let (a, b, c) = (at(k + n - 2), at(k + n - 1), at(k));
+                return Err(self.edge_pair_error((a, b), (b, c)));
+            }
+            previous = along;
+        }
+        Ok(())
+    }
+
+    /// Neighbouring edges overlap when either far end lies within `tol` of
+    /// the other edge: the boundary doubles back.
+    fn reject_spikes(&self, tol: f64) -> Result<(), PolygonError> {
+        let n = self.len();
+        for b in 0..n {
+            let (a, c) = ((b + n - 1) % n, (b + 1) % n);
+            let (pa, pb, pc) = (self.vertices[a], self.vertices[b], self.vertices[c]);
+            if point_segment_distance(pc, pa, pb) <= tol
+                || point_segment_distance(pa, pb, pc) <= tol
+            {
+                return Err(self.edge_pair_error((a, b), (b, c)));
+            }
+        }
+        Ok(())
+    }
+
+    fn edge_pair_error(&self, first: (usize, usize), second: (usize, usize)) -> PolygonError {
+        let a = self.input_edge(first.0, first.1);
+        let b = self.input_edge(second.0, second.1);
         PolygonError::SelfIntersecting {
             first_edge: a.min(b),
             second_edge: a.max(b),
         }
     }
+}
 
-    /// Removes every vertex within `tol` of the line through its (current)
-    /// neighbours, in linear time: a stack pass, then the wrap-around.
-    /// A vertex where the boundary doubles back on itself (a zero-width
-    /// spike) makes edges overlap: that is a self-intersection, not
-    /// something to drop.
-    fn remove_collinear(&mut self, tol: f64) -> Result<(), PolygonError> {
-        let n = self.len();
-        let mut kept: Vec<usize> = Vec::with_capacity(n);
-        for i in 0..n {
-            kept.push(i);
-            while let [.., a, b, c] = kept[..] {
-                if !self.drop_middle(a, b, c, tol)? {
-                    break;
-                }
-                kept.remove(kept.len() - 2);
-            }
+/// The directions in which a line from `anchor` passes within the
+/// tolerance of every point admitted so far, as an interval of angles
+/// relative to `reference` (the direction of the first point). Admitting a
+/// point at distance `d` and angle `θ` narrows it to `θ ± asin(tol / d)`.
+/// Only directions ahead are tracked: a point behind the anchor empties it.
+#[derive(Clone, Copy, Debug)]
+struct Sleeve {
+    anchor: Point,
+    reference: Vector,
+    low: f64,
+    high: f64,
+}
+
+impl Sleeve {
+    fn new(anchor: Point, toward: Point) -> Self {
+        Sleeve {
+            anchor,
+            reference: toward - anchor,
+            low: -std::f64::consts::FRAC_PI_2,
+            high: std::f64::consts::FRAC_PI_2,
         }
-        // The first and last kept vertices have not been checked with their
-        // neighbours across the wrap-around; each removal there may expose
-        // the next one.
-        let mut head = 0;
-        while kept.len() - head >= 3 {
-            let len = kept.len();
-            if self.drop_middle(kept[len - 2], kept[len - 1], kept[head], tol)? {
-                kept.pop();
-            } else if self.drop_middle(kept[len - 1], kept[head], kept[head + 1], tol)? {
-                head += 1;
-            } else {
-                break;
-            }
-        }
-        let kept = &kept[head..];
-        self.vertices = kept.iter().map(|&i| self.vertices[i]).collect();
-        self.input_index = kept.iter().map(|&i| self.input_index[i]).collect();
-        Ok(())
     }
 
-    /// Whether vertex `b`, between `a` and `c`, is collinear and must go;
-    /// an error when the boundary doubles back at `b`.
-    fn drop_middle(&self, a: usize, b: usize, c: usize, tol: f64) -> Result<bool, PolygonError> {
-        let (prev, here, next) = (self.vertices[a], self.vertices[b], self.vertices[c]);
-        let chord = next - prev;
-        let chord_length = chord.norm();
-        let off_line = if chord_length > 0.0 {
-            cross(&chord, &(here - prev)).abs() / chord_length
-        } else {
-            (here - prev).norm()
-        };
-        if off_line > tol {
-            return Ok(false);
+    fn angle(&self, direction: &Vector) -> f64 {
+        cross(&self.reference, direction).atan2(self.reference.dot(direction))
+    }
+
+    fn admit(&mut self, point: Point, tol: f64) {
+        let offset = point - self.anchor;
+        let distance = offset.norm();
+        if distance <= tol {
+            return;
         }
-        if (here - prev).dot(&(next - here)) < 0.0 {
-            let first = self.input_edge(a, b);
-            let second = self.input_edge(b, c);
-            return Err(PolygonError::SelfIntersecting {
-                first_edge: first.min(second),
-                second_edge: first.max(second),
-            });
+        let angle = self.angle(&offset);
+        let spread = (tol / distance).asin();
+        self.low = self.low.max(angle - spread);
+        self.high = self.high.min(angle + spread);
+    }
+
+    /// The line from the anchor through `point` passes within the tolerance
+    /// of every admitted point.
+    fn holds(&self, point: Point, tol: f64) -> bool {
+        let offset = point - self.anchor;
+        if offset.norm() <= tol {
+            return false; // Back at the anchor: no line to speak of.
         }
-        Ok(true)
+        let angle = self.angle(&offset);
+        self.low <= angle && angle <= self.high
     }
 }
 
@@ -430,8 +569,8 @@ fn classify_ccw(vertices: &[Point]) -> Convexity {
     }
 }
 
-/// A pair of edges `(i, j)`, `i < j`, that come within `tol` of each other
-/// anywhere other than at the vertex shared by neighbours.
+/// A pair of ring edges `(i, j)`, `i < j`, that come within `tol` of each
+/// other anywhere other than at the vertex shared by neighbours.
 ///
 /// Sweep along x: edges sorted by their smallest x are only compared with
 /// the edges that start (in x) before they end, after a bounding-box test.
@@ -457,8 +596,8 @@ fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)
             if boxes[j].min.x > boxes[i].max.x {
                 break;
             }
-            // Neighbours share one vertex; the other ends stay off the
-            // neighbour edge (a doubling back was rejected as a spike).
+            // Neighbours share one vertex; that they do not overlap was
+            // checked with the spikes.
             let adjacent = (i + 1) % n == j || (j + 1) % n == i;
             if adjacent || !boxes[i].intersects(&boxes[j]) {
                 continue;

@@ -83,9 +83,11 @@ pub fn separation(a: Core, b: Core) -> Separation {
         if deepest.is_none_or(|d| face.sep > d.sep) {
             deepest = Some(*face);
         }
-        // A face's edge is at least `sep` from its vertex: skip faces that
-        // cannot beat the nearest so far.
-        if face.sep > 0.0 && nearest.is_none_or(|n| face.sep < n.distance) {
+        // A face's edge is at least |sep| from its vertex: skip faces that
+        // cannot beat the nearest so far. Faces with sep <= 0 are kept: when
+        // edges are parallel, rounding can give the face that holds the
+        // closest point a separation of exactly 0 and its neighbour 1e-16.
+        if nearest.is_none_or(|n| face.sep.abs() < n.distance) {
             let candidate = face.closest();
             if nearest.is_none_or(|n| candidate.distance < n.distance) {
                 nearest = Some(candidate);
@@ -93,7 +95,14 @@ pub fn separation(a: Core, b: Core) -> Separation {
         }
         true
     });
-    let deepest = deepest.expect("a polygon core has at least three faces");
+    // A polygon core always has faces; fail safe (overlapping) otherwise.
+    let Some(deepest) = deepest else {
+        return Separation {
+            value: 0.0,
+            axis: Vector::x(),
+            closest: None,
+        };
+    };
     match nearest {
         Some(n) if deepest.sep > 0.0 => Separation {
             // Exactly, the clearance is at least every separation; keep that
@@ -156,16 +165,16 @@ impl Face {
         let t = (self.vertex - self.start).dot(&edge) / edge.norm_squared();
         let (on_edge, distance, axis) = if t > 0.0 && t < 1.0 {
             // The foot of the perpendicular is inside the edge: the distance
-            // is the separation and the axis the normal, both computed
-            // without cancellation.
-            (self.start + edge * t, self.sep, self.axis)
+            // is |separation| and the axis the normal, both computed without
+            // cancellation.
+            (self.start + edge * t, self.sep.abs(), self.axis)
         } else {
             // Vertex–vertex: the direction between two input points is exact.
             let corner = if t <= 0.0 { self.start } else { self.end };
             let d = self.vertex - corner;
             let length = d.x.hypot(d.y);
             let axis = match length > 0.0 {
-                true => self.from_a(d / length),
+                true => self.oriented_a_to_b(d / length),
                 false => self.axis,
             };
             (corner, length, axis)
@@ -184,7 +193,7 @@ impl Face {
 
     /// Turns a direction from the edge toward the vertex into one from A
     /// toward B.
-    fn from_a(&self, edge_to_vertex: Vector) -> Vector {
+    fn oriented_a_to_b(&self, edge_to_vertex: Vector) -> Vector {
         match self.edge_on_a {
             true => edge_to_vertex,
             false => -edge_to_vertex,

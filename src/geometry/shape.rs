@@ -161,13 +161,14 @@ impl Shape {
     pub fn project(&self, axis: &Vector) -> (f64, f64) {
         match self {
             Shape::Convex(p) => p.project(axis),
-            Shape::Compound(c) => c.pieces.iter().fold(
-                (f64::INFINITY, f64::NEG_INFINITY),
-                |(lo, hi), piece| {
-                    let (a, b) = piece.project(axis);
-                    (lo.min(a), hi.max(b))
-                },
-            ),
+            Shape::Compound(c) => {
+                c.pieces
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), piece| {
+                        let (a, b) = piece.project(axis);
+                        (lo.min(a), hi.max(b))
+                    })
+            }
             Shape::Circle(c) => {
                 let d = c.center.coords.dot(axis);
                 (d - c.radius, d + c.radius)

@@ -82,7 +82,11 @@ pub fn obstacle_result(obstacle: &Obstacle, outcome: &ObstacleOutcome) -> Obstac
     }
 }
 
-pub fn collision_report(report: &Report, obstacles: &[Obstacle], stamp: Duration) -> CollisionReport {
+pub fn collision_report(
+    report: &Report,
+    obstacles: &[Obstacle],
+    stamp: Duration,
+) -> CollisionReport {
     CollisionReport {
         header: header(&report.frame_id, stamp),
         colliding: report.colliding,

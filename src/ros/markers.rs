@@ -147,7 +147,12 @@ impl MarkerBuilder {
             } else {
                 footprint_color()
             };
-            frame.line_strip(NS_FOOTPRINT, 0, closed(&footprint.outline(CIRCLE_SEGMENTS)), color);
+            frame.line_strip(
+                NS_FOOTPRINT,
+                0,
+                closed(&footprint.outline(CIRCLE_SEGMENTS)),
+                color,
+            );
         }
         let scale = input
             .footprint

@@ -29,21 +29,24 @@ pub fn snap_point(p: Point) -> Point {
     Point::new(snap(p.x), snap(p.y))
 }
 
-fn to_int(x: f64) -> i128 {
-    let scaled = x * (1u64 << GRID_BITS) as f64;
+/// A difference of grid coordinates (exact in f64: below 2^18 on a 2^-30
+/// grid) as an integer number of grid steps.
+fn steps(d: f64) -> i64 {
+    let scaled = d * (1u64 << GRID_BITS) as f64;
+    let n = scaled as i64;
     assert!(
-        scaled.fract() == 0.0 && scaled.abs() < 2f64.powi(60),
-        "coordinate {x} is not on the reference grid"
+        n as f64 == scaled,
+        "{d} is not a difference of grid coordinates"
     );
-    scaled as i128
+    n
 }
 
 /// Exact sign of the orientation of `(a, b, c)`: > 0 counter-clockwise.
+/// Products of two 49-bit integers fit in an i128.
 pub fn orient(a: Point, b: Point, c: Point) -> i128 {
-    let (ax, ay) = (to_int(a.x), to_int(a.y));
-    let (bx, by) = (to_int(b.x), to_int(b.y));
-    let (cx, cy) = (to_int(c.x), to_int(c.y));
-    ((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)).signum()
+    let (ux, uy) = (steps(b.x - a.x) as i128, steps(b.y - a.y) as i128);
+    let (vx, vy) = (steps(c.x - a.x) as i128, steps(c.y - a.y) as i128);
+    (ux * vy - uy * vx).signum()
 }
 
 /// `p` on the closed segment `ab` (exact).
@@ -57,6 +60,14 @@ pub fn on_segment(p: Point, a: Point, b: Point) -> bool {
 
 /// Closed segments intersect (exact).
 pub fn segments_intersect(a0: Point, a1: Point, b0: Point, b1: Point) -> bool {
+    // Disjoint bounding boxes (exact comparisons): no need for predicates.
+    if a0.x.max(a1.x) < b0.x.min(b1.x)
+        || b0.x.max(b1.x) < a0.x.min(a1.x)
+        || a0.y.max(a1.y) < b0.y.min(b1.y)
+        || b0.y.max(b1.y) < a0.y.min(a1.y)
+    {
+        return false;
+    }
     let d1 = orient(a0, a1, b0);
     let d2 = orient(a0, a1, b1);
     let d3 = orient(b0, b1, a0);
@@ -64,7 +75,10 @@ pub fn segments_intersect(a0: Point, a1: Point, b0: Point, b1: Point) -> bool {
     if d1 * d2 < 0 && d3 * d4 < 0 {
         return true;
     }
-    on_segment(b0, a0, a1) || on_segment(b1, a0, a1) || on_segment(a0, b0, b1) || on_segment(a1, b0, b1)
+    on_segment(b0, a0, a1)
+        || on_segment(b1, a0, a1)
+        || on_segment(a0, b0, b1)
+        || on_segment(a1, b0, b1)
 }
 
 /// `p` in the closed simple polygon (any orientation), exact: boundary
@@ -227,10 +241,12 @@ pub fn sat_gap(a: &[Point], b: &[Point]) -> f64 {
 }
 
 pub fn project(polygon: &[Point], axis: &Vector) -> (f64, f64) {
-    polygon.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-        let d = p.coords.dot(axis);
-        (lo.min(d), hi.max(d))
-    })
+    polygon
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            let d = p.coords.dot(axis);
+            (lo.min(d), hi.max(d))
+        })
 }
 
 /// Deterministic generator (SplitMix64): every failure is reproducible from

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Run the main job: the sat_collision node together with the demo publisher.
+#
+#   scripts/demo.sh            # Ctrl-C stops both
+#
+# Builds `cargo build --release --bins` (after sourcing scripts/env.sh), then starts
+# target/release/sat_collision_node and target/release/sat_collision_demo. Output of both
+# is interleaved on this terminal. If either program exits, the other is stopped too and
+# the script exits with the first one's status.
+#
+# Environment knobs:
+#   SAT_DEMO_SECONDS      stop both after this many seconds (default 0: run until Ctrl-C)
+#   SAT_DEMO_NODE_ARGS    extra arguments for the node (e.g. "--ros-args -p padding:=0.1")
+#   SAT_DEMO_DEMO_ARGS    extra arguments for the demo publisher
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "$ROOT"
+
+echo "==== environment: source scripts/env.sh ===="
+# shellcheck source=scripts/env.sh
+source "$ROOT/scripts/env.sh"
+
+[ -f Cargo.toml ] || { echo "ERROR: no Cargo.toml in $ROOT" >&2; exit 1; }
+echo "==== cargo build --release --bins ===="
+cargo build --release --bins
+
+BIN_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/release"
+NODE="$BIN_DIR/sat_collision_node"
+DEMO="$BIN_DIR/sat_collision_demo"
+missing=()
+for b in "$NODE" "$DEMO"; do
+    [ -x "$b" ] || missing+=("${b##*/}")
+done
+if [ "${#missing[@]}" -ne 0 ]; then
+    echo "ERROR: the build produced no ${missing[*]} (expected in $BIN_DIR)." >&2
+    echo "       The package must define the binaries sat_collision_node and sat_collision_demo" >&2
+    echo "       (with the 'ros' feature, which is on by default)." >&2
+    exit 1
+fi
+
+# Job control: each background program gets its own process group, so Ctrl-C reaches
+# only this script, which then stops both groups (and anything they started) cleanly.
+set -m
+read -r -a node_args <<<"${SAT_DEMO_NODE_ARGS:-}"
+read -r -a demo_args <<<"${SAT_DEMO_DEMO_ARGS:-}"
+
+pids=()
+stopping=0
+cleanup() {
+    [ "$stopping" = 1 ] && return
+    stopping=1
+    local p
+    for p in "${pids[@]}"; do
+        kill -INT -- "-$p" 2>/dev/null || true
+    done
+    # Give them 5 s to shut down (ROS nodes leave the graph), then force.
+    for _ in $(seq 50); do
+        local alive=0
+        for p in "${pids[@]}"; do
+            kill -0 "$p" 2>/dev/null && alive=1
+        done
+        [ "$alive" = 0 ] && break
+        sleep 0.1
+    done
+    for p in "${pids[@]}"; do
+        kill -KILL -- "-$p" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+}
+trap 'echo; echo "==== stopping ===="; cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM HUP
+trap 'cleanup' EXIT
+
+echo "==== starting ${NODE##*/} and ${DEMO##*/} (ROS_DOMAIN_ID=${ROS_DOMAIN_ID:-0}; Ctrl-C stops both) ===="
+"$NODE" "${node_args[@]}" &
+pids+=("$!")
+sleep 0.5
+"$DEMO" "${demo_args[@]}" &
+pids+=("$!")
+
+if [ "${SAT_DEMO_SECONDS:-0}" != 0 ]; then
+    (sleep "$SAT_DEMO_SECONDS" && kill -TERM $$ 2>/dev/null) &
+    timer_pid=$!
+fi
+
+rc=0
+wait -n "${pids[@]}" || rc=$?
+[ -n "${timer_pid:-}" ] && kill -- "-$timer_pid" 2>/dev/null
+echo "==== one program exited (status $rc): stopping the other ===="
+cleanup
+exit "$rc"

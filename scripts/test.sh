@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Run every test of sat_collision (what CI runs: .ci/run calls this script).
+#
+#   scripts/test.sh
+#
+# Steps: environment (scripts/env.sh: ROS 2 + sat_collision_msgs), cargo fmt --check,
+# clippy without and with the `ros` feature (-D warnings), cargo test without and with
+# ROS, then the Python (rclpy) tests in tests/python with the venv's pytest.
+# Every step must pass; any failure stops the script with a non-zero exit.
+#
+# Environment knobs:
+#   SAT_TEST_ROS_DOMAIN_ID   ROS_DOMAIN_ID for this run (default: 1 + PID % 100)
+#   SAT_TEST_STEP_TIMEOUT    seconds before a single step is killed (default 1800)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "$ROOT"
+
+STEP_TIMEOUT="${SAT_TEST_STEP_TIMEOUT:-1800}"
+T_START=$SECONDS
+step() {
+    printf '\n==== [%s +%ss] %s ====\n' "$(date +%H:%M:%S)" "$((SECONDS - T_START))" "$*"
+}
+fail() {
+    printf '\n==== FAILED: %s ====\n' "$*" >&2
+    exit 1
+}
+# run CMD...: run with a time limit; report the step that failed.
+run() {
+    echo "+ $*"
+    local rc=0
+    timeout --foreground -k 30 "$STEP_TIMEOUT" "$@" || rc=$?
+    if [ "$rc" -eq 124 ]; then
+        fail "timed out after ${STEP_TIMEOUT}s: $*"
+    elif [ "$rc" -ne 0 ]; then
+        fail "exit code $rc: $*"
+    fi
+}
+
+step "environment: source scripts/env.sh"
+# shellcheck source=scripts/env.sh
+source "$ROOT/scripts/env.sh" || fail "scripts/env.sh"
+# One DDS domain per run, shared by the Rust tests and the rclpy tests, so that two runs
+# on one machine (or a stray node) do not see each other's topics.
+export ROS_DOMAIN_ID="${SAT_TEST_ROS_DOMAIN_ID:-$((1 + $$ % 100))}"
+echo "ROS_DISTRO=$ROS_DISTRO ROS_DOMAIN_ID=$ROS_DOMAIN_ID ROS_AUTOMATIC_DISCOVERY_RANGE=$ROS_AUTOMATIC_DISCOVERY_RANGE"
+echo "python: $SAT_COLLISION_PYTHON; cargo: $(cargo --version)"
+
+[ -f Cargo.toml ] || fail "no Cargo.toml in $ROOT"
+
+step "cargo fmt --check"
+run cargo fmt --all --check
+
+step "cargo clippy --all-targets --no-default-features -- -D warnings"
+run cargo clippy --all-targets --no-default-features -- -D warnings
+
+step "cargo clippy --all-targets -- -D warnings  (default features: ros)"
+run cargo clippy --all-targets -- -D warnings
+
+step "cargo test --no-default-features"
+run cargo test --no-default-features
+
+step "cargo test  (default features: ros, ROS_DOMAIN_ID=$ROS_DOMAIN_ID)"
+run cargo test
+
+step "Python tests (tests/python)"
+shopt -s nullglob globstar
+py_tests=()
+if [ -d tests/python ]; then
+    py_tests=(tests/python/**/test_*.py tests/python/**/*_test.py)
+fi
+if [ "${#py_tests[@]}" -eq 0 ]; then
+    if [ -d tests/python ]; then
+        echo "tests/python has no test_*.py / *_test.py files: nothing to run"
+    else
+        echo "no tests/python folder: nothing to run"
+    fi
+else
+    # The Python tests may start the node binaries: build them (debug, default features).
+    run cargo build --bins
+    SAT_COLLISION_BIN_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
+    export SAT_COLLISION_BIN_DIR
+    echo "SAT_COLLISION_BIN_DIR=$SAT_COLLISION_BIN_DIR; ${#py_tests[@]} test file(s)"
+    rc=0
+    timeout --foreground -k 30 "$STEP_TIMEOUT" \
+        "$SAT_COLLISION_PYTHON" -m pytest -p no:cacheprovider -ra tests/python || rc=$?
+    case "$rc" in
+        0) ;;
+        5) fail "pytest collected no tests although tests/python has test files" ;;
+        124) fail "pytest timed out after ${STEP_TIMEOUT}s" ;;
+        *) fail "pytest exit code $rc" ;;
+    esac
+fi
+
+step "all tests passed ($((SECONDS - T_START)) s)"

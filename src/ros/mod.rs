@@ -1,0 +1,7 @@
+//! ROS 2 glue (r2r): message conversions, parameters, markers and the node.
+//! Thin on purpose: every decision lives in [`crate::monitor`].
+
+pub mod convert;
+pub mod markers;
+pub mod node;
+pub mod params;

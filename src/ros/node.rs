@@ -1,0 +1,413 @@
+//! The `sat_collision_node` event loop.
+//!
+//! One task owns the [`Monitor`]; r2r's executor spins on a blocking thread
+//! and hands messages over through streams. Every input change and every
+//! tick of `publish_rate` publishes `collision` and `collision_report`;
+//! markers follow at most at `markers_rate`, and only while somebody
+//! subscribes to them.
+
+use super::convert;
+use super::markers::{MarkerBuilder, MarkerInput};
+use super::params::Params;
+use crate::config::NodeConfig;
+use crate::geometry::{Shape, ShapeError};
+use crate::monitor::{Monitor, Report};
+use crate::scene::Scene;
+use futures::StreamExt;
+use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped};
+use r2r::sat_collision_msgs::msg::{CollisionReport, ObstacleArray};
+use r2r::sat_collision_msgs::srv::CheckFootprint;
+use r2r::std_msgs::msg::Bool;
+use r2r::visualization_msgs::msg::MarkerArray;
+use r2r::{Clock, Publisher, QosProfile, ServiceRequest};
+use std::collections::HashMap;
+use std::error::Error;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub const NODE_NAME: &str = "sat_collision_node";
+
+/// How often a repeating warning may be logged.
+const WARN_PERIOD: Duration = Duration::from_secs(5);
+
+/// Logs a repeating warning at most once per [`WARN_PERIOD`] per key.
+struct Throttle {
+    last: HashMap<String, Instant>,
+}
+
+impl Throttle {
+    fn allow(&mut self, key: &str) -> bool {
+        let now = Instant::now();
+        match self.last.get(key) {
+            Some(t) if now.duration_since(*t) < WARN_PERIOD => false,
+            _ => {
+                self.last.insert(key.to_owned(), now);
+                true
+            }
+        }
+    }
+}
+
+/// Publishers of the node.
+struct Outputs {
+    collision: Publisher<Bool>,
+    report: Publisher<CollisionReport>,
+    markers: Publisher<MarkerArray>,
+}
+
+/// Everything the event loop owns.
+struct State {
+    monitor: Monitor,
+    config: NodeConfig,
+    robot: Option<Result<Shape, ShapeError>>,
+    clock: Arc<Mutex<Clock>>,
+    logger: String,
+    outputs: Outputs,
+    marker_builder: MarkerBuilder,
+    last_markers: Option<Instant>,
+    last_flag: Option<(bool, &'static str)>,
+    throttle: Throttle,
+}
+
+impl State {
+    /// ROS time (sim time when enabled) since its epoch.
+    fn now(&self) -> Duration {
+        self.clock
+            .lock()
+            .ok()
+            .and_then(|mut c| c.get_now().ok())
+            .unwrap_or_default()
+    }
+
+    fn warn_throttled(&mut self, key: &str, message: &str) {
+        if self.throttle.allow(key) {
+            r2r::log_warn!(&self.logger, "{message}");
+        }
+    }
+
+    fn publish(&mut self) {
+        let stamp = self.now();
+        let now = stamp.as_secs_f64();
+        self.monitor.expire_instances(now);
+        let report = self.monitor.evaluate(now);
+        self.log_transitions(&report);
+        let flag = Bool {
+            data: report.colliding,
+        };
+        if let Err(e) = self.outputs.collision.publish(&flag) {
+            self.warn_throttled("publish", &format!("could not publish collision: {e}"));
+        }
+        let msg = convert::collision_report(&report, self.monitor.obstacles(), stamp);
+        if let Err(e) = self.outputs.report.publish(&msg) {
+            self.warn_throttled("publish", &format!("could not publish report: {e}"));
+        }
+        self.publish_markers(&report, stamp);
+    }
+
+    fn publish_markers(&mut self, report: &Report, stamp: Duration) {
+        if self.config.markers_rate <= 0.0 {
+            return;
+        }
+        let min_period = Duration::from_secs_f64(1.0 / self.config.markers_rate);
+        if self.last_markers.is_some_and(|t| t.elapsed() < min_period) {
+            return;
+        }
+        // Building markers is the costly part: skip it when nobody looks.
+        if self
+            .outputs
+            .markers
+            .get_inter_process_subscription_count()
+            .unwrap_or(0)
+            == 0
+        {
+            return;
+        }
+        self.last_markers = Some(Instant::now());
+        let array = self.marker_builder.build(&MarkerInput {
+            report,
+            footprint: self.monitor.footprint(),
+            padding: self.config.padding,
+            obstacles: self.monitor.obstacles(),
+            stamp,
+        });
+        if let Err(e) = self.outputs.markers.publish(&array) {
+            self.warn_throttled("publish", &format!("could not publish markers: {e}"));
+        }
+    }
+
+    /// Logs when the flag or the status changes, not on every message.
+    fn log_transitions(&mut self, report: &Report) {
+        let now = (report.colliding, report.status);
+        if self.last_flag == Some(now) {
+            return;
+        }
+        self.last_flag = Some(now);
+        if !report.valid {
+            r2r::log_warn!(
+                &self.logger,
+                "report not valid ({}): collision flag {}",
+                report.status,
+                report.colliding
+            );
+        } else if report.colliding {
+            let depth = report
+                .outcomes
+                .iter()
+                .filter_map(|o| o.contact)
+                .map(|c| c.depth)
+                .fold(0.0, f64::max);
+            r2r::log_info!(
+                &self.logger,
+                "COLLISION with {} (depth {:.3} m)",
+                report.nearest_obstacle_id,
+                depth
+            );
+        } else {
+            r2r::log_info!(
+                &self.logger,
+                "clear (nearest {} at {:.3} m)",
+                if report.nearest_obstacle_id.is_empty() {
+                    "-"
+                } else {
+                    &report.nearest_obstacle_id
+                },
+                report.min_distance
+            );
+        }
+    }
+
+    fn on_footprint(&mut self, msg: PolygonStamped) {
+        let now = self.now().as_secs_f64();
+        let points = convert::points(&msg.polygon);
+        self.monitor
+            .set_footprint(&msg.header.frame_id, &points, now);
+        if self.monitor.footprint().is_none() {
+            let message = format!(
+                "footprint rejected: {} ({} points)",
+                Shape::polygon(&points)
+                    .err()
+                    .map_or("invalid", |e| e.status()),
+                points.len()
+            );
+            self.warn_throttled("footprint", &message);
+        }
+        self.publish();
+    }
+
+    fn on_obstacles(&mut self, msg: ObstacleArray) {
+        let now = self.now().as_secs_f64();
+        let obstacles: Vec<_> = msg.obstacles.iter().map(convert::obstacle).collect();
+        if let Some(bad) = obstacles.iter().find(|o| o.shape.is_err()) {
+            let status = bad.shape.as_ref().err().map_or("invalid", |e| e.status());
+            let message = format!("obstacle `{}` rejected: {status}", bad.id);
+            self.warn_throttled("obstacles", &message);
+        }
+        self.monitor
+            .set_obstacles(&msg.header.frame_id, obstacles, now);
+        self.publish();
+    }
+
+    fn on_instance(&mut self, msg: PolygonInstanceStamped) {
+        let now = self.now().as_secs_f64();
+        let id = convert::instance_id(msg.polygon.id);
+        let geometry =
+            crate::monitor::ObstacleGeometry::Polygon(convert::points(&msg.polygon.polygon));
+        let obstacle = crate::monitor::Obstacle::new(id, &geometry);
+        self.monitor
+            .upsert_instance(&msg.header.frame_id, obstacle, now);
+        self.publish();
+    }
+
+    fn on_parameter(&mut self, name: &str, params: &Mutex<Params>) {
+        if let Ok(p) = params.lock() {
+            self.config = p.0.clone();
+        }
+        self.monitor.set_config(self.config.monitor());
+        r2r::log_info!(&self.logger, "parameter {name} changed");
+        self.publish();
+    }
+
+    fn on_check_footprint(&mut self, req: ServiceRequest<CheckFootprint::Service>) {
+        let response = self.check_footprint(&req.message);
+        if let Err(e) = req.respond(response) {
+            self.warn_throttled("service", &format!("could not answer check_footprint: {e}"));
+        }
+    }
+
+    fn check_footprint(&self, request: &CheckFootprint::Request) -> CheckFootprint::Response {
+        let poses = request.poses.len();
+        let refuse = |status: &str| CheckFootprint::Response {
+            valid: false,
+            status: status.to_owned(),
+            colliding: vec![self.config.fail_safe; poses],
+            distance: vec![0.0; poses],
+            first_collision: if self.config.fail_safe && poses > 0 {
+                0
+            } else {
+                -1
+            },
+        };
+        let footprint = if request.footprint.points.is_empty() {
+            match &self.robot {
+                Some(Ok(shape)) => shape.clone(),
+                Some(Err(_)) => return refuse("invalid_footprint"),
+                None => return refuse("no_robot_footprint"),
+            }
+        } else {
+            match Shape::polygon(&convert::points(&request.footprint)) {
+                Ok(shape) => shape,
+                Err(_) => return refuse("invalid_footprint"),
+            }
+        };
+        if !(request.padding.is_finite() && request.padding >= 0.0) {
+            return refuse("invalid_padding");
+        }
+        let Some(poses) = request
+            .poses
+            .iter()
+            .map(convert::planar_pose)
+            .collect::<Option<Vec<_>>>()
+        else {
+            return refuse("invalid_pose");
+        };
+        let now = self.now().as_secs_f64();
+        let result = self
+            .monitor
+            .check_trajectory(&footprint, &poses, request.padding, now);
+        CheckFootprint::Response {
+            valid: result.valid,
+            status: result.status.to_owned(),
+            colliding: result.check.colliding,
+            distance: result.check.distance,
+            first_collision: result
+                .check
+                .first_collision
+                .and_then(|i| i32::try_from(i).ok())
+                .unwrap_or(-1),
+        }
+    }
+}
+
+/// Loads the zones file: a bad file or a bad zone stops start-up.
+fn load_zones(path: &str) -> Result<(String, Vec<crate::monitor::Obstacle>), String> {
+    let scene = Scene::load(Path::new(path)).map_err(|e| format!("zones_file: {e}"))?;
+    let zones = scene.obstacles();
+    if let Some(bad) = zones.iter().find(|z| z.shape.is_err()) {
+        let reason = bad
+            .shape
+            .as_ref()
+            .err()
+            .map_or_else(String::new, |e| e.to_string());
+        return Err(format!("zones_file: {path}: zone `{}`: {reason}", bad.id));
+    }
+    Ok((scene.frame_id, zones))
+}
+
+/// Runs the node until Ctrl-C (SIGINT) or SIGTERM.
+pub async fn run() -> Result<(), Box<dyn Error>> {
+    let ctx = r2r::Context::create()?;
+    let mut node = r2r::Node::create(ctx, NODE_NAME, "")?;
+    let logger = node.logger().to_owned();
+
+    let params = Arc::new(Mutex::new(Params::default()));
+    let (param_handler, mut param_events) = node
+        .make_derived_parameter_handler(params.clone())
+        .map_err(|e| format!("invalid parameter: {e}"))?;
+    let config = params
+        .lock()
+        .map_err(|_| "parameter lock poisoned")?
+        .0
+        .clone();
+
+    if node
+        .get_parameter::<Option<bool>>("use_sim_time")
+        .ok()
+        .flatten()
+        .unwrap_or(false)
+    {
+        node.get_time_source().enable_sim_time(&mut node)?;
+    }
+
+    let mut monitor = Monitor::new(config.monitor());
+    if !config.zones_file.is_empty() {
+        let (frame, zones) = load_zones(&config.zones_file)?;
+        r2r::log_info!(
+            &logger,
+            "{} keep-out zones from {} (frame {frame})",
+            zones.len(),
+            config.zones_file
+        );
+        monitor.set_zones(&frame, zones);
+    }
+
+    let mut footprints = node.subscribe::<PolygonStamped>("footprint", QosProfile::default())?;
+    let mut obstacle_arrays =
+        node.subscribe::<ObstacleArray>("obstacles", QosProfile::default())?;
+    let mut instances =
+        node.subscribe::<PolygonInstanceStamped>("obstacle_instances", QosProfile::default())?;
+    let mut service =
+        node.create_service::<CheckFootprint::Service>("check_footprint", QosProfile::default())?;
+    let outputs = Outputs {
+        collision: node.create_publisher::<Bool>("collision", QosProfile::default())?,
+        report: node
+            .create_publisher::<CollisionReport>("collision_report", QosProfile::default())?,
+        markers: node
+            .create_publisher::<MarkerArray>("collision_markers", QosProfile::default())?,
+    };
+
+    let mut state = State {
+        monitor,
+        robot: config.robot_shape(),
+        clock: node.get_ros_clock(),
+        logger: logger.clone(),
+        outputs,
+        marker_builder: MarkerBuilder::default(),
+        last_markers: None,
+        last_flag: None,
+        throttle: Throttle {
+            last: HashMap::new(),
+        },
+        config,
+    };
+
+    tokio::spawn(param_handler);
+    let running = Arc::new(AtomicBool::new(true));
+    let spinning = running.clone();
+    let spinner = tokio::task::spawn_blocking(move || {
+        while spinning.load(Ordering::Relaxed) {
+            node.spin_once(Duration::from_millis(5));
+        }
+    });
+
+    r2r::log_info!(
+        &logger,
+        "started: publish_rate {} Hz, timeouts {} s / {} s, fail_safe {}, padding {} m",
+        state.config.publish_rate,
+        state.config.footprint_timeout,
+        state.config.obstacles_timeout,
+        state.config.fail_safe,
+        state.config.padding
+    );
+    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / state.config.publish_rate));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+
+    loop {
+        tokio::select! {
+            Some(msg) = footprints.next() => state.on_footprint(msg),
+            Some(msg) = obstacle_arrays.next() => state.on_obstacles(msg),
+            Some(msg) = instances.next() => state.on_instance(msg),
+            Some(req) = service.next() => state.on_check_footprint(req),
+            Some((name, _)) = param_events.next() => state.on_parameter(&name, &params),
+            _ = tick.tick() => state.publish(),
+            _ = tokio::signal::ctrl_c() => break,
+            _ = terminate.recv() => break,
+        }
+    }
+    r2r::log_info!(&logger, "shutting down");
+    running.store(false, Ordering::Relaxed);
+    spinner.await?;
+    Ok(())
+}

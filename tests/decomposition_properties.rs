@@ -1,0 +1,619 @@
+//! Properties of the convex decomposition on thousands of random simple
+//! polygons: star-shaped polygons, combs, spirals and orthogonal
+//! (grid) polygons, a few hundred vertices at most, plus 4,000-vertex ones.
+//!
+//! For every polygon:
+//! * each piece is strictly convex and counter-clockwise, its vertices are
+//!   polygon vertices;
+//! * the piece areas add up to the polygon area (relative error 1e-9), so,
+//!   with the next point, the pieces do not overlap;
+//! * random points: inside the polygon (independent even–odd reference,
+//!   points near the boundary skipped) ⇒ in at least one piece and in the
+//!   interior of at most one; outside ⇒ in none;
+//! * piece count ≤ n − 2 (triangles) and ≤ 2r + 1 (Hertel–Mehlhorn bound,
+//!   r reflex vertices).
+//!
+//! Seeds are fixed; set `DECOMPOSITION_SEED` to explore others. Run with
+//! `--nocapture` to see piece statistics.
+
+use sat_collision::geometry::decompose::convex_decomposition;
+use sat_collision::geometry::{ConvexPolygon, Point, SimplePolygon, Vector};
+use std::collections::HashSet;
+use std::f64::consts::TAU;
+use std::time::Instant;
+
+/// Relative tolerance on the sum of piece areas.
+const AREA_REL_TOL: f64 = 1e-9;
+/// Random points tested per polygon.
+const SAMPLES: usize = 48;
+
+// ---------------------------------------------------------------------------
+// Random numbers: SplitMix64, so the test needs nothing but std.
+// ---------------------------------------------------------------------------
+
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+fn base_seed() -> u64 {
+    std::env::var("DECOMPOSITION_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_240_611)
+}
+
+// ---------------------------------------------------------------------------
+// Polygon families (all simple by construction).
+// ---------------------------------------------------------------------------
+
+/// Random angles around a centre, a random radius per angle: star-shaped
+/// with respect to the centre, hence simple.
+fn star(rng: &mut Rng, n: usize) -> Vec<Point> {
+    // One angle per sector of 2π/n, so no gap reaches π and the centre is
+    // in the kernel (n >= 4).
+    let angles: Vec<f64> = (0..n)
+        .map(|k| (k as f64 + 0.95 * rng.unit()) * TAU / n as f64)
+        .collect();
+    let (inner, outer) = (rng.range(0.05, 0.6), 1.0);
+    angles
+        .iter()
+        .map(|a| {
+            let r = rng.range(inner, outer);
+            Point::new(r * a.cos(), r * a.sin())
+        })
+        .collect()
+}
+
+/// A bar along x with `teeth` slanted teeth on top and slots cut from
+/// below.
+fn comb(rng: &mut Rng, teeth: usize) -> Vec<Point> {
+    let width = teeth as f64;
+    let mut ring = vec![Point::new(0.0, 0.0)];
+    // Bottom, left to right, with slots going up into the bar.
+    for k in 0..teeth {
+        if rng.unit() < 0.5 {
+            let x = k as f64 + rng.range(0.1, 0.4);
+            let w = rng.range(0.1, 0.4);
+            let depth = rng.range(0.1, 0.9);
+            ring.push(Point::new(x, 0.0));
+            ring.push(Point::new(x + rng.range(-0.05, 0.05), depth));
+            ring.push(Point::new(x + w, depth + rng.range(-0.05, 0.05)));
+            ring.push(Point::new(x + w, 0.0));
+        }
+    }
+    ring.push(Point::new(width, 0.0));
+    ring.push(Point::new(width, 1.0));
+    // Top, right to left, with teeth.
+    for k in (0..teeth).rev() {
+        let x = k as f64 + rng.range(0.55, 0.9);
+        let w = rng.range(0.05, 0.4);
+        ring.push(Point::new(x, 1.0));
+        ring.push(Point::new(
+            x + rng.range(-0.05, 0.05),
+            1.0 + rng.range(0.5, 5.0),
+        ));
+        ring.push(Point::new(x - w, 1.0 + rng.range(0.5, 5.0)));
+        ring.push(Point::new(x - w, 1.0));
+    }
+    ring.push(Point::new(0.0, 1.0));
+    ring
+}
+
+/// A thick Archimedean spiral: the outer wall out, the inner wall back.
+fn spiral(rng: &mut Rng, samples: usize) -> Vec<Point> {
+    let turns = rng.range(0.8, 3.0);
+    let pitch = rng.range(0.5, 2.0);
+    let thickness = pitch * rng.range(0.2, 0.8);
+    let start = rng.range(0.5, 2.0);
+    let arm = |t: f64, offset: f64| {
+        let a = t * TAU * turns;
+        let r = start + pitch * a / TAU + offset;
+        Point::new(r * a.cos(), r * a.sin())
+    };
+    // Enough samples that the walls stay apart.
+    let samples = samples.max((turns * 24.0) as usize);
+    let ts: Vec<f64> = (0..samples)
+        .map(|k| k as f64 / (samples - 1) as f64)
+        .collect();
+    let mut ring: Vec<Point> = ts.iter().map(|&t| arm(t, thickness)).collect();
+    ring.extend(ts.iter().rev().map(|&t| arm(t, 0.0)));
+    ring
+}
+
+/// An orthogonal polygon on the integer grid: columns with random top and
+/// bottom heights (a double-sided histogram). Exact arithmetic, straight
+/// angles at many junctions.
+fn grid(rng: &mut Rng, columns: usize) -> Vec<Point> {
+    let tops: Vec<f64> = (0..columns).map(|_| (1 + rng.below(6)) as f64).collect();
+    let bottoms: Vec<f64> = (0..columns).map(|_| -(rng.below(4) as f64)).collect();
+    let mut ring = Vec::new();
+    for (i, &b) in bottoms.iter().enumerate() {
+        ring.push(Point::new(i as f64, b));
+        ring.push(Point::new((i + 1) as f64, b));
+    }
+    for (i, &t) in tops.iter().enumerate().rev() {
+        ring.push(Point::new((i + 1) as f64, t));
+        ring.push(Point::new(i as f64, t));
+    }
+    ring
+}
+
+/// Regular angles, each vertex on one of two circles: many diagonals pass
+/// (nearly) through other vertices, the hard case for ear tests.
+fn gear(rng: &mut Rng, n: usize) -> Vec<Point> {
+    let inner = rng.range(0.3, 0.95);
+    (0..n)
+        .map(|k| {
+            let a = k as f64 * TAU / n as f64;
+            let r = if rng.unit() < 0.5 { 1.0 } else { inner };
+            Point::new(r * a.cos(), r * a.sin())
+        })
+        .collect()
+}
+
+/// A comb whose teeth and slots are needles: widths down to 1e-7 of the
+/// comb's size.
+fn needle_comb(rng: &mut Rng, teeth: usize) -> Vec<Point> {
+    let width = teeth as f64;
+    let mut ring = vec![
+        Point::new(0.0, 0.0),
+        Point::new(width, 0.0),
+        Point::new(width, 1.0),
+    ];
+    for k in (0..teeth).rev() {
+        let x = k as f64 + 0.5;
+        let w = 10f64.powf(rng.range(-7.0, -1.0)); // Teeth are 1 apart.
+        let h = rng.range(0.5, 3.0);
+        if rng.unit() < 0.5 {
+            // A needle up.
+            ring.extend([
+                Point::new(x + w, 1.0),
+                Point::new(x + w, 1.0 + h),
+                Point::new(x, 1.0 + h),
+                Point::new(x, 1.0),
+            ]);
+        } else {
+            // A needle-thin slot down, almost to the bottom.
+            ring.extend([
+                Point::new(x + w, 1.0),
+                Point::new(x + w * 0.5, 1e-3),
+                Point::new(x, 1.0),
+            ]);
+        }
+    }
+    ring.push(Point::new(0.0, 1.0));
+    ring
+}
+
+/// Random rigid placement: scale, rotation and, when `far`, an offset up
+/// to 1e5 m.
+fn place(rng: &mut Rng, ring: &[Point], far: bool) -> Vec<Point> {
+    if rng.unit() < 0.3 {
+        return ring.to_vec(); // Keep exact coordinates sometimes.
+    }
+    let scale = 10f64.powf(rng.range(-2.0, 2.0));
+    let angle = rng.range(0.0, TAU);
+    let (s, c) = angle.sin_cos();
+    let offset = if far && rng.unit() < 0.5 {
+        Vector::new(rng.range(-1e5, 1e5), rng.range(-1e5, 1e5))
+    } else {
+        Vector::zeros()
+    };
+    ring.iter()
+        .map(|p| {
+            let q = Vector::new(c * p.x - s * p.y, s * p.x + c * p.y) * scale;
+            Point::from(q + offset)
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Independent references.
+// ---------------------------------------------------------------------------
+
+fn turn(a: Point, b: Point, c: Point) -> f64 {
+    (b - a).perp(&(c - b))
+}
+
+fn twice_area(ring: &[Point]) -> f64 {
+    let o = ring[0];
+    (1..ring.len() - 1)
+        .map(|i| (ring[i] - o).perp(&(ring[i + 1] - o)))
+        .sum()
+}
+
+/// Even–odd rule: a horizontal ray to the right crosses the boundary an
+/// odd number of times.
+fn inside_even_odd(ring: &[Point], p: Point) -> bool {
+    let n = ring.len();
+    let mut inside = false;
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        if (a.y > p.y) != (b.y > p.y) {
+            let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+            if x > p.x {
+                inside = !inside;
+            }
+        }
+    }
+    inside
+}
+
+fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
+    let ab = b - a;
+    let t = ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
+    (p - (a + ab * t)).norm()
+}
+
+fn boundary_distance(ring: &[Point], p: Point) -> f64 {
+    let n = ring.len();
+    (0..n)
+        .map(|i| segment_distance(p, ring[i], ring[(i + 1) % n]))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Smallest signed distance of `p` to the piece's edge lines: positive
+/// inside, negative outside.
+fn depth_in(piece: &ConvexPolygon, p: Point) -> f64 {
+    let v = piece.vertices();
+    let n = v.len();
+    (0..n)
+        .map(|i| {
+            let e = v[(i + 1) % n] - v[i];
+            e.perp(&(p - v[i])) / e.norm()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Euclidean distance from `p` to the (closed) piece: 0 inside.
+fn distance_to(piece: &ConvexPolygon, p: Point) -> f64 {
+    if depth_in(piece, p) >= 0.0 {
+        0.0
+    } else {
+        boundary_distance(piece.vertices(), p)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The check.
+// ---------------------------------------------------------------------------
+
+#[derive(Default)]
+struct Stats {
+    polygons: usize,
+    pieces: usize,
+    triangles: usize,
+    reflex: usize,
+    ratio_sum: f64,
+    points_inside: usize,
+    points_outside: usize,
+    validation: std::time::Duration,
+    decomposition: std::time::Duration,
+}
+
+impl Stats {
+    fn report(&self, family: &str, elapsed: std::time::Duration) {
+        eprintln!(
+            "{family}: {} polygons, {:.3} mean pieces/(n-2), {} pieces for {} triangles, \
+             {:.3} pieces per reflex vertex, {}/{} sample points in/out, {elapsed:.2?} \
+             (validation {:.2?}, decomposition {:.2?})",
+            self.polygons,
+            self.ratio_sum / self.polygons as f64,
+            self.pieces,
+            self.triangles,
+            self.pieces as f64 / self.reflex.max(1) as f64,
+            self.points_inside,
+            self.points_outside,
+            self.validation,
+            self.decomposition,
+        );
+    }
+
+    fn mean_ratio(&self) -> f64 {
+        self.ratio_sum / self.polygons as f64
+    }
+}
+
+/// Checks every property for one polygon; `what` names it in failures.
+fn check(ring: &[Point], rng: &mut Rng, stats: &mut Stats, what: &str) {
+    let started = Instant::now();
+    let polygon =
+        SimplePolygon::new(ring).unwrap_or_else(|e| panic!("{what}: invalid: {e} {ring:?}"));
+    let validated = Instant::now();
+    let outline = polygon.vertices();
+    let n = outline.len();
+    let pieces = convex_decomposition(&polygon);
+    stats.validation += validated - started;
+    stats.decomposition += validated.elapsed();
+    let scale = outline
+        .iter()
+        .map(|p| p.x.abs().max(p.y.abs()))
+        .fold(1.0, f64::max);
+    let size = {
+        let (lo, hi) = bounds(outline);
+        (hi - lo).norm()
+    };
+
+    // Pieces: strictly convex, counter-clockwise, polygon vertices only.
+    let corners: HashSet<(u64, u64)> = outline
+        .iter()
+        .map(|p| (p.x.to_bits(), p.y.to_bits()))
+        .collect();
+    for (k, piece) in pieces.iter().enumerate() {
+        let v = piece.vertices();
+        let m = v.len();
+        assert!(m >= 3, "{what}: piece {k} has {m} vertices");
+        for i in 0..m {
+            let (a, b, c) = (v[(i + m - 1) % m], v[i], v[(i + 1) % m]);
+            assert!(
+                turn(a, b, c) > 0.0,
+                "{what}: piece {k} not strictly convex at {b:?}"
+            );
+            assert!(
+                corners.contains(&(b.x.to_bits(), b.y.to_bits())),
+                "{what}: piece {k} has a new vertex {b:?}"
+            );
+        }
+    }
+    if polygon.is_convex() {
+        assert_eq!(pieces.len(), 1, "{what}");
+        assert_eq!(pieces[0].vertices(), outline, "{what}");
+    }
+
+    // Areas add up.
+    let area = polygon.area();
+    let sum: f64 = pieces.iter().map(|p| 0.5 * twice_area(p.vertices())).sum();
+    assert!(
+        (sum - area).abs() <= AREA_REL_TOL * area,
+        "{what}: pieces {sum} vs polygon {area} {outline:?} {pieces:?}"
+    );
+
+    // Counts.
+    let reflex = (0..n)
+        .filter(|&i| turn(outline[(i + n - 1) % n], outline[i], outline[(i + 1) % n]) < 0.0)
+        .count();
+    assert!(
+        pieces.len() <= (n - 2).max(1),
+        "{what}: {} pieces, n = {n}",
+        pieces.len()
+    );
+    assert!(
+        pieces.len() <= 2 * reflex + 1,
+        "{what}: {} pieces, {reflex} reflex",
+        pieces.len()
+    );
+
+    // Random points against the even–odd reference.
+    let margin = 1e-9 * scale.max(size);
+    let (lo, hi) = bounds(outline);
+    for _ in 0..SAMPLES {
+        let p = Point::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y));
+        if boundary_distance(outline, p) <= margin {
+            continue;
+        }
+        // Closed with a margin: within `margin` of the piece. Interior with
+        // a margin: farther than `margin` inside every edge.
+        let in_closed = pieces
+            .iter()
+            .filter(|piece| distance_to(piece, p) <= margin)
+            .count();
+        let in_interior = pieces
+            .iter()
+            .filter(|piece| depth_in(piece, p) > margin)
+            .count();
+        if inside_even_odd(outline, p) {
+            stats.points_inside += 1;
+            assert!(in_closed >= 1, "{what}: inside point {p:?} in no piece");
+            assert!(
+                in_interior <= 1,
+                "{what}: {p:?} inside {in_interior} pieces"
+            );
+        } else {
+            stats.points_outside += 1;
+            assert_eq!(in_closed, 0, "{what}: outside point {p:?} in a piece");
+        }
+    }
+    // A point well inside each piece is inside the polygon and no other
+    // piece (overlap check that does not depend on luck).
+    for (k, piece) in pieces.iter().enumerate() {
+        let v = piece.vertices();
+        let centroid = Point::from((v[0].coords + v[1].coords + v[2].coords) / 3.0);
+        if boundary_distance(outline, centroid) > margin {
+            assert!(
+                inside_even_odd(outline, centroid),
+                "{what}: piece {k} outside"
+            );
+        }
+        for (j, other) in pieces.iter().enumerate() {
+            if j != k && depth_in(other, centroid) > margin && depth_in(piece, centroid) > margin {
+                panic!("{what}: pieces {k} and {j} overlap at {centroid:?}");
+            }
+        }
+    }
+
+    stats.polygons += 1;
+    stats.pieces += pieces.len();
+    stats.triangles += n - 2;
+    stats.reflex += reflex;
+    stats.ratio_sum += pieces.len() as f64 / (n - 2) as f64;
+}
+
+fn bounds(ring: &[Point]) -> (Point, Point) {
+    let mut lo = ring[0];
+    let mut hi = ring[0];
+    for p in ring {
+        lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    (lo, hi)
+}
+
+/// Mostly small polygons, some up to a few hundred vertices.
+fn size(rng: &mut Rng, small: usize, large: usize) -> usize {
+    if rng.unit() < 0.85 {
+        small + rng.below(40)
+    } else {
+        small + rng.below(large)
+    }
+}
+
+fn run_family(
+    family: &str,
+    count: usize,
+    salt: u64,
+    make: impl Fn(&mut Rng) -> Vec<Point>,
+) -> Stats {
+    run_family_placed(family, count, salt, true, make)
+}
+
+fn run_family_placed(
+    family: &str,
+    count: usize,
+    salt: u64,
+    far: bool,
+    make: impl Fn(&mut Rng) -> Vec<Point>,
+) -> Stats {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    for i in 0..count {
+        let seed = base_seed()
+            .wrapping_mul(1_000_003)
+            .wrapping_add(salt * 1_000_000 + i as u64);
+        let mut rng = Rng::new(seed);
+        let shape = make(&mut rng);
+        let ring = place(&mut rng, &shape, far);
+        check(
+            &ring,
+            &mut rng,
+            &mut stats,
+            &format!("{family} seed {seed}"),
+        );
+    }
+    stats.report(family, start.elapsed());
+    stats
+}
+
+#[test]
+fn star_polygons() {
+    let stats = run_family("star", 1500, 1, |rng| {
+        let n = size(rng, 4, 300);
+        star(rng, n)
+    });
+    // Hertel–Mehlhorn on random stars: far fewer pieces than triangles.
+    assert!(stats.mean_ratio() < 0.75, "{}", stats.mean_ratio());
+}
+
+#[test]
+fn comb_polygons() {
+    let stats = run_family("comb", 600, 2, |rng| {
+        let most = if rng.unit() < 0.9 { 8 } else { 60 };
+        let teeth = 1 + rng.below(most);
+        comb(rng, teeth)
+    });
+    assert!(stats.mean_ratio() < 0.6, "{}", stats.mean_ratio());
+}
+
+#[test]
+fn spiral_polygons() {
+    let stats = run_family("spiral", 400, 3, |rng| {
+        let samples = size(rng, 8, 150);
+        spiral(rng, samples)
+    });
+    assert!(stats.mean_ratio() < 0.75, "{}", stats.mean_ratio());
+}
+
+#[test]
+fn grid_polygons() {
+    let stats = run_family("grid", 1200, 4, |rng| {
+        let most = if rng.unit() < 0.9 { 12 } else { 80 };
+        let columns = 1 + rng.below(most);
+        grid(rng, columns)
+    });
+    assert!(stats.mean_ratio() < 0.6, "{}", stats.mean_ratio());
+}
+
+#[test]
+fn gear_polygons() {
+    run_family("gear", 600, 5, |rng| {
+        let n = 8 + rng.below(200);
+        gear(rng, n)
+    });
+}
+
+/// Needles as thin as 1e-7 of the comb, so not moved far from the origin
+/// where the tolerance (1e-7 m at 1e5 m) would make them invalid.
+#[test]
+fn needle_comb_polygons() {
+    run_family_placed("needle comb", 300, 6, false, |rng| {
+        let teeth = 1 + rng.below(30);
+        needle_comb(rng, teeth)
+    });
+}
+
+/// Polygons near the concave vertex limit.
+#[test]
+fn large_polygons() {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let mut rng = Rng::new(base_seed());
+    let big_star = star(&mut rng, 4_000);
+    check(&big_star, &mut rng, &mut stats, "star 4000");
+    let big_comb = comb(&mut rng, 600);
+    check(&big_comb, &mut rng, &mut stats, "comb 600 teeth");
+    let big_spiral = spiral(&mut rng, 2_000);
+    let big_spiral = place(&mut rng, &big_spiral, true);
+    check(&big_spiral, &mut rng, &mut stats, "spiral 4000");
+    let big_grid = grid(&mut rng, 1_000);
+    check(&big_grid, &mut rng, &mut stats, "grid 1000 columns");
+    stats.report("large", start.elapsed());
+}
+
+/// Shapes with known optimal decompositions.
+#[test]
+fn known_shapes() {
+    let pts = |c: &[(f64, f64)]| c.iter().map(|&(x, y)| Point::new(x, y)).collect::<Vec<_>>();
+    let pieces = |c: &[(f64, f64)]| convex_decomposition(&SimplePolygon::new(&pts(c)).unwrap());
+    // L: two rectangles (the straight angle at the junction is dropped).
+    let l = pieces(&[(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)]);
+    assert_eq!(l.len(), 2);
+    assert!(l.iter().all(|p| p.len() == 4 || p.len() == 3));
+    // A convex polygon stays whole.
+    let square = pieces(&[(0., 0.), (1., 0.), (1., 1.), (0., 1.)]);
+    assert_eq!(square.len(), 1);
+    // One reflex vertex: two pieces at most.
+    let dart = pieces(&[(0., 0.), (2., 1.), (4., 0.), (2., 4.)]);
+    assert_eq!(dart.len(), 2);
+    // U: three pieces at most (2 reflex vertices).
+    let u = pieces(&[
+        (0., 0.),
+        (3., 0.),
+        (3., 3.),
+        (2., 3.),
+        (2., 1.),
+        (1., 1.),
+        (1., 3.),
+        (0., 3.),
+    ]);
+    assert!(u.len() <= 3, "{}", u.len());
+}
