@@ -19,8 +19,11 @@
 //!
 //! Functions per `(kind, configuration, n)`:
 //! * `ours_bool`: [`intersects`]; `parry_bool`: `query::intersection_test`;
-//! * `ours_mtv`: [`query`] (depth + MTV when overlapping, exact clearance and
-//!   closest points when apart); `parry_contact`: `query::contact(.., 0.0)`;
+//! * `ours_mtv`: [`penetration`] (depth + MTV when touching or overlapping,
+//!   `None` when apart); `parry_contact`: `query::contact(.., 0.0)`;
+//! * `ours_query`: [`query`] (the full answer: depth + MTV, or exact
+//!   clearance + closest points when apart); `parry_query`: `contact(.., 0.0)`
+//!   then, when apart, `closest_points`;
 //! * `textbook_bool`, `textbook_mtv`: project every vertex of both polygons
 //!   on every edge normal of both (early exit on a separating axis).
 
@@ -30,6 +33,7 @@ use criterion::{
 use parry2d_f64::math::{Pose, Vector as PVector};
 use parry2d_f64::query as pq;
 use parry2d_f64::shape::ConvexPolygon as ParryPolygon;
+use sat_collision::geometry::query::penetration;
 use sat_collision::geometry::{intersects, query, Point, Shape, Vector};
 use std::f64::consts::TAU;
 use std::hint::black_box;
@@ -272,6 +276,22 @@ fn project(points: &[Point], axis: &Vector) -> (f64, f64) {
         })
 }
 
+/// parry2d's equivalent of our full [`query`]: the contact when touching or
+/// overlapping, else the distance and closest points.
+fn parry_query(
+    a: &ParryPolygon,
+    b: &ParryPolygon,
+) -> (Option<pq::Contact>, Option<pq::ClosestPoints>) {
+    let id = Pose::IDENTITY;
+    match pq::contact(&id, a, &id, b, 0.0).unwrap() {
+        Some(contact) => (Some(contact), None),
+        None => (
+            None,
+            Some(pq::closest_points(&id, a, &id, b, f64::MAX).unwrap()),
+        ),
+    }
+}
+
 /// Asserts that parry2d, the textbook algorithm and ours give the same
 /// answer for `pair`, so that the timings compare equal work.
 fn check_agreement(pair: &Pair, kind: Kind, config: Config, n: usize) -> Option<f64> {
@@ -285,6 +305,11 @@ fn check_agreement(pair: &Pair, kind: Kind, config: Config, n: usize) -> Option<
     let parry_contact = pq::contact(&id, &pair.parry_a, &id, &pair.parry_b, 0.0).unwrap();
     let textbook = textbook_sat(&pair.a, &pair.b);
     assert_eq!(ours_bool, ours.colliding, "{what}: intersects vs query");
+    assert_eq!(
+        penetration(&pair.ours_a, &pair.ours_b, 0.0),
+        ours.colliding.then_some(ours),
+        "{what}: penetration vs query"
+    );
     let expect = !matches!(config, Config::Far | Config::Gap1e3);
     assert_eq!(ours.colliding, expect, "{what}: ours {ours:?}");
     // Exactly touching shapes share a point: parry and the textbook may see
@@ -385,7 +410,7 @@ fn narrow_phase(c: &mut Criterion) {
                 group.bench_function(BenchmarkId::new("ours_mtv", n), |bench| {
                     bench.iter(|| {
                         for p in &pairs {
-                            black_box(query(black_box(&p.ours_a), black_box(&p.ours_b), 0.0));
+                            black_box(penetration(black_box(&p.ours_a), black_box(&p.ours_b), 0.0));
                         }
                     })
                 });
@@ -400,6 +425,20 @@ fn narrow_phase(c: &mut Criterion) {
                                 0.0,
                             );
                             black_box(r.unwrap());
+                        }
+                    })
+                });
+                group.bench_function(BenchmarkId::new("ours_query", n), |bench| {
+                    bench.iter(|| {
+                        for p in &pairs {
+                            black_box(query(black_box(&p.ours_a), black_box(&p.ours_b), 0.0));
+                        }
+                    })
+                });
+                group.bench_function(BenchmarkId::new("parry_query", n), |bench| {
+                    bench.iter(|| {
+                        for p in &pairs {
+                            black_box(parry_query(black_box(&p.parry_a), black_box(&p.parry_b)));
                         }
                     })
                 });

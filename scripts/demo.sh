@@ -4,14 +4,18 @@
 #   scripts/demo.sh            # Ctrl-C stops both
 #
 # Builds `cargo build --release --bins` (after sourcing scripts/env.sh), then starts
-# target/release/sat_collision_node and target/release/sat_collision_demo. Output of both
-# is interleaved on this terminal. If either program exits, the other is stopped too and
-# the script exits with the first one's status.
+# target/release/sat_collision_node (with --params-file config/sat_collision.yaml) and
+# target/release/sat_collision_demo --svg demo_snapshot.svg. Output of both is interleaved
+# on this terminal: the demo prints every change of the collision flag (obstacle, depth)
+# and rewrites demo_snapshot.svg (git-ignored) every 2 s. If either program exits, the
+# other is stopped too and the script exits with the first one's status. Ctrl-C or
+# SIGTERM stops both (SIGINT to each, SIGKILL after 5 s).
 #
 # Environment knobs:
 #   SAT_DEMO_SECONDS      stop both after this many seconds (default 0: run until Ctrl-C)
 #   SAT_DEMO_NODE_ARGS    extra arguments for the node (e.g. "--ros-args -p padding:=0.1")
-#   SAT_DEMO_DEMO_ARGS    extra arguments for the demo publisher
+#   SAT_DEMO_DEMO_ARGS    extra arguments for the demo publisher (e.g. "--loop-period 10")
+#   SAT_DEMO_SVG          snapshot file (default demo_snapshot.svg in the repository)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -42,8 +46,10 @@ fi
 # Job control: each background program gets its own process group, so Ctrl-C reaches
 # only this script, which then stops both groups (and anything they started) cleanly.
 set -m
-read -r -a node_args <<<"${SAT_DEMO_NODE_ARGS:-}"
-read -r -a demo_args <<<"${SAT_DEMO_DEMO_ARGS:-}"
+read -r -a node_extra <<<"${SAT_DEMO_NODE_ARGS:-}"
+read -r -a demo_extra <<<"${SAT_DEMO_DEMO_ARGS:-}"
+node_args=(--ros-args --params-file "$ROOT/config/sat_collision.yaml" "${node_extra[@]}")
+demo_args=(--svg "${SAT_DEMO_SVG:-$ROOT/demo_snapshot.svg}" "${demo_extra[@]}")
 
 pids=()
 stopping=0

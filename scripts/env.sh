@@ -15,14 +15,18 @@
 #   files rewritten to name this machine's Python paths instead of /opt/python/cp311-cp311.
 # - Missing Debian packages (libclang-dev for r2r's bindgen, a C/C++ toolchain, ...) are
 #   installed with apt-get (as root, or with passwordless sudo).
-# - msg/ (package sat_collision_msgs) is built with colcon into .ros2/msgs_install
-#   whenever its sources change, and put on every path.
+# - msg/ (package sat_collision_msgs) is built with colcon whenever its sources change,
+#   into .ros2/msgs/<hash of msg/ and of the ROS prefix> (symlink: .ros2/msgs_install),
+#   and put on every path. The hash in the path matters: r2r regenerates its Rust
+#   bindings only when AMENT_PREFIX_PATH & co change, not when a .msg file changes.
 #
 # Everything is cached behind stamp files: a second `source` takes a fraction of a second.
 # Options (environment variables read when sourcing):
 #   SAT_COLLISION_ROS_MODE=auto|wheels|system   force the PyPI wheels or a sourced ROS (default auto)
 #   SAT_COLLISION_PYTHON_BIN=/path/python3.11   base interpreter for the venv (default: python3.11/python3)
 #   SAT_ENV_QUIET=1                             no output unless something is (re)built or fails
+#   SAT_ENV_SKIP_APT=1                          do not check/install Debian packages (non-Debian
+#                                               systems: provide libclang, cc/c++, make yourself)
 #   ROS_AUTOMATIC_DISCOVERY_RANGE               kept if set; defaults to LOCALHOST here
 # To refresh the pinned versions: rm -rf .ros2/venv; edit constraints-ros.txt away; source;
 #   .ros2/venv/bin/pip freeze --all | grep -vE '^(pip|setuptools|wheel)==' (into constraints-ros.txt)
@@ -52,7 +56,8 @@ _sat_err() { echo "[env] ERROR: $*" >&2; }
 # Is $1 one of our own prefix folders (from this or another work tree)?
 _sat_is_ours() {
     case "$1" in
-        */.ros2/venv | */.ros2/venv/* | */.ros2/msgs_install | */.ros2/msgs_install/* | */.ros2/rmw_shim | */.ros2/rmw_shim/*) return 0 ;;
+        */.ros2/venv | */.ros2/venv/* | */.ros2/msgs/* | */.ros2/msgs_install | */.ros2/msgs_install/* | \
+            */.ros2/rmw_shim | */.ros2/rmw_shim/*) return 0 ;;
     esac
     return 1
 }
@@ -120,6 +125,7 @@ _sat_msgs_hash() { # $1 = msg dir, $2 = extra key
 
 # Debian packages: $@ = pairs "test-command|package". Installs those whose test fails.
 _sat_ensure_debs() {
+    [ "${SAT_ENV_SKIP_APT:-0}" = 1 ] && return 0
     local spec test pkg missing=()
     for spec in "$@"; do
         test="${spec%|*}"
@@ -268,10 +274,11 @@ PY
     fi
 
     # --- sat_collision_msgs (msg/) -----------------------------------------------------
-    local mkey mstamp="$_SAT_R/msgs_install/.sat_collision_stamp"
-    local venv_key=""
+    local mkey mdir mstamp venv_key=""
     [ "$_SAT_MODE" = wheels ] && venv_key="$(cat "$_SAT_R/venv/.sat_collision_stamp" 2>/dev/null)"
     mkey="$(_sat_msgs_hash "$_SAT_ROOT/msg" "$_SAT_MODE;${ROS_DISTRO:-};$_SAT_PREFIX;$venv_key")"
+    mdir="$_SAT_R/msgs/${mkey:0:16}"
+    mstamp="$mdir/.sat_collision_stamp"
     if [ ! -f "$mstamp" ] || [ "$(cat "$mstamp")" != "$mkey" ]; then
         if ! command -v colcon >/dev/null 2>&1; then
             _sat_err "colcon not found: install python3-colcon-common-extensions (or pip install colcon-common-extensions)"
@@ -279,13 +286,13 @@ PY
         fi
         local t0=$SECONDS log="$_SAT_R/logs/msgs_build.log"
         _sat_say "colcon: building sat_collision_msgs from msg/ (log: ${log#"$_SAT_ROOT"/})"
-        rm -rf "$_SAT_R/msgs_build" "$_SAT_R/msgs_install"
+        rm -rf "$_SAT_R/msgs_build" "$mdir"
         (
             cd "$_SAT_R" &&
                 colcon --log-base "$_SAT_R/logs/colcon" build \
                     --base-paths "$_SAT_ROOT/msg" \
                     --build-base "$_SAT_R/msgs_build" \
-                    --install-base "$_SAT_R/msgs_install" \
+                    --install-base "$mdir" \
                     --merge-install \
                     --event-handlers console_direct+ desktop_notification- status- terminal_title- \
                     --cmake-args -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
@@ -295,18 +302,33 @@ PY
             _sat_err "colcon build of msg/ failed (log: $log)"
             exit 1
         }
-        if [ ! -e "$_SAT_R/msgs_install/share/ament_index/resource_index/rosidl_interfaces/sat_collision_msgs" ]; then
+        if [ ! -e "$mdir/share/ament_index/resource_index/rosidl_interfaces/sat_collision_msgs" ]; then
             _sat_err "colcon build of msg/ produced no sat_collision_msgs interfaces (log: $log)"
             exit 1
         fi
         echo "$mkey" >"$mstamp"
+        rm -rf "$_SAT_R/msgs_build"
         _sat_say "colcon: done ($((SECONDS - t0)) s)"
     fi
+    # .ros2/msgs_install -> the current build (read back by _sat_env_main).
+    if [ "$(readlink "$_SAT_R/msgs_install" 2>/dev/null)" != "msgs/${mkey:0:16}" ]; then
+        rm -rf "$_SAT_R/msgs_install" && ln -s "msgs/${mkey:0:16}" "$_SAT_R/msgs_install" || exit 1
+    fi
+    touch "$mdir"
+    # Keep the 3 most recent builds (switching between two ROS installs rebuilds nothing).
+    local old
+    find "$_SAT_R/msgs" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' | sort -rn | tail -n +4 |
+        cut -d' ' -f2- | while IFS= read -r old; do rm -rf "$old"; done
     exit 0
 )
 
+_sat_elapsed() { # seconds since $1 (an EPOCHREALTIME value), to 0.01 s
+    local now=${EPOCHREALTIME:-0}
+    awk -v a="$1" -v b="$now" 'BEGIN { printf "%.2f", b - a }'
+}
+
 _sat_env_main() {
-    local t0=$SECONDS root
+    local t0=${EPOCHREALTIME:-0} root
     root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." >/dev/null 2>&1 && pwd -P)" || {
         _sat_err "cannot locate the repository from ${BASH_SOURCE[0]}"
         return 1
@@ -342,7 +364,7 @@ _sat_env_main() {
             ;;
     esac
     _SAT_MODE="$mode"
-    local venv="$_SAT_R/venv" msgs="$_SAT_R/msgs_install"
+    local venv="$_SAT_R/venv" msgs
     if [ "$mode" = wheels ]; then
         export ROS_DISTRO=jazzy
         _SAT_PREFIX="$venv"
@@ -352,22 +374,38 @@ _sat_env_main() {
         PATH="$_SAT_CLEAN_PATH"
     fi
     export PATH
-    # Prefix paths first (the colcon build of msg/ needs them).
+    # Prefix paths without sat_collision_msgs for its own colcon build...
     if [ "$mode" = wheels ]; then
-        _sat_prepend AMENT_PREFIX_PATH "$msgs" "$venv"
-        # .ros2/rmw_shim: not a package, only lib/librmw_implementation.so; r2r adds
-        # <entry>/lib of every AMENT_PREFIX_PATH and CMAKE_PREFIX_PATH entry to the link.
-        _sat_prepend CMAKE_PREFIX_PATH "$msgs" "$venv" "$_SAT_R/rmw_shim"
+        _sat_prepend AMENT_PREFIX_PATH "$venv"
+        _sat_prepend CMAKE_PREFIX_PATH "$venv"
     else
-        _sat_prepend AMENT_PREFIX_PATH "$msgs"
-        _sat_prepend CMAKE_PREFIX_PATH "$msgs"
+        _sat_prepend AMENT_PREFIX_PATH
+        _sat_prepend CMAKE_PREFIX_PATH
     fi
-    [ -n "$CMAKE_PREFIX_PATH" ] || unset CMAKE_PREFIX_PATH
 
     _sat_setup || {
         _sat_err "environment NOT ready (see messages above)"
         return 1
     }
+    msgs="$(cd "$_SAT_R/msgs_install" >/dev/null 2>&1 && pwd -P)" || {
+        _sat_err "no $_SAT_R/msgs_install"
+        return 1
+    }
+
+    # ...then with it.
+    if [ "$mode" = wheels ]; then
+        _sat_prepend AMENT_PREFIX_PATH "$msgs" "$venv"
+        # .ros2/rmw_shim: not a package, only lib/librmw_implementation.so; r2r adds
+        # <entry>/lib of every AMENT_PREFIX_PATH and CMAKE_PREFIX_PATH entry to the link.
+        if [ -e "$_SAT_R/rmw_shim/lib/librmw_implementation.so" ]; then
+            _sat_prepend CMAKE_PREFIX_PATH "$msgs" "$venv" "$_SAT_R/rmw_shim"
+        else
+            _sat_prepend CMAKE_PREFIX_PATH "$msgs" "$venv"
+        fi
+    else
+        _sat_prepend AMENT_PREFIX_PATH "$msgs"
+        _sat_prepend CMAKE_PREFIX_PATH "$msgs"
+    fi
 
     # --- run-time and build-time variables ---------------------------------------------------
     local pysite=""
@@ -414,16 +452,16 @@ _sat_env_main() {
     export ROS_LOG_DIR="${ROS_LOG_DIR:-$_SAT_R/ros_log}"
 
     if [ "$mode" = wheels ]; then
-        _sat_say "ready: ROS 2 jazzy from PyPI wheels (.ros2/venv) + sat_collision_msgs ($((SECONDS - t0)) s)"
+        _sat_say "ready: ROS 2 jazzy from PyPI wheels (.ros2/venv) + sat_collision_msgs ($(_sat_elapsed "$t0") s)"
     else
-        _sat_say "ready: ROS 2 $ROS_DISTRO from $sys_prefix + sat_collision_msgs ($((SECONDS - t0)) s)"
+        _sat_say "ready: ROS 2 $ROS_DISTRO from $sys_prefix + sat_collision_msgs ($(_sat_elapsed "$t0") s)"
     fi
     return 0
 }
 
 _sat_env_rc=0
 _sat_env_main "$@" || _sat_env_rc=$?
-unset -f _sat_say _sat_err _sat_is_ours _sat_prepend _sat_system_ros_prefix _sat_hash_files \
+unset -f _sat_elapsed _sat_say _sat_err _sat_is_ours _sat_prepend _sat_system_ros_prefix _sat_hash_files \
     _sat_msgs_hash _sat_ensure_debs _sat_base_python _sat_setup _sat_env_main
 unset _SAT_IDL_FILTER _SAT_ROOT _SAT_R _SAT_CLEAN_PATH _SAT_MODE _SAT_PREFIX \
     _SAT_PY_LIBDIR _SAT_PY_LIB _SAT_PY_SITE

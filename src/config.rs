@@ -138,7 +138,7 @@ impl NodeConfig {
             let x = match value {
                 Value::Double(x) => *x,
                 Value::Integer(i) => *i as f64,
-                _ => return Err(wrong_type("a number")),
+                _ => return Err(wrong_type(&format!("a number in [{lo}, {hi}]"))),
             };
             if !(x.is_finite() && (lo..=hi).contains(&x)) {
                 return Err(error(format!(
@@ -172,6 +172,36 @@ impl NodeConfig {
         Ok(())
     }
 
+    /// Checks a parameter name that is not one of [`NodeConfig::NAMES`]:
+    /// the standard ROS names every node accepts pass, anything else (a
+    /// typo such as `paddng`) is an error that suggests the closest name.
+    /// `use_sim_time` must be a bool.
+    pub fn check_other(name: &str, value: &Value) -> Result<(), ConfigError> {
+        let error = |message: String| ConfigError {
+            parameter: name.to_owned(),
+            message,
+        };
+        if name == "use_sim_time" {
+            return match value {
+                Value::Bool(_) => Ok(()),
+                other => Err(error(format!("expected a bool, got {}", other.type_name()))),
+            };
+        }
+        if Self::STANDARD.contains(&name) || name.starts_with("qos_overrides.") {
+            return Ok(());
+        }
+        let hint = closest_name(name)
+            .map(|n| format!(" (did you mean `{n}`?)"))
+            .unwrap_or_default();
+        Err(error(format!(
+            "unknown parameter{hint}; the parameters are: {}",
+            Self::NAMES.join(", ")
+        )))
+    }
+
+    /// Parameter names that any ROS 2 node accepts besides its own.
+    pub const STANDARD: [&'static str; 2] = ["use_sim_time", "start_type_description_service"];
+
     pub fn monitor(&self) -> MonitorConfig {
         MonitorConfig {
             footprint_timeout: self.footprint_timeout,
@@ -194,6 +224,34 @@ impl NodeConfig {
         }
         (self.robot_radius > 0.0).then(|| Shape::circle(Point::origin(), self.robot_radius))
     }
+}
+
+/// The parameter name closest to `name` (at most 3 edits away), if any.
+fn closest_name(name: &str) -> Option<&'static str> {
+    NodeConfig::NAMES
+        .iter()
+        .map(|n| (edit_distance(name, n), *n))
+        .filter(|(d, _)| *d <= 3)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n)
+}
+
+/// Levenshtein distance between two short strings.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// Parses nav2's footprint string `"[[x, y], [x, y], ...]"` and checks that
@@ -236,6 +294,39 @@ mod tests {
         assert_eq!(c.padding, 1.0);
         c.set("fail_safe", &Value::Bool(false)).unwrap();
         assert!(!c.fail_safe);
+    }
+
+    #[test]
+    fn wrong_type_names_the_range() {
+        let mut c = NodeConfig::default();
+        let e = c.set("padding", &Value::String("0.1".into())).unwrap_err();
+        assert_eq!(e.parameter, "padding");
+        assert!(
+            e.message.contains("[0, 5]") && e.message.contains("string"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn unknown_names_are_refused_with_a_suggestion() {
+        let e = NodeConfig::check_other("paddng", &Value::Double(0.1)).unwrap_err();
+        assert_eq!(e.parameter, "paddng");
+        assert!(e.message.contains("did you mean `padding`"), "{e}");
+        let e = NodeConfig::check_other("zzzzzzzzzz", &Value::Bool(true)).unwrap_err();
+        assert!(!e.message.contains("did you mean"), "{e}");
+        assert!(e.message.contains("footprint_timeout"), "{e}");
+        assert!(NodeConfig::check_other("use_sim_time", &Value::Bool(true)).is_ok());
+        assert!(NodeConfig::check_other("use_sim_time", &Value::String("yes".into())).is_err());
+        assert!(
+            NodeConfig::check_other("start_type_description_service", &Value::Bool(true)).is_ok()
+        );
+        assert!(NodeConfig::check_other(
+            "qos_overrides./parameter_events.publisher.depth",
+            &Value::Integer(5)
+        )
+        .is_ok());
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
     }
 
     #[test]

@@ -6,8 +6,10 @@
 //!   clearance, circles, convex decomposition);
 //! * [`scene`]: YAML scenes and zone files, and the per-obstacle report;
 //! * [`monitor`]: what the node knows, how fresh it is, and what it decides;
+//! * [`broadphase`]: the same report for thousands of obstacles, fast;
 //! * `ros` (feature `ros`): the r2r node glue.
 
+pub mod broadphase;
 pub mod config;
 pub mod geometry;
 pub mod monitor;

@@ -214,6 +214,32 @@ impl Scene {
     }
 }
 
+/// The 1-based line of the YAML `text` on which the obstacle with this `id`
+/// is declared (`id: <id>`, in block or flow style, quoted or not), for
+/// error messages about a zone that parsed but is geometrically invalid.
+pub fn obstacle_line(text: &str, id: &str) -> Option<usize> {
+    text.lines().enumerate().find_map(|(i, line)| {
+        let mut rest = line;
+        while let Some(at) = rest.find("id:") {
+            let before = rest[..at].chars().next_back();
+            let after = &rest[at + 3..];
+            if before.is_none_or(|c| c.is_whitespace() || matches!(c, '{' | ',' | '-')) {
+                let value = after
+                    .split([',', '}', '#'])
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_matches(|c| c == '"' || c == '\'');
+                if value == id {
+                    return Some(i + 1);
+                }
+            }
+            rest = after;
+        }
+        None
+    })
+}
+
 /// One obstacle's line in the report (also the `--json` schema).
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ObstacleLine {
@@ -316,5 +342,20 @@ impl SceneReport {
             status: self.status().to_owned(),
             obstacles: self.lines(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn obstacle_line_finds_block_and_flow_ids() {
+        let text = "frame_id: map\nobstacles:\n  - id: a\n    polygon: [[0, 0], [1, 0], [0, 1]]\n  # id: c (a comment)\n  - {id: \"b\", circle: {center: [0, 0], radius: 1}}\n  - polygon: [[0, 0], [1, 0], [0, 1]]\n    id: 'c'\n";
+        assert_eq!(obstacle_line(text, "a"), Some(3));
+        assert_eq!(obstacle_line(text, "b"), Some(6));
+        assert_eq!(obstacle_line(text, "c"), Some(8));
+        assert_eq!(obstacle_line(text, "frame_id"), None);
+        assert_eq!(obstacle_line(text, "zz"), None);
     }
 }

@@ -212,6 +212,11 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         }
     });
 
+    // Signal handlers first (registered once, so a Ctrl-C or SIGTERM that arrives at any
+    // moment from here on is seen), then the line that says the demo runs.
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
     println!(
         "demo: driving the footprint of {} around {} obstacles, loop of {} s{}",
         args.scene.display(),
@@ -257,7 +262,10 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                     let mut now = scene.clone();
                     now.footprint = Some(placed_footprint(&robot, &pose));
                     let report = now.evaluate();
-                    std::fs::write(path, sat_collision::svg::render(&now, &report))?;
+                    // Write then rename, so a viewer never reads a half-written file.
+                    let partial = path.with_extension("svg.partial");
+                    std::fs::write(&partial, sat_collision::svg::render(&now, &report))?;
+                    std::fs::rename(&partial, path)?;
                 }
             }
             Some(report) = reports.next() => {
@@ -267,7 +275,8 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                     last_state = state;
                 }
             }
-            _ = tokio::signal::ctrl_c() => break,
+            _ = interrupt.recv() => break,
+            _ = terminate.recv() => break,
         }
     }
     running.store(false, std::sync::atomic::Ordering::Relaxed);

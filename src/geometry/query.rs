@@ -29,7 +29,7 @@
 //!
 //! Nothing here allocates.
 
-use super::sat::{max_separation, separation, Core};
+use super::sat::{deepest_separation, max_separation_witnessed, separation, Core};
 use super::{length_tolerance, Aabb, ConvexPolygon, Point, Shape, Vector};
 
 /// Result of a query between shape A (the footprint) and shape B (an
@@ -98,15 +98,44 @@ pub fn query(a: &Shape, b: &Shape, padding: f64) -> Contact {
         }
     }
     // Fail safe; validated shapes always have pieces.
-    best.unwrap_or(Contact {
-        colliding: true,
-        depth: 0.0,
-        mtv: Vector::zeros(),
-        distance: 0.0,
-        axis: Vector::x(),
-        closest: None,
-    })
+    best.unwrap_or(FAIL_SAFE)
 }
+
+/// The collision part of [`query`]: when A (inflated by `padding`) touches
+/// or overlaps B, `Some` of exactly what [`query`] returns; `None` when they
+/// are apart. Like [`intersects`] it stops at the first separating axis and
+/// never computes a clearance, so it costs about as much as [`intersects`]
+/// (one walk over the faces when overlapping).
+pub fn penetration(a: &Shape, b: &Shape, padding: f64) -> Option<Contact> {
+    let padding = sanitize(padding);
+    let tol = tolerance(a, b, padding);
+    if piece_count(a) == 0 || piece_count(b) == 0 {
+        return Some(FAIL_SAFE); // Validated shapes always have pieces.
+    }
+    let mut best: Option<Contact> = None;
+    for i in 0..piece_count(a) {
+        let pa = piece(a, i).inflated(padding);
+        for j in 0..piece_count(b) {
+            if let Some(contact) = colliding_contact(&pa, &piece(b, j), tol) {
+                best = Some(match best {
+                    Some(best) => more_relevant(best, contact),
+                    None => contact,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// Reported when a shape has no piece (never, once validated): colliding.
+const FAIL_SAFE: Contact = Contact {
+    colliding: true,
+    depth: 0.0,
+    mtv: Vector::new(0.0, 0.0),
+    distance: 0.0,
+    axis: Vector::new(1.0, 0.0),
+    closest: None,
+};
 
 /// A convex piece of a shape: `core` inflated by `radius`. `aabb` bounds the
 /// core only.
@@ -176,16 +205,66 @@ fn pieces_collide(a: &Piece, b: &Piece, tol: f64) -> bool {
     if apart(a.aabb.distance(&b.aabb), radius, tol) {
         return false;
     }
-    let max_sep = max_separation(a.core, b.core, |sep| apart(sep, radius, tol));
+    // A point in both cores proves the overlap without visiting every face
+    // (deep overlaps, containment). The centre of the boxes' overlap is a
+    // good guess. Rounding can only accept a point within a few ulps of
+    // both cores, i.e. a gap far below `tol`: colliding either way, so this
+    // agrees with `query`.
+    let guess = Point::from(
+        (a.aabb.min.coords.sup(&b.aabb.min.coords) + a.aabb.max.coords.inf(&b.aabb.max.coords))
+            * 0.5,
+    );
+    if a.core.contains(&guess) && b.core.contains(&guess) {
+        return true;
+    }
+    let (max_sep, witnessed) =
+        max_separation_witnessed(a.core, b.core, |sep| apart(sep, radius, tol));
     if apart(max_sep, radius, tol) {
         return false; // A separating axis.
     }
     if max_sep <= 0.0 {
         return true; // No axis separates the cores: they overlap.
     }
+    if witnessed {
+        // The deepest face's vertex is `max_sep` from its edge: that is the
+        // exact separation, and it is not apart (touching, or within the
+        // radii).
+        return true;
+    }
     // Apart along every normal by at most the radii: vertex–vertex cases
     // need the exact distance.
     !apart(separation(a.core, b.core).value, radius, tol)
+}
+
+/// [`pair_contact`] when the pieces collide, `None` when they are apart,
+/// with the early exits of [`pieces_collide`]. When the cores overlap, the
+/// walk that proved it already holds the deepest face, which is what
+/// [`separation`] would report: no second walk.
+fn colliding_contact(a: &Piece, b: &Piece, tol: f64) -> Option<Contact> {
+    let radius = a.radius + b.radius;
+    if apart(a.aabb.distance(&b.aabb), radius, tol) {
+        return None;
+    }
+    if !(a.core.is_point() && b.core.is_point()) {
+        let (max_sep, axis) = deepest_separation(a.core, b.core, |sep| apart(sep, radius, tol));
+        if apart(max_sep, radius, tol) {
+            return None; // A separating axis.
+        }
+        if max_sep <= 0.0 {
+            // Exactly what `pair_contact` makes of `separation` here.
+            let depth = (radius - max_sep).max(0.0);
+            return Some(Contact {
+                colliding: true,
+                depth,
+                mtv: -axis * depth,
+                distance: 0.0,
+                axis,
+                closest: None,
+            });
+        }
+    }
+    let contact = pair_contact(a, b, tol);
+    contact.colliding.then_some(contact)
 }
 
 fn pair_contact(a: &Piece, b: &Piece, tol: f64) -> Contact {

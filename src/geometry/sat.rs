@@ -52,6 +52,23 @@ impl<'a> Core<'a> {
         }
     }
 
+    /// A point (a circle's centre) rather than a polygon.
+    pub(crate) fn is_point(&self) -> bool {
+        self.normals.is_empty()
+    }
+
+    /// True when `p` lies in the closed polygon core, up to rounding (a few
+    /// ulps of the coordinates, far below the length tolerance). Always
+    /// false for a point core.
+    pub(crate) fn contains(&self, p: &Point) -> bool {
+        !self.normals.is_empty()
+            && self
+                .vertices
+                .iter()
+                .zip(self.normals)
+                .all(|(v, n)| (p - v).dot(n) <= 0.0)
+    }
+
     fn as_point(&self) -> Option<Point> {
         match self.normals.is_empty() {
             true => self.vertices.first().copied(),
@@ -77,8 +94,21 @@ pub fn separation(a: Core, b: Core) -> Separation {
     if let (Some(p), Some(q)) = (a.as_point(), b.as_point()) {
         return point_separation(p, q);
     }
+    // Overlapping cores only need the deepest face: a light walk that stops
+    // at the first face with a positive separation (the cores are apart).
+    let (max_sep, axis) = deepest_separation(a, b, |sep| sep > 0.0);
+    if max_sep <= 0.0 {
+        // The walk visited every face: its deepest face is the answer. A
+        // polygon core always has faces; with none, `max_sep` is -inf and
+        // this fails safe (overlapping).
+        return Separation {
+            value: if max_sep.is_finite() { max_sep } else { 0.0 },
+            axis,
+            closest: None,
+        };
+    }
     let mut deepest: Option<Face> = None;
-    let mut nearest: Option<Closest> = None;
+    let mut nearest: Option<Candidate> = None;
     for_each_face(a, b, |face| {
         if deepest.is_none_or(|d| face.sep > d.sep) {
             deepest = Some(*face);
@@ -87,35 +117,29 @@ pub fn separation(a: Core, b: Core) -> Separation {
         // cannot beat the nearest so far. Faces with sep <= 0 are kept: when
         // edges are parallel, rounding can give the face that holds the
         // closest point a separation of exactly 0 and its neighbour 1e-16.
-        if nearest.is_none_or(|n| face.sep.abs() < n.distance) {
-            let candidate = face.closest();
-            if nearest.is_none_or(|n| candidate.distance < n.distance) {
+        // Squared distances: no square root until the winner is known.
+        if nearest.is_none_or(|n| face.sep * face.sep < n.distance_squared) {
+            let candidate = face.candidate();
+            if nearest.is_none_or(|n| candidate.distance_squared < n.distance_squared) {
                 nearest = Some(candidate);
             }
         }
         true
     });
-    // A polygon core always has faces; fail safe (overlapping) otherwise.
-    let Some(deepest) = deepest else {
+    let (Some(deepest), Some(nearest)) = (deepest, nearest) else {
         return Separation {
             value: 0.0,
             axis: Vector::x(),
             closest: None,
         };
     };
-    match nearest {
-        Some(n) if deepest.sep > 0.0 => Separation {
-            // Exactly, the clearance is at least every separation; keep that
-            // after rounding so that `max_separation`'s early exit agrees.
-            value: n.distance.max(deepest.sep),
-            axis: n.axis,
-            closest: Some((n.on_a, n.on_b)),
-        },
-        _ => Separation {
-            value: deepest.sep,
-            axis: deepest.axis,
-            closest: None,
-        },
+    let n = nearest.closest();
+    Separation {
+        // Exactly, the clearance is at least every separation; keep that
+        // after rounding so that `max_separation`'s early exit agrees.
+        value: n.distance.max(deepest.sep),
+        axis: n.axis,
+        closest: Some((n.on_a, n.on_b)),
     }
 }
 
@@ -127,12 +151,50 @@ pub fn max_separation(a: Core, b: Core, stop: impl Fn(f64) -> bool) -> f64 {
     if let (Some(p), Some(q)) = (a.as_point(), b.as_point()) {
         return point_separation(p, q).value;
     }
+    deepest_separation(a, b, stop).0
+}
+
+/// [`max_separation`] and the axis (unit, from A toward B) of the first face
+/// that reaches it. When `stop` never holds, every face is visited and this
+/// is the face [`separation`] reports for overlapping cores. Two points give
+/// `(-inf, x)`: use [`separation`] for them.
+pub fn deepest_separation(a: Core, b: Core, stop: impl Fn(f64) -> bool) -> (f64, Vector) {
     let mut best = f64::NEG_INFINITY;
+    let mut axis = Vector::x();
     for_each_face(a, b, |face| {
-        best = best.max(face.sep);
+        if face.sep > best {
+            best = face.sep;
+            axis = face.axis;
+        }
         !stop(face.sep)
     });
-    best
+    (best, axis)
+}
+
+/// [`max_separation`], and whether it is *witnessed*: the foot of the first
+/// deepest face's vertex falls inside that face's edge, so the cores are no
+/// farther apart than this separation and `separation(a, b).value` is
+/// exactly it (same faces, same arithmetic). Two points: their exact
+/// separation, witnessed.
+pub(crate) fn max_separation_witnessed(
+    a: Core,
+    b: Core,
+    stop: impl Fn(f64) -> bool,
+) -> (f64, bool) {
+    if let (Some(p), Some(q)) = (a.as_point(), b.as_point()) {
+        return (point_separation(p, q).value, true);
+    }
+    let mut deepest: Option<Face> = None;
+    for_each_face(a, b, |face| {
+        if deepest.is_none_or(|d| face.sep > d.sep) {
+            deepest = Some(*face);
+        }
+        !stop(face.sep)
+    });
+    match deepest {
+        Some(face) => (face.sep, face.candidate().interior()),
+        None => (f64::NEG_INFINITY, false),
+    }
 }
 
 /// A face of `A − B`: an edge of one core and the other core's support
@@ -159,29 +221,53 @@ struct Closest {
     on_b: Point,
 }
 
-impl Face {
+/// The closest points of a face's edge and vertex, measured by their
+/// squared distance; [`Candidate::closest`] finishes the winner only.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    face: Face,
+    distance_squared: f64,
+    /// `(vertex - start) · (end - start)` and `|end - start|²`: the foot of
+    /// the perpendicular is inside the edge iff `0 < along < length_squared`.
+    along: f64,
+    length_squared: f64,
+}
+
+impl Candidate {
+    fn interior(&self) -> bool {
+        self.along > 0.0 && self.along < self.length_squared
+    }
+
+    fn corner(&self) -> Point {
+        match self.along <= 0.0 {
+            true => self.face.start,
+            false => self.face.end,
+        }
+    }
+
     fn closest(&self) -> Closest {
-        let edge = self.end - self.start;
-        let t = (self.vertex - self.start).dot(&edge) / edge.norm_squared();
-        let (on_edge, distance, axis) = if t > 0.0 && t < 1.0 {
+        let face = &self.face;
+        let edge = face.end - face.start;
+        let (on_edge, distance, axis) = if self.interior() {
             // The foot of the perpendicular is inside the edge: the distance
             // is |separation| and the axis the normal, both computed without
             // cancellation.
-            (self.start + edge * t, self.sep.abs(), self.axis)
+            let t = self.along / self.length_squared;
+            (face.start + edge * t, face.sep.abs(), face.axis)
         } else {
             // Vertex–vertex: the direction between two input points is exact.
-            let corner = if t <= 0.0 { self.start } else { self.end };
-            let d = self.vertex - corner;
+            let corner = self.corner();
+            let d = face.vertex - corner;
             let length = d.x.hypot(d.y);
             let axis = match length > 0.0 {
-                true => self.oriented_a_to_b(d / length),
-                false => self.axis,
+                true => face.oriented_a_to_b(d / length),
+                false => face.axis,
             };
             (corner, length, axis)
         };
-        let (on_a, on_b) = match self.edge_on_a {
-            true => (on_edge, self.vertex),
-            false => (self.vertex, on_edge),
+        let (on_a, on_b) = match face.edge_on_a {
+            true => (on_edge, face.vertex),
+            false => (face.vertex, on_edge),
         };
         Closest {
             distance,
@@ -189,6 +275,25 @@ impl Face {
             on_a,
             on_b,
         }
+    }
+}
+
+impl Face {
+    fn candidate(&self) -> Candidate {
+        let edge = self.end - self.start;
+        let along = (self.vertex - self.start).dot(&edge);
+        let length_squared = edge.norm_squared();
+        let mut candidate = Candidate {
+            face: *self,
+            distance_squared: self.sep * self.sep,
+            along,
+            length_squared,
+        };
+        if !candidate.interior() {
+            let d = self.vertex - candidate.corner();
+            candidate.distance_squared = d.dot(&d);
+        }
+        candidate
     }
 
     /// Turns a direction from the edge toward the vertex into one from A
@@ -234,7 +339,7 @@ fn faces_on_edges_of(
             sep: (vertex - start).dot(&normal),
             axis: if owner_is_a { normal } else { -normal },
             start,
-            end: owner.vertices[(i + 1) % n],
+            end: owner.vertices[next(i, n)],
             vertex,
             edge_on_a: owner_is_a,
         };
@@ -258,13 +363,28 @@ fn advances(normal: &Vector, direction: &Vector, tie: bool) -> bool {
 /// Support vertex of `core` for `direction`: where the walk stops paying off.
 /// O(n); used once per walk.
 fn find_support(core: Core, direction: &Vector, tie: bool) -> usize {
-    let n = core.normals.len();
-    (0..n)
-        .find(|&j| {
-            advances(&core.normals[(j + n - 1) % n], direction, tie)
-                && !advances(&core.normals[j], direction, tie)
-        })
-        .unwrap_or_else(|| support_by_value(core, direction))
+    let Some(last) = core.normals.last() else {
+        return 0; // A point: its only vertex.
+    };
+    let mut previous = advances(last, direction, tie);
+    for (j, normal) in core.normals.iter().enumerate() {
+        let current = advances(normal, direction, tie);
+        if previous && !current {
+            return j;
+        }
+        previous = current;
+    }
+    support_by_value(core, direction)
+}
+
+/// `i + 1` modulo `n`, without a division.
+#[inline]
+fn next(i: usize, n: usize) -> usize {
+    if i + 1 == n {
+        0
+    } else {
+        i + 1
+    }
 }
 
 /// Plain arg-max; only reached if rounding broke the order of the normals.
@@ -288,7 +408,7 @@ fn walk_support(core: Core, direction: &Vector, from: usize, tie: bool) -> usize
         if !advances(&core.normals[j], direction, tie) {
             break;
         }
-        j = (j + 1) % n;
+        j = next(j, n);
     }
     j
 }

@@ -290,7 +290,8 @@ impl State {
     }
 }
 
-/// Loads the zones file: a bad file or a bad zone stops start-up.
+/// Loads the zones file: a bad file or a bad zone stops start-up, with a
+/// message naming the file and line (`zones_file: <path>:<line>: ...`).
 fn load_zones(path: &str) -> Result<(String, Vec<crate::monitor::Obstacle>), String> {
     let scene = Scene::load(Path::new(path)).map_err(|e| format!("zones_file: {e}"))?;
     let zones = scene.obstacles();
@@ -300,14 +301,43 @@ fn load_zones(path: &str) -> Result<(String, Vec<crate::monitor::Obstacle>), Str
             .as_ref()
             .err()
             .map_or_else(String::new, |e| e.to_string());
-        return Err(format!("zones_file: {path}: zone `{}`: {reason}", bad.id));
+        let line = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| crate::scene::obstacle_line(&text, &bad.id))
+            .map(|l| format!(":{l}"))
+            .unwrap_or_default();
+        return Err(format!(
+            "zones_file: {path}{line}: zone `{}`: {reason}",
+            bad.id
+        ));
     }
     Ok((scene.frame_id, zones))
 }
 
+/// Creates the r2r context. rcl parses the command line here; r2r panics
+/// when it cannot (an unreadable or malformed `--params-file`, a bad
+/// `--ros-args` rule): that becomes a one-line error instead of a panic.
+fn create_context() -> Result<r2r::Context, String> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(r2r::Context::create);
+    std::panic::set_hook(previous);
+    match result {
+        Ok(context) => context.map_err(|e| format!("cannot initialise ROS: {e}")),
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_else(|| "unknown error".to_owned());
+            Err(format!("cannot start: {message}"))
+        }
+    }
+}
+
 /// Runs the node until Ctrl-C (SIGINT) or SIGTERM.
 pub async fn run() -> Result<(), Box<dyn Error>> {
-    let ctx = r2r::Context::create()?;
+    let ctx = create_context()?;
     let mut node = r2r::Node::create(ctx, NODE_NAME, "")?;
     let logger = node.logger().to_owned();
 
@@ -381,6 +411,11 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         }
     });
 
+    // Registered once, before "started" is logged: a Ctrl-C that arrives while a
+    // message is being handled is not lost (a fresh `ctrl_c()` per iteration would
+    // miss it).
+    let mut interrupt = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     r2r::log_info!(
         &logger,
         "started: publish_rate {} Hz, timeouts {} s / {} s, fail_safe {}, padding {} m",
@@ -392,7 +427,6 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     );
     let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / state.config.publish_rate));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
 
     loop {
         tokio::select! {
@@ -402,7 +436,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
             Some(req) = service.next() => state.on_check_footprint(req),
             Some((name, _)) = param_events.next() => state.on_parameter(&name, &params),
             _ = tick.tick() => state.publish(),
-            _ = tokio::signal::ctrl_c() => break,
+            _ = interrupt.recv() => break,
             _ = terminate.recv() => break,
         }
     }

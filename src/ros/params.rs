@@ -84,6 +84,15 @@ impl RosParams for Params {
             parameter.description = description(name);
             params.insert(key, parameter);
         }
+        // Anything else given at start-up (a params file, `-p`): the standard ROS
+        // names pass, a typo stops the node instead of being silently ignored.
+        for (key, given) in params.iter() {
+            if let Some(name) = key.strip_prefix(prefix) {
+                if !NodeConfig::NAMES.contains(&name) {
+                    NodeConfig::check_other(name, &value(&given.value)).map_err(to_r2r)?;
+                }
+            }
+        }
         Ok(())
     }
 

@@ -1,0 +1,125 @@
+"""Start sat_collision_node, and RViz2 with the package's view if asked.
+
+    ros2 launch sat_collision sat_collision.launch.py
+    ros2 launch sat_collision sat_collision.launch.py params_file:=/path/to/my.yaml \
+        namespace:=robot1 use_sim_time:=true use_rviz:=true log_level:=debug
+
+Arguments:
+    params_file   parameters of sat_collision_node (default: the installed
+                  share/sat_collision/config/sat_collision.yaml)
+    namespace     namespace of the node (and of RViz2), '' = none
+    use_sim_time  'true': use /clock (ROS time) for freshness
+    use_rviz      'true': also start rviz2 -d share/sat_collision/config/sat_collision.rviz
+    log_level     debug, info, warn, error or fatal
+
+Topic remappings: REMAPPINGS below lists every topic and the service of the node
+(node-relative names on the left). The defaults keep the node's own names; change the
+right-hand side to connect it to other topics, e.g. nav2's footprint:
+    ('footprint', 'local_costmap/published_footprint')
+Relative names resolve inside `namespace`; names starting with '/' do not.
+"""
+
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument
+from launch.conditions import IfCondition
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
+from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
+from launch_ros.substitutions import FindPackageShare
+
+PACKAGE = 'sat_collision'
+
+# (name used by sat_collision_node, name it is connected to)
+REMAPPINGS = [
+    # in: geometry_msgs/PolygonStamped, the robot's footprint in the obstacles' frame
+    ('footprint', 'footprint'),
+    # in: sat_collision_msgs/ObstacleArray, replaces the whole obstacle set
+    ('obstacles', 'obstacles'),
+    # in: geometry_msgs/PolygonInstanceStamped, one obstacle each (expires on its own)
+    ('obstacle_instances', 'obstacle_instances'),
+    # out: std_msgs/Bool, the fail-safe collision flag
+    ('collision', 'collision'),
+    # out: sat_collision_msgs/CollisionReport
+    ('collision_report', 'collision_report'),
+    # out: visualization_msgs/MarkerArray
+    ('collision_markers', 'collision_markers'),
+    # service: sat_collision_msgs/srv/CheckFootprint
+    ('check_footprint', 'check_footprint'),
+]
+
+
+def generate_launch_description():
+    params_file = LaunchConfiguration('params_file')
+    namespace = LaunchConfiguration('namespace')
+    use_sim_time = LaunchConfiguration('use_sim_time')
+    use_rviz = LaunchConfiguration('use_rviz')
+    log_level = LaunchConfiguration('log_level')
+
+    share = FindPackageShare(PACKAGE)
+
+    declare_params_file = DeclareLaunchArgument(
+        'params_file',
+        default_value=PathJoinSubstitution([share, 'config', 'sat_collision.yaml']),
+        description='Full path to the parameters file of sat_collision_node',
+    )
+    declare_namespace = DeclareLaunchArgument(
+        'namespace',
+        default_value='',
+        description='Namespace of sat_collision_node and RViz2 (empty: none)',
+    )
+    declare_use_sim_time = DeclareLaunchArgument(
+        'use_sim_time',
+        default_value='false',
+        choices=['true', 'false', 'True', 'False'],
+        description='Use simulation time (/clock) if true',
+    )
+    declare_use_rviz = DeclareLaunchArgument(
+        'use_rviz',
+        default_value='false',
+        choices=['true', 'false', 'True', 'False'],
+        description='Start RViz2 with config/sat_collision.rviz if true',
+    )
+    declare_log_level = DeclareLaunchArgument(
+        'log_level',
+        default_value='info',
+        choices=['debug', 'info', 'warn', 'error', 'fatal'],
+        description='Log level of the started nodes',
+    )
+
+    sim_time = ParameterValue(use_sim_time, value_type=bool)
+
+    collision_node = Node(
+        package=PACKAGE,
+        executable='sat_collision_node',
+        name='sat_collision_node',
+        namespace=namespace,
+        output='screen',
+        emulate_tty=True,
+        parameters=[params_file, {'use_sim_time': sim_time}],
+        remappings=REMAPPINGS,
+        arguments=['--ros-args', '--log-level', log_level],
+    )
+
+    rviz = Node(
+        condition=IfCondition(use_rviz),
+        package='rviz2',
+        executable='rviz2',
+        name='rviz2',
+        namespace=namespace,
+        output='screen',
+        parameters=[{'use_sim_time': sim_time}],
+        arguments=[
+            '-d', PathJoinSubstitution([share, 'config', 'sat_collision.rviz']),
+            '--ros-args', '--log-level', log_level,
+        ],
+    )
+
+    return LaunchDescription([
+        declare_params_file,
+        declare_namespace,
+        declare_use_sim_time,
+        declare_use_rviz,
+        declare_log_level,
+        collision_node,
+        rviz,
+    ])

@@ -1,0 +1,501 @@
+//! Broad phase: one footprint against many obstacles, for the node's
+//! per-message report.
+//!
+//! # What stays exact
+//!
+//! [`ObstacleIndex::check`] fills the same per-obstacle report as
+//! [`check_obstacles`](crate::monitor::check_obstacles) and returns the same
+//! [`Summary`] as [`summarize`](crate::monitor::summarize) over it. The
+//! collision flag, `min_distance` and the nearest obstacle are always
+//! **exact**: every obstacle that collides, or that could be the nearest,
+//! goes through the exact narrow phase. So does every obstacle whose box is
+//! within `exact_range` metres of the padded footprint's box.
+//!
+//! Any other obstacle is *far*: its outcome has `exact == false` and a
+//! cheap answer that is still true, never a guess:
+//! * `colliding == false` (certain: its box is farther than the tolerance);
+//! * `distance` is a **lower bound** of the clearance: the gap between the
+//!   boxes minus the length tolerance;
+//! * `axis` is a separating axis (±x or ±y, from the footprint toward the
+//!   obstacle), `depth` 0, `mtv` zero, `closest` `None`.
+//!
+//! With `exact_range = f64::INFINITY` every outcome is exact and identical to
+//! [`check_obstacles`](crate::monitor::check_obstacles).
+//!
+//! # Why a flat array of boxes (not a grid, a BVH or sort-and-sweep)
+//!
+//! Obstacles are replaced wholesale by every obstacle message, and the index
+//! is queried by one footprint per footprint message. The full report has
+//! one entry per obstacle, so each query is Θ(N) whatever the index: a grid
+//! or BVH could only shrink the set of obstacles that get the exact
+//! narrow phase, and a linear pass over the boxes finds exactly the same set
+//! (the threshold is a distance, known after one exact query). What remains
+//! is the constant: the boxes live in four contiguous `f64` arrays
+//! (structure of arrays), so the pass streams 32 bytes per obstacle with no
+//! pointer chasing. Rebuilding is a copy, O(N) with no allocation once the
+//! buffers are large enough, against O(N) hashing for a grid (plus choosing a
+//! cell size for obstacles of any size) and O(N log N) for a BVH or the sort
+//! of sort-and-sweep, which is built for many-against-many pairs. A grid
+//! would pay off for queries that do not need the full report (the flag
+//! alone, many planner poses against one obstacle set); see BENCHMARKS.md.
+//!
+//! # Bounds are honest
+//!
+//! The padded footprint's box is the footprint's box grown by `padding` on
+//! every side, which contains the footprint grown by a disc of that radius,
+//! so the gap between boxes never exceeds the true clearance. The length
+//! tolerance subtracted from it covers rounding; the threshold that decides
+//! which obstacles get the exact query adds it back twice.
+
+use crate::geometry::query::{query, Contact};
+use crate::geometry::{length_tolerance, Shape, Vector};
+use crate::monitor::{Obstacle, ObstacleOutcome, Summary};
+
+/// Boxes of a set of obstacles, in obstacle order, rebuilt whenever the set
+/// changes. Invalid obstacles get an empty box (it is never near anything).
+#[derive(Clone, Debug, Default)]
+pub struct ObstacleIndex {
+    min_x: Vec<f64>,
+    min_y: Vec<f64>,
+    max_x: Vec<f64>,
+    max_y: Vec<f64>,
+    /// Indices of invalid obstacles.
+    invalid: Vec<usize>,
+    /// Largest absolute coordinate of any valid obstacle (tolerance scale).
+    magnitude: f64,
+}
+
+impl ObstacleIndex {
+    pub fn new(obstacles: &[Obstacle]) -> Self {
+        let mut index = ObstacleIndex::default();
+        index.rebuild(obstacles);
+        index
+    }
+
+    /// Re-indexes `obstacles`, reusing the buffers: no allocation once they
+    /// have held as many obstacles.
+    pub fn rebuild(&mut self, obstacles: &[Obstacle]) {
+        self.min_x.clear();
+        self.min_y.clear();
+        self.max_x.clear();
+        self.max_y.clear();
+        self.invalid.clear();
+        self.magnitude = 0.0;
+        for (i, obstacle) in obstacles.iter().enumerate() {
+            match &obstacle.shape {
+                Ok(shape) => {
+                    let aabb = shape.aabb();
+                    self.magnitude = self.magnitude.max(aabb.magnitude());
+                    self.min_x.push(aabb.min.x);
+                    self.min_y.push(aabb.min.y);
+                    self.max_x.push(aabb.max.x);
+                    self.max_y.push(aabb.max.y);
+                }
+                Err(_) => {
+                    self.invalid.push(i);
+                    self.min_x.push(f64::INFINITY);
+                    self.min_y.push(f64::INFINITY);
+                    self.max_x.push(f64::NEG_INFINITY);
+                    self.max_y.push(f64::NEG_INFINITY);
+                }
+            }
+        }
+    }
+
+    /// Number of obstacles indexed.
+    pub fn len(&self) -> usize {
+        self.min_x.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.min_x.is_empty()
+    }
+
+    /// The report for `footprint` (inflated by `padding`) against
+    /// `obstacles`, which must be the slice this index was last rebuilt
+    /// from. Writes one outcome per obstacle into `out` (cleared first) and
+    /// returns what [`summarize`](crate::monitor::summarize) would return for
+    /// it. Outcomes of obstacles farther than `exact_range` (box to box) that
+    /// cannot be the nearest are lower bounds; see the module documentation.
+    /// No allocation once `out` has held as many outcomes.
+    pub fn check(
+        &self,
+        footprint: &Shape,
+        padding: f64,
+        obstacles: &[Obstacle],
+        exact_range: f64,
+        out: &mut Vec<ObstacleOutcome>,
+    ) -> Summary {
+        assert_eq!(
+            obstacles.len(),
+            self.len(),
+            "ObstacleIndex::check: index not rebuilt for these obstacles"
+        );
+        let padding = if padding > 0.0 { padding } else { 0.0 };
+        let fp = footprint.aabb().inflated(padding);
+        let scale = fp.magnitude().max(self.magnitude).max(padding);
+        // At least the tolerance of every pair `query` will look at.
+        let tol = length_tolerance(scale);
+        // Gaps between the boxes along x and y (0 when they overlap).
+        let gaps = |i: usize| -> (f64, f64) {
+            let dx = (self.min_x[i] - fp.max.x).max(fp.min.x - self.max_x[i]);
+            let dy = (self.min_y[i] - fp.max.y).max(fp.min.y - self.max_y[i]);
+            (dx.max(0.0), dy.max(0.0))
+        };
+
+        // Pass 1, over the boxes only: the obstacle whose box is nearest.
+        // One exact query against it bounds the nearest clearance: anything
+        // whose box is farther cannot be the nearest, nor collide.
+        let mut nearest_box = None;
+        let mut nearest_squared = f64::INFINITY;
+        for i in 0..self.len() {
+            let (dx, dy) = gaps(i);
+            let squared = dx * dx + dy * dy;
+            if squared < nearest_squared {
+                nearest_squared = squared;
+                nearest_box = Some(i);
+            }
+        }
+        let first = nearest_box.map(|i| (i, exact(footprint, padding, &obstacles[i])));
+        let threshold = match first {
+            Some((_, outcome)) => exact_range.max(outcome.contact.map_or(0.0, |c| c.distance)),
+            None => exact_range,
+        } + 2.0 * tol;
+
+        // Pass 2: every obstacle gets its honest far answer (a tight loop
+        // that only streams boxes in and outcomes out); the few within the
+        // threshold are remembered (on the stack: no allocation).
+        let mut near = [0usize; NEAR_CAPACITY];
+        let mut near_len = 0;
+        out.clear();
+        out.extend((0..self.len()).map(|i| {
+            let (dx, dy) = gaps(i);
+            let distance = box_distance(dx, dy);
+            if distance <= threshold {
+                if near_len < NEAR_CAPACITY {
+                    near[near_len] = i;
+                }
+                near_len += 1;
+            }
+            far_outcome(distance - tol, self.axis(i, &fp, dx, dy))
+        }));
+
+        // Pass 3: exact answers within the threshold, and the summary over
+        // them in obstacle order (ties resolve as in `summarize`: the first
+        // one wins). Far outcomes cannot change it: their distance exceeds
+        // the nearest's. More near obstacles than the stack holds: find
+        // them again.
+        let mut summary = Summary {
+            any_colliding: false,
+            any_invalid: !self.invalid.is_empty(),
+            min_distance: f64::INFINITY,
+            nearest: None,
+        };
+        let mut best_rank = f64::INFINITY;
+        let mut visit = |i: usize| {
+            if obstacles[i].shape.is_err() {
+                return;
+            }
+            let outcome = match first {
+                Some((j, outcome)) if j == i => outcome,
+                _ => exact(footprint, padding, &obstacles[i]),
+            };
+            out[i] = outcome;
+            let Some(contact) = outcome.contact else {
+                return;
+            };
+            summary.any_colliding |= contact.colliding;
+            summary.min_distance = summary.min_distance.min(contact.distance);
+            let rank = if contact.colliding {
+                -contact.depth
+            } else {
+                contact.distance
+            };
+            if rank < best_rank || summary.nearest.is_none() {
+                best_rank = rank;
+                summary.nearest = Some(i);
+            }
+        };
+        if near_len <= NEAR_CAPACITY {
+            near[..near_len].iter().for_each(|&i| visit(i));
+        } else {
+            (0..self.len())
+                .filter(|&i| {
+                    let (dx, dy) = gaps(i);
+                    box_distance(dx, dy) <= threshold
+                })
+                .for_each(visit);
+        }
+        for &i in &self.invalid {
+            let status = match &obstacles[i].shape {
+                Err(e) => e.status(),
+                Ok(_) => unreachable!("index out of date"),
+            };
+            out[i] = ObstacleOutcome {
+                status,
+                contact: None,
+                exact: true,
+            };
+        }
+        summary
+    }
+}
+
+impl ObstacleIndex {
+    /// A separating axis of the padded footprint's box `fp` and obstacle
+    /// `i`'s box, given their gaps: from the footprint toward the obstacle.
+    #[inline]
+    fn axis(&self, i: usize, fp: &crate::geometry::Aabb, dx: f64, dy: f64) -> Vector {
+        match dx >= dy {
+            true if self.min_x[i] >= fp.max.x => Vector::x(),
+            true => -Vector::x(),
+            false if self.min_y[i] >= fp.max.y => Vector::y(),
+            false => -Vector::y(),
+        }
+    }
+}
+
+/// Near obstacles remembered on the stack by one check; more are found by a
+/// second pass over the boxes.
+const NEAR_CAPACITY: usize = 64;
+
+/// Euclidean length of the gaps, without overflow.
+#[inline]
+fn box_distance(dx: f64, dy: f64) -> f64 {
+    let squared = dx * dx + dy * dy;
+    match squared.is_finite() {
+        true => squared.sqrt(),
+        false => dx.hypot(dy),
+    }
+}
+
+/// The honest answer for a far obstacle: `bound` is a lower bound of the
+/// clearance, `axis` separates.
+#[inline]
+fn far_outcome(bound: f64, axis: Vector) -> ObstacleOutcome {
+    ObstacleOutcome {
+        status: "ok",
+        contact: Some(Contact {
+            colliding: false,
+            depth: 0.0,
+            mtv: Vector::zeros(),
+            distance: bound.max(0.0),
+            axis,
+            closest: None,
+        }),
+        exact: false,
+    }
+}
+
+/// The exact outcome for one valid obstacle.
+fn exact(footprint: &Shape, padding: f64, obstacle: &Obstacle) -> ObstacleOutcome {
+    ObstacleOutcome {
+        status: "ok",
+        contact: obstacle
+            .shape
+            .as_ref()
+            .ok()
+            .map(|shape| query(footprint, shape, padding)),
+        exact: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Point;
+    use crate::monitor::{check_obstacles, summarize, ObstacleGeometry};
+
+    /// Deterministic SplitMix64.
+    struct Rng(u64);
+
+    impl Rng {
+        fn unit(&mut self) -> f64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+        }
+
+        fn range(&mut self, lo: f64, hi: f64) -> f64 {
+            lo + (hi - lo) * self.unit()
+        }
+    }
+
+    fn random_obstacle(rng: &mut Rng, k: usize, spread: f64) -> Obstacle {
+        let c = Point::new(rng.range(-spread, spread), rng.range(-spread, spread));
+        let geometry = match k % 7 {
+            0 => ObstacleGeometry::Circle {
+                center: c,
+                radius: rng.range(0.05, 0.6),
+            },
+            // An L shape: concave, several pieces.
+            1 => ObstacleGeometry::Polygon(
+                [
+                    (0.0, 0.0),
+                    (0.6, 0.0),
+                    (0.6, 0.2),
+                    (0.2, 0.2),
+                    (0.2, 0.6),
+                    (0.0, 0.6),
+                ]
+                .iter()
+                .map(|&(x, y)| c + Vector::new(x, y))
+                .collect(),
+            ),
+            // Invalid: a bow tie.
+            2 if k % 3 == 0 => ObstacleGeometry::Polygon(vec![
+                c,
+                c + Vector::new(1.0, 1.0),
+                c + Vector::new(1.0, 0.0),
+                c + Vector::new(0.0, 1.0),
+            ]),
+            _ => {
+                let n = 3 + k % 6;
+                let r = rng.range(0.05, 0.8);
+                ObstacleGeometry::Polygon(
+                    (0..n)
+                        .map(|j| {
+                            let t = (j as f64 + rng.range(-0.3, 0.3)) * std::f64::consts::TAU
+                                / n as f64;
+                            c + Vector::new(t.cos(), t.sin()) * r
+                        })
+                        .collect(),
+                )
+            }
+        };
+        Obstacle::new(format!("o{k}"), &geometry)
+    }
+
+    /// Exact fields match `check_obstacles`; far ones are honest bounds; the
+    /// summary matches `summarize` over both reports.
+    #[test]
+    fn agrees_with_exact_report() {
+        let mut rng = Rng(7);
+        let mut index = ObstacleIndex::default();
+        let mut fast = Vec::new();
+        let mut exact_out = Vec::new();
+        for scene in 0..300 {
+            let count = 1 + scene % 60;
+            let spread = if scene % 2 == 0 { 3.0 } else { 12.0 };
+            let obstacles: Vec<Obstacle> = (0..count)
+                .map(|k| random_obstacle(&mut rng, k + scene, spread))
+                .collect();
+            let footprint = if scene % 5 == 0 {
+                Shape::circle(Point::new(rng.range(-1.0, 1.0), 0.0), 0.4).unwrap()
+            } else {
+                let (w, h) = (rng.range(0.2, 0.8), rng.range(0.2, 0.5));
+                Shape::polygon(&[
+                    Point::new(-w, -h),
+                    Point::new(w, -h),
+                    Point::new(w, h),
+                    Point::new(-w, h),
+                ])
+                .unwrap()
+            };
+            let padding = if scene % 3 == 0 { 0.1 } else { 0.0 };
+            let range = [0.0, 0.5, 2.0, f64::INFINITY][scene % 4];
+            index.rebuild(&obstacles);
+            let summary = index.check(&footprint, padding, &obstacles, range, &mut fast);
+            check_obstacles(&footprint, padding, &obstacles, &mut exact_out);
+            assert_eq!(summary, summarize(&exact_out), "scene {scene}");
+            assert_eq!(summary, summarize(&fast), "scene {scene}");
+            for (i, (f, e)) in fast.iter().zip(&exact_out).enumerate() {
+                if f.exact {
+                    assert_eq!(f, e, "scene {scene} obstacle {i}");
+                    continue;
+                }
+                let (fc, ec) = (f.contact.unwrap(), e.contact.unwrap());
+                assert_eq!(f.status, "ok");
+                assert!(!fc.colliding && !ec.colliding, "scene {scene} obstacle {i}");
+                assert!(fc.distance <= ec.distance, "scene {scene} obstacle {i}");
+                assert!(fc.distance > range, "scene {scene} obstacle {i}");
+                assert_eq!((fc.depth, fc.mtv, fc.closest), (0.0, Vector::zeros(), None));
+            }
+            if range.is_infinite() {
+                assert!(fast.iter().all(|o| o.exact));
+            }
+        }
+    }
+
+    #[test]
+    fn far_axis_separates() {
+        let footprint = Shape::polygon(&[
+            Point::new(-1.0, -1.0),
+            Point::new(1.0, -1.0),
+            Point::new(1.0, 1.0),
+            Point::new(-1.0, 1.0),
+        ])
+        .unwrap();
+        let obstacles: Vec<Obstacle> =
+            [(5.0, 0.5), (-5.0, 0.0), (0.0, 6.0), (0.5, -7.0), (1.5, 0.0)]
+                .iter()
+                .enumerate()
+                .map(|(k, &(x, y))| {
+                    Obstacle::new(
+                        format!("{k}"),
+                        &ObstacleGeometry::Circle {
+                            center: Point::new(x, y),
+                            radius: 0.25,
+                        },
+                    )
+                })
+                .collect();
+        let index = ObstacleIndex::new(&obstacles);
+        let mut out = Vec::new();
+        let summary = index.check(&footprint, 0.0, &obstacles, 0.0, &mut out);
+        assert_eq!(summary.nearest, Some(4));
+        assert!((summary.min_distance - 0.25).abs() < 1e-12);
+        let axes: Vec<Vector> = out[..4].iter().map(|o| o.contact.unwrap().axis).collect();
+        assert_eq!(axes, [Vector::x(), -Vector::x(), Vector::y(), -Vector::y()]);
+        assert!(out[..4].iter().all(|o| !o.exact));
+        assert!(out[4].exact);
+        assert!((out[0].contact.unwrap().distance - 3.75).abs() < 1e-9);
+    }
+
+    /// The monitor with an exact range decides exactly as without, and
+    /// `evaluate_into` reuses its buffers.
+    #[test]
+    fn monitor_with_exact_range() {
+        use crate::monitor::{Monitor, MonitorConfig};
+        let mut rng = Rng(11);
+        let obstacles: Vec<Obstacle> = (0..200)
+            .map(|k| random_obstacle(&mut rng, k + 3 * (k % 2), 8.0))
+            .filter(|o| o.shape.is_ok())
+            .collect();
+        let mut exact = Monitor::new(MonitorConfig::default());
+        exact.set_obstacles("map", obstacles.clone(), 0.0);
+        let mut fast = exact.clone();
+        fast.set_exact_range(0.5);
+        assert_eq!(fast.exact_range(), 0.5);
+        assert_eq!(exact.exact_range(), f64::INFINITY);
+        let mut report = fast.evaluate(0.0);
+        for step in 0..50 {
+            let x = -6.0 + 0.25 * step as f64;
+            let footprint = [
+                Point::new(x - 0.5, -0.3),
+                Point::new(x + 0.5, -0.3),
+                Point::new(x + 0.5, 0.3),
+                Point::new(x - 0.5, 0.3),
+            ];
+            exact.set_footprint("map", &footprint, 0.0);
+            fast.set_footprint("map", &footprint, 0.0);
+            let want = exact.evaluate(0.0);
+            let capacity = report.outcomes.capacity();
+            fast.evaluate_into(0.0, &mut report);
+            assert_eq!(report.outcomes.capacity(), capacity);
+            assert_eq!(
+                (
+                    report.colliding,
+                    report.valid,
+                    report.status,
+                    report.min_distance
+                ),
+                (want.colliding, want.valid, want.status, want.min_distance)
+            );
+            assert_eq!(report.nearest_obstacle_id, want.nearest_obstacle_id);
+            assert_eq!(report.frame_id, want.frame_id);
+        }
+    }
+}

@@ -1,0 +1,763 @@
+//! Shared harness of the node-over-ROS-2 tests (`node_topics`, `node_markers`,
+//! `node_service`): starts the real `sat_collision_node` binary as a child
+//! process in a namespace of its own and drives it with an r2r peer node in
+//! the test process.
+//!
+//! * [`NodeProcess`] owns the child: SIGTERM then SIGKILL on drop, and the
+//!   kernel kills it too (`PR_SET_PDEATHSIG`) if the test thread dies
+//!   without dropping it, so no run leaves an orphan behind.
+//! * [`Harness`] is one test's world: the node in `/t_<name>`, a peer node in
+//!   the same namespace whose spinning thread stops on drop, recorders that
+//!   drain the node's outputs into unbounded queues (r2r's own queues hold 10
+//!   messages and drop the rest: a busy test would lose the one array that
+//!   carries the DELETE markers), and a feeder that re-publishes the current
+//!   scene at 10 Hz like a real footprint/obstacle source, so inputs stay
+//!   fresh and discovery races cannot lose a one-off message.
+//! * Every wait is "until this condition holds, at most this long"; a
+//!   timeout panics with the last message seen and the node's log.
+//!
+//! The whole run uses `ROS_DOMAIN_ID` as exported by `scripts/test.sh`; when
+//! it is unset, one is derived from the process id so that separate runs do
+//! not hear each other.
+#![allow(dead_code)]
+
+use futures::{Stream, StreamExt};
+use r2r::geometry_msgs::msg::{
+    Point, Point32, Polygon, PolygonInstance, PolygonInstanceStamped, PolygonStamped, Pose,
+    Quaternion,
+};
+use r2r::rcl_interfaces::msg::{Parameter, ParameterValue, SetParametersResult};
+use r2r::rcl_interfaces::srv::SetParameters;
+use r2r::sat_collision_msgs::msg::{CollisionReport, Obstacle, ObstacleArray, ObstacleResult};
+use r2r::sat_collision_msgs::srv::CheckFootprint;
+use r2r::std_msgs::msg::{Bool, Header};
+use r2r::visualization_msgs::msg::{Marker, MarkerArray};
+use r2r::QosProfile;
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+use tokio::sync::Notify;
+
+pub const NODE_BIN: &str = env!("CARGO_BIN_EXE_sat_collision_node");
+
+/// Deadline for things that only depend on discovery and scheduling
+/// (first report, a service becoming available): generous, the machine
+/// may be busy with a parallel test.
+pub const STARTUP: Duration = Duration::from_secs(30);
+/// Deadline for a state the node should reach after an input change.
+pub const SETTLE: Duration = Duration::from_secs(10);
+
+/// Absolute tolerance of lengths computed from float32 inputs that are
+/// exactly representable (every coordinate in these tests is).
+pub const EPS: f64 = 1e-9;
+
+// visualization_msgs/Marker type and action values.
+pub const ARROW: i32 = 0;
+pub const LINE_STRIP: i32 = 4;
+pub const LINE_LIST: i32 = 5;
+pub const TEXT_VIEW_FACING: i32 = 9;
+pub const ADD: i32 = 0;
+pub const DELETE: i32 = 2;
+pub const DELETEALL: i32 = 3;
+
+// ---------------------------------------------------------------------------
+// Environment
+
+/// The ROS_DOMAIN_ID of this run: the exported one, else one derived from
+/// the process id (set once, before any ROS context exists).
+pub fn domain_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| match std::env::var("ROS_DOMAIN_ID") {
+        Ok(v) if !v.trim().is_empty() => v,
+        _ => {
+            let id = (1 + std::process::id() % 100).to_string();
+            // Before any context: rcl reads it when the context is created.
+            std::env::set_var("ROS_DOMAIN_ID", &id);
+            id
+        }
+    })
+}
+
+/// The process-wide r2r context (r2r keeps one per process).
+pub fn context() -> r2r::Context {
+    domain_id();
+    r2r::Context::create().expect("ROS context (source scripts/env.sh first)")
+}
+
+// ---------------------------------------------------------------------------
+// The node process
+
+/// A running `sat_collision_node`; stopped (SIGTERM, then SIGKILL) on drop.
+pub struct NodeProcess {
+    child: Child,
+    pub log: Arc<Mutex<Vec<String>>>,
+    readers: Vec<JoinHandle<()>>,
+}
+
+extern "C" {
+    fn prctl(option: i32, ...) -> i32;
+}
+const PR_SET_PDEATHSIG: i32 = 1;
+const SIGKILL: u64 = 9;
+
+fn node_command(ns: &str, params: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(NODE_BIN);
+    cmd.arg("--ros-args").arg("-r").arg(format!("__ns:={ns}"));
+    for (name, value) in params {
+        cmd.arg("-p").arg(format!("{name}:={value}"));
+    }
+    cmd.env("ROS_DOMAIN_ID", domain_id())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // If the thread that started the child dies without dropping the guard
+    // (a test binary killed by a timeout, an abort), the kernel ends the
+    // child: no orphan keeps publishing into later runs.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        cmd.pre_exec(|| {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            Ok(())
+        });
+    }
+    cmd
+}
+
+fn collect_lines(
+    stream: impl Read + Send + 'static,
+    log: Arc<Mutex<Vec<String>>>,
+) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            log.lock().unwrap().push(line);
+        }
+    })
+}
+
+impl NodeProcess {
+    /// Starts the node in namespace `ns` with `-p name:=value` parameters.
+    pub fn spawn(ns: &str, params: &[(&str, &str)]) -> NodeProcess {
+        let mut child = node_command(ns, params)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {NODE_BIN}: {e}"));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let readers = vec![
+            collect_lines(child.stdout.take().unwrap(), log.clone()),
+            collect_lines(child.stderr.take().unwrap(), log.clone()),
+        ];
+        NodeProcess {
+            child,
+            log,
+            readers,
+        }
+    }
+
+    /// Runs the node until it exits by itself (at most `timeout`; killed
+    /// and reported as a failure after that): exit status and output.
+    pub fn run_to_exit(
+        ns: &str,
+        params: &[(&str, &str)],
+        timeout: Duration,
+    ) -> (ExitStatus, String) {
+        let mut process = NodeProcess::spawn(ns, params);
+        let start = Instant::now();
+        loop {
+            if let Some(status) = process.child.try_wait().expect("wait for the node") {
+                for reader in process.readers.drain(..) {
+                    let _ = reader.join();
+                }
+                let text = process.log_text();
+                return (status, text);
+            }
+            if start.elapsed() > timeout {
+                panic!(
+                    "node with {params:?} still running after {timeout:?}; output:\n{}",
+                    process.log_text()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub fn log_text(&self) -> String {
+        self.log.lock().unwrap().join("\n")
+    }
+
+    /// Whether the node is still running (it must keep serving after bad
+    /// input).
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    fn stop(&mut self) {
+        if !self.is_running() {
+            return;
+        }
+        // Graceful first (the node handles SIGTERM), so DDS cleans up.
+        let _ = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if !self.is_running() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for NodeProcess {
+    fn drop(&mut self) {
+        self.stop();
+        for reader in self.readers.drain(..) {
+            let _ = reader.join();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Messages
+
+pub fn point32(x: f64, y: f64) -> Point32 {
+    Point32 {
+        x: x as f32,
+        y: y as f32,
+        z: 0.0,
+    }
+}
+
+pub fn polygon(points: &[(f64, f64)]) -> Polygon {
+    Polygon {
+        points: points.iter().map(|&(x, y)| point32(x, y)).collect(),
+    }
+}
+
+/// Axis-aligned rectangle `[x0, x1] x [y0, y1]`, counter-clockwise.
+pub fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<(f64, f64)> {
+    vec![(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+}
+
+/// Square of half side `h` centred on (`cx`, `cy`).
+pub fn square(cx: f64, cy: f64, h: f64) -> Vec<(f64, f64)> {
+    rect(cx - h, cy - h, cx + h, cy + h)
+}
+
+pub fn header(frame: &str) -> Header {
+    Header {
+        frame_id: frame.to_owned(),
+        ..Default::default()
+    }
+}
+
+pub fn footprint(frame: &str, points: &[(f64, f64)]) -> PolygonStamped {
+    PolygonStamped {
+        header: header(frame),
+        polygon: polygon(points),
+    }
+}
+
+pub fn obstacle(id: &str, points: &[(f64, f64)]) -> Obstacle {
+    Obstacle {
+        id: id.to_owned(),
+        polygon: polygon(points),
+        radius: 0.0,
+    }
+}
+
+/// The message's circle convention: one vertex and a radius.
+pub fn circle(id: &str, cx: f64, cy: f64, radius: f64) -> Obstacle {
+    Obstacle {
+        id: id.to_owned(),
+        polygon: polygon(&[(cx, cy)]),
+        radius,
+    }
+}
+
+pub fn obstacles(frame: &str, list: Vec<Obstacle>) -> ObstacleArray {
+    ObstacleArray {
+        header: header(frame),
+        obstacles: list,
+    }
+}
+
+pub fn instance(frame: &str, id: i64, points: &[(f64, f64)]) -> PolygonInstanceStamped {
+    PolygonInstanceStamped {
+        header: header(frame),
+        polygon: PolygonInstance {
+            polygon: polygon(points),
+            id,
+        },
+    }
+}
+
+/// A planar pose: translation (`x`, `y`) and yaw.
+pub fn pose(x: f64, y: f64, yaw: f64) -> Pose {
+    Pose {
+        position: Point { x, y, z: 0.0 },
+        orientation: Quaternion {
+            x: 0.0,
+            y: 0.0,
+            z: (yaw / 2.0).sin(),
+            w: (yaw / 2.0).cos(),
+        },
+    }
+}
+
+pub fn result<'a>(report: &'a CollisionReport, id: &str) -> &'a ObstacleResult {
+    report
+        .results
+        .iter()
+        .find(|r| r.id == id)
+        .unwrap_or_else(|| panic!("no result for `{id}` in {report:#?}"))
+}
+
+pub fn result_ids(report: &CollisionReport) -> Vec<&str> {
+    report.results.iter().map(|r| r.id.as_str()).collect()
+}
+
+pub fn assert_close(actual: f64, expected: f64, what: &str) {
+    assert!(
+        (actual - expected).abs() <= EPS,
+        "{what}: {actual} != {expected} (±{EPS})"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Markers
+
+/// Markers of one namespace, by marker id.
+pub fn markers_in<'a>(array: &'a MarkerArray, ns: &str) -> Vec<&'a Marker> {
+    array.markers.iter().filter(|m| m.ns == ns).collect()
+}
+
+/// Added (not deleted) marker `(ns, id)`, if the array has one.
+pub fn added<'a>(array: &'a MarkerArray, ns: &str, id: i32) -> Option<&'a Marker> {
+    array
+        .markers
+        .iter()
+        .find(|m| m.ns == ns && m.id == id && m.action == ADD)
+}
+
+pub fn deleted(array: &MarkerArray, ns: &str, id: i32) -> bool {
+    array
+        .markers
+        .iter()
+        .any(|m| m.ns == ns && m.id == id && m.action == DELETE)
+}
+
+/// Marker id of each obstacle id, read from the labels (`"<id>: ..."`).
+pub fn label_ids(array: &MarkerArray) -> BTreeMap<String, i32> {
+    array
+        .markers
+        .iter()
+        .filter(|m| m.ns == "labels" && m.action == ADD)
+        .filter_map(|m| {
+            let (id, _) = m.text.split_once(": ")?;
+            Some((id.to_owned(), m.id))
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// The scene feeder
+
+/// What the feeder re-publishes: `None` = that source is silent.
+#[derive(Default)]
+pub struct Scene {
+    pub footprint: Option<PolygonStamped>,
+    pub obstacles: Option<ObstacleArray>,
+    pub instances: BTreeMap<i64, PolygonInstanceStamped>,
+}
+
+/// Period at which the feeder re-publishes the scene.
+pub const FEED_PERIOD: Duration = Duration::from_millis(100);
+
+// ---------------------------------------------------------------------------
+// The harness
+
+/// Drains an r2r stream into an unbounded queue (r2r's holds 10 and drops).
+fn record<T: Send + 'static>(
+    mut stream: impl Stream<Item = T> + Unpin + Send + 'static,
+) -> UnboundedReceiver<T> {
+    let (tx, rx) = unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(msg) = stream.next().await {
+            if tx.send(msg).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// One test's world. Must be created inside a tokio runtime, on the test's
+/// own thread (the child's death signal is tied to the thread that starts
+/// it).
+pub struct Harness {
+    pub ns: String,
+    pub node: NodeProcess,
+    peer: Arc<Mutex<r2r::Node>>,
+    stop: Arc<AtomicBool>,
+    spinner: Option<JoinHandle<()>>,
+    pub reports: UnboundedReceiver<CollisionReport>,
+    pub flags: UnboundedReceiver<Bool>,
+    scene: Arc<Mutex<Scene>>,
+    changed: Arc<Notify>,
+    feeder: tokio::task::JoinHandle<()>,
+}
+
+impl Harness {
+    /// Starts the node in `/t_<name>` with `params` and a peer, and waits
+    /// for the node's first report.
+    pub async fn start(name: &str, params: &[(&str, &str)]) -> Harness {
+        let ns = format!("/t_{name}");
+        let ctx = context();
+        let mut peer = r2r::Node::create(ctx, "peer", &ns).expect("peer node");
+        let reports = record(
+            peer.subscribe::<CollisionReport>("collision_report", QosProfile::default())
+                .expect("subscribe collision_report"),
+        );
+        let flags = record(
+            peer.subscribe::<Bool>("collision", QosProfile::default())
+                .expect("subscribe collision"),
+        );
+        let footprints = peer
+            .create_publisher::<PolygonStamped>("footprint", QosProfile::default())
+            .expect("footprint publisher");
+        let arrays = peer
+            .create_publisher::<ObstacleArray>("obstacles", QosProfile::default())
+            .expect("obstacles publisher");
+        let instances = peer
+            .create_publisher::<PolygonInstanceStamped>("obstacle_instances", QosProfile::default())
+            .expect("obstacle_instances publisher");
+
+        let peer = Arc::new(Mutex::new(peer));
+        let stop = Arc::new(AtomicBool::new(false));
+        let spinner = {
+            let peer = peer.clone();
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    peer.lock().unwrap().spin_once(Duration::from_millis(10));
+                }
+            })
+        };
+
+        let scene = Arc::new(Mutex::new(Scene::default()));
+        let changed = Arc::new(Notify::new());
+        let feeder = {
+            let scene = scene.clone();
+            let changed = changed.clone();
+            tokio::spawn(async move {
+                loop {
+                    {
+                        let scene = scene.lock().unwrap();
+                        if let Some(msg) = &scene.footprint {
+                            let _ = footprints.publish(msg);
+                        }
+                        if let Some(msg) = &scene.obstacles {
+                            let _ = arrays.publish(msg);
+                        }
+                        for msg in scene.instances.values() {
+                            let _ = instances.publish(msg);
+                        }
+                    }
+                    let _ = tokio::time::timeout(FEED_PERIOD, changed.notified()).await;
+                }
+            })
+        };
+
+        let node = NodeProcess::spawn(&ns, params);
+        let mut harness = Harness {
+            ns,
+            node,
+            peer,
+            stop,
+            spinner: Some(spinner),
+            reports,
+            flags,
+            scene,
+            changed,
+            feeder,
+        };
+        harness
+            .report_where("(the node's first)", STARTUP, |_| true)
+            .await;
+        harness
+    }
+
+    /// Changes what the feeder publishes, and publishes it at once.
+    pub fn scene(&self, change: impl FnOnce(&mut Scene)) {
+        change(&mut self.scene.lock().unwrap());
+        self.changed.notify_one();
+    }
+
+    pub fn set_footprint(&self, msg: Option<PolygonStamped>) {
+        self.scene(|s| s.footprint = msg);
+    }
+
+    pub fn set_obstacles(&self, msg: Option<ObstacleArray>) {
+        self.scene(|s| s.obstacles = msg);
+    }
+
+    /// Node log and context for failure messages.
+    pub fn context_text(&self) -> String {
+        self.context_text_lazy()()
+    }
+
+    /// Waits until a report satisfies `pred` (at most `timeout`).
+    pub async fn report_where(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+        pred: impl FnMut(&CollisionReport) -> bool,
+    ) -> CollisionReport {
+        let context = self.context_text_lazy();
+        wait_for(&mut self.reports, "report", what, timeout, pred, context).await
+    }
+
+    /// Waits until a report with `status` arrives (at most [`SETTLE`]).
+    pub async fn report_with_status(&mut self, status: &str) -> CollisionReport {
+        self.report_where(&format!("with status {status}"), SETTLE, |r| {
+            r.status == status
+        })
+        .await
+    }
+
+    /// Waits until the flag reads `expected` (at most `timeout`).
+    pub async fn flag_within(&mut self, expected: bool, timeout: Duration) {
+        let context = self.context_text_lazy();
+        let what = format!("== {expected}");
+        wait_for(
+            &mut self.flags,
+            "collision flag",
+            &what,
+            timeout,
+            |b| b.data == expected,
+            context,
+        )
+        .await;
+    }
+
+    /// Call after a report showed the state: drops the flags received
+    /// before (they may predate the state), waits until the flag reads
+    /// `expected`, then checks that it stays so for the next three messages
+    /// (the scene is static by then).
+    pub async fn flag_settles(&mut self, expected: bool) {
+        let context = self.context_text_lazy();
+        while self.flags.try_recv().is_ok() {}
+        wait_for(
+            &mut self.flags,
+            "collision flag",
+            &format!("== {expected}"),
+            SETTLE,
+            |b| b.data == expected,
+            context.clone(),
+        )
+        .await;
+        for _ in 0..3 {
+            let next = wait_for(
+                &mut self.flags,
+                "collision flag",
+                "(next)",
+                SETTLE,
+                |_| true,
+                context.clone(),
+            )
+            .await;
+            assert_eq!(
+                next.data,
+                expected,
+                "collision flag changed in a static scene; {}",
+                context()
+            );
+        }
+    }
+
+    fn context_text_lazy(&self) -> impl Fn() -> String + Clone {
+        let log = self.node.log.clone();
+        let ns = self.ns.clone();
+        move || {
+            let log = log.lock().unwrap();
+            let tail = log.len().saturating_sub(40);
+            format!(
+                "namespace {ns}, ROS_DOMAIN_ID {}; node log (last {} lines):\n{}",
+                domain_id(),
+                log.len() - tail,
+                log[tail..].join("\n")
+            )
+        }
+    }
+
+    /// Subscribes to `collision_markers` now (markers are only built while
+    /// somebody subscribes).
+    pub fn subscribe_markers(&self) -> UnboundedReceiver<MarkerArray> {
+        let stream = self
+            .peer
+            .lock()
+            .unwrap()
+            .subscribe::<MarkerArray>("collision_markers", QosProfile::default())
+            .expect("subscribe collision_markers");
+        record(stream)
+    }
+
+    /// Waits until a marker array satisfies `pred`.
+    pub async fn markers_where(
+        &self,
+        rx: &mut UnboundedReceiver<MarkerArray>,
+        what: &str,
+        timeout: Duration,
+        pred: impl FnMut(&MarkerArray) -> bool,
+    ) -> MarkerArray {
+        wait_for(
+            rx,
+            "marker array",
+            what,
+            timeout,
+            pred,
+            self.context_text_lazy(),
+        )
+        .await
+    }
+
+    /// Calls `check_footprint` (waits for the service; retries a request
+    /// whose answer does not come, as a service call right after discovery
+    /// can be lost).
+    pub async fn check_footprint(
+        &self,
+        request: CheckFootprint::Request,
+    ) -> CheckFootprint::Response {
+        let client = self
+            .peer
+            .lock()
+            .unwrap()
+            .create_client::<CheckFootprint::Service>("check_footprint", QosProfile::default())
+            .expect("check_footprint client");
+        let available = r2r::Node::is_available(&client).expect("poll service");
+        tokio::time::timeout(STARTUP, available)
+            .await
+            .unwrap_or_else(|_| panic!("check_footprint not available; {}", self.context_text()))
+            .expect("service availability");
+        for _ in 0..3 {
+            let answer = client.request(&request).expect("send request");
+            if let Ok(response) = tokio::time::timeout(Duration::from_secs(5), answer).await {
+                return response.expect("check_footprint response");
+            }
+        }
+        panic!(
+            "check_footprint did not answer 3 requests; {}",
+            self.context_text()
+        );
+    }
+
+    /// Sets one parameter through the node's `set_parameters` service.
+    pub async fn set_parameter(&self, name: &str, value: ParameterValue) -> SetParametersResult {
+        let service = format!("{}/sat_collision_node/set_parameters", self.ns);
+        let client = self
+            .peer
+            .lock()
+            .unwrap()
+            .create_client::<SetParameters::Service>(&service, QosProfile::default())
+            .expect("set_parameters client");
+        let available = r2r::Node::is_available(&client).expect("poll service");
+        tokio::time::timeout(STARTUP, available)
+            .await
+            .unwrap_or_else(|_| panic!("{service} not available; {}", self.context_text()))
+            .expect("service availability");
+        let request = SetParameters::Request {
+            parameters: vec![Parameter {
+                name: name.to_owned(),
+                value,
+            }],
+        };
+        for _ in 0..3 {
+            let answer = client.request(&request).expect("send request");
+            if let Ok(response) = tokio::time::timeout(Duration::from_secs(5), answer).await {
+                let mut response = response.expect("set_parameters response");
+                assert_eq!(response.results.len(), 1, "one result per parameter");
+                return response.results.remove(0);
+            }
+        }
+        panic!(
+            "{service} did not answer 3 requests; {}",
+            self.context_text()
+        );
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        self.feeder.abort();
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(spinner) = self.spinner.take() {
+            let _ = spinner.join();
+        }
+        if std::thread::panicking() {
+            eprintln!("---- {}", self.context_text());
+        }
+    }
+}
+
+/// Receives from `rx` until `pred` holds; panics after `timeout` with the
+/// last message seen.
+pub async fn wait_for<T: Debug>(
+    rx: &mut UnboundedReceiver<T>,
+    kind: &str,
+    what: &str,
+    timeout: Duration,
+    mut pred: impl FnMut(&T) -> bool,
+    context: impl Fn() -> String,
+) -> T {
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut last: Option<T> = None;
+    let mut seen = 0usize;
+    loop {
+        match tokio::time::timeout_at(deadline, rx.recv()).await {
+            Ok(Some(msg)) => {
+                seen += 1;
+                if pred(&msg) {
+                    return msg;
+                }
+                last = Some(msg);
+            }
+            Ok(None) => panic!(
+                "{kind} stream closed while waiting for {what}; {}",
+                context()
+            ),
+            Err(_) => panic!(
+                "no {kind} {what} within {timeout:?} ({seen} received); last one: {last:#?}\n{}",
+                context()
+            ),
+        }
+    }
+}
+
+/// Parameter values for `set_parameters` (rcl_interfaces/ParameterType).
+pub fn double_value(x: f64) -> ParameterValue {
+    ParameterValue {
+        type_: 3,
+        double_value: x,
+        ..Default::default()
+    }
+}
+
+pub fn string_value(s: &str) -> ParameterValue {
+    ParameterValue {
+        type_: 4,
+        string_value: s.to_owned(),
+        ..Default::default()
+    }
+}

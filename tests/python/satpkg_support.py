@@ -1,0 +1,293 @@
+"""Shared helpers of the packaging tests (params file, zones, demo, launch, colcon).
+
+* `Proc`: a child process (the node, the demo) in its own session, whose output is
+  collected by a thread; it is stopped with SIGINT then SIGKILL, and the kernel kills it
+  too (PR_SET_PDEATHSIG) if the test process dies first, so no run leaves one behind.
+* `ros_peer()`: an rclpy node for talking to the node under test (parameter services,
+  publishing a footprint, collecting reports).
+
+Binaries come from $SAT_COLLISION_BIN_DIR (set by scripts/test.sh) or
+${CARGO_TARGET_DIR:-target}/debug. Every test runs its node in a namespace of its own,
+so tests never see each other's topics.
+"""
+
+import ctypes
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TARGET_DIR = Path(os.environ.get('CARGO_TARGET_DIR') or ROOT / 'target')
+BIN_DIR = Path(os.environ.get('SAT_COLLISION_BIN_DIR') or TARGET_DIR / 'debug')
+NODE_NAME = 'sat_collision_node'
+
+# The node's parameters, their allowed ranges and the run-time ones, read from
+# src/config.rs so that the tests follow the code.
+_CONFIG_RS = (ROOT / 'src' / 'config.rs').read_text()
+
+
+def _str_list(const):
+    m = re.search(r'pub const ' + const + r': \[&\'static str; \d+\] = \[(.*?)\];',
+                  _CONFIG_RS, re.S)
+    assert m, f'{const} not found in src/config.rs'
+    return re.findall(r'"([a-z_]+)"', m.group(1))
+
+
+PARAM_NAMES = _str_list('NAMES')
+RUNTIME_PARAMS = _str_list('RUNTIME')
+RANGES = {
+    name: (float(lo), float(hi))
+    for name, lo, hi in re.findall(r'\("([a-z_]+)", ([0-9.]+), ([0-9.]+)\)', _CONFIG_RS)
+}
+
+
+def fmt_num(x):
+    """A number the way Rust's `{}` prints an f64 (1.0 -> 1, 0.1 -> 0.1)."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def binary(name):
+    path = BIN_DIR / name
+    if not os.access(path, os.X_OK):
+        pytest.fail(f'{path} not found: build it first (cargo build --bins), or set '
+                    'SAT_COLLISION_BIN_DIR')
+    return str(path)
+
+
+def namespace(tag):
+    """A namespace unique to this test and this run."""
+    return f'/t_pkg_{tag}_{os.getpid()}'
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _child_setup():
+    try:
+        ctypes.CDLL('libc.so.6', use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+class Proc:
+    """A child process with its combined output collected line by line."""
+
+    def __init__(self, args, cwd=ROOT, env=None):
+        self.args = [str(a) for a in args]
+        self.lines = []
+        self._cond = threading.Condition()
+        self.proc = subprocess.Popen(
+            self.args, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
+            start_new_session=True, preexec_fn=_child_setup)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            with self._cond:
+                self.lines.append(line.rstrip('\n'))
+                self._cond.notify_all()
+        with self._cond:
+            self._cond.notify_all()
+
+    @property
+    def output(self):
+        with self._cond:
+            return '\n'.join(self.lines)
+
+    def wait_for(self, pattern, timeout=30.0):
+        """Wait until a line matches `pattern` (regex); return the match."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        seen = 0
+        with self._cond:
+            while True:
+                for line in self.lines[seen:]:
+                    m = rx.search(line)
+                    if m:
+                        return m
+                seen = len(self.lines)
+                left = deadline - time.monotonic()
+                if left <= 0 or (self.proc.poll() is not None and not self._reader.is_alive()):
+                    raise AssertionError(
+                        f'no line matching {pattern!r} within {timeout} s from '
+                        f'{" ".join(self.args)} (exit code {self.proc.poll()}); output:\n'
+                        + '\n'.join(self.lines))
+                self._cond.wait(min(left, 0.2))
+
+    def wait_exit(self, timeout=30.0):
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(f'{" ".join(self.args)} still running after {timeout} s; '
+                                 f'output:\n{self.output}')
+        self._reader.join(5)
+        return rc
+
+    def stop(self, sig=signal.SIGINT, timeout=10.0):
+        """Send `sig`, wait for the exit; SIGKILL after `timeout`. Returns the exit code."""
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                raise AssertionError(f'{" ".join(self.args)} ignored signal {sig} for '
+                                     f'{timeout} s; output:\n{self.output}')
+        self._reader.join(5)
+        return self.proc.returncode
+
+    def kill(self):
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait(10)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.kill()
+        self._reader.join(5)
+
+
+def start_node(ns, *ros_args, params_file=None):
+    """sat_collision_node in namespace `ns`, waiting for its 'started' line."""
+    args = [binary(NODE_NAME), '--ros-args', '-r', f'__ns:={ns}']
+    if params_file is not None:
+        args += ['--params-file', params_file]
+    args += list(ros_args)
+    proc = Proc(args)
+    try:
+        proc.wait_for(r'\bstarted: ', timeout=30)
+    except BaseException:
+        proc.kill()
+        raise
+    return proc
+
+
+def run_node_expect_failure(*ros_args, params_file=None, timeout=30.0):
+    """Run the node with arguments that must stop its start-up: (exit code, output)."""
+    args = [binary(NODE_NAME), '--ros-args', '-r', f'__ns:={namespace("fail")}']
+    if params_file is not None:
+        args += ['--params-file', params_file]
+    args += list(ros_args)
+    with Proc(args) as proc:
+        rc = proc.wait_exit(timeout)
+        return rc, proc.output
+
+
+# --- rclpy -----------------------------------------------------------------------------
+
+class RosPeer:
+    """An rclpy node with a background executor."""
+
+    def __init__(self, name):
+        import rclpy
+        from rclpy.executors import SingleThreadedExecutor
+
+        self.rclpy = rclpy
+        self.context = rclpy.context.Context()
+        rclpy.init(context=self.context)
+        self.node = rclpy.create_node(name, context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self._stop = False
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._thread.start()
+
+    def _spin(self):
+        while not self._stop and self.context.ok():
+            self.executor.spin_once(timeout_sec=0.05)
+
+    def close(self):
+        self._stop = True
+        self._thread.join(5)
+        self.executor.shutdown()
+        self.node.destroy_node()
+        self.rclpy.shutdown(context=self.context)
+
+    def call(self, srv_type, name, request, timeout=30.0):
+        client = self.node.create_client(srv_type, name)
+        try:
+            deadline = time.monotonic() + timeout
+            while not client.wait_for_service(timeout_sec=0.2):
+                if time.monotonic() > deadline:
+                    raise AssertionError(f'service {name} not available within {timeout} s')
+            future = client.call_async(request)
+            while not future.done():
+                if time.monotonic() > deadline:
+                    raise AssertionError(f'no answer from {name} within {timeout} s')
+                time.sleep(0.02)
+            return future.result()
+        finally:
+            self.node.destroy_client(client)
+
+    def get_parameters(self, node_fqn, names):
+        """{name: python value} through rcl_interfaces/srv/GetParameters."""
+        from rcl_interfaces.srv import GetParameters
+
+        request = GetParameters.Request()
+        request.names = list(names)
+        response = self.call(GetParameters, f'{node_fqn}/get_parameters', request)
+        assert len(response.values) == len(names), response
+        return {n: parameter_value(v) for n, v in zip(names, response.values)}
+
+    def set_parameter(self, node_fqn, name, value):
+        """(successful, reason) of one SetParameters request."""
+        from rcl_interfaces.msg import Parameter
+        from rcl_interfaces.srv import SetParameters
+
+        request = SetParameters.Request()
+        request.parameters = [Parameter(name=name, value=to_parameter_value(value))]
+        response = self.call(SetParameters, f'{node_fqn}/set_parameters', request)
+        result = response.results[0]
+        return result.successful, result.reason
+
+
+def parameter_value(msg):
+    from rcl_interfaces.msg import ParameterType as T
+
+    values = {
+        T.PARAMETER_BOOL: 'bool_value',
+        T.PARAMETER_INTEGER: 'integer_value',
+        T.PARAMETER_DOUBLE: 'double_value',
+        T.PARAMETER_STRING: 'string_value',
+    }
+    if msg.type == T.PARAMETER_NOT_SET:
+        return None
+    assert msg.type in values, f'unexpected parameter type {msg.type}'
+    return getattr(msg, values[msg.type])
+
+
+def to_parameter_value(value):
+    from rcl_interfaces.msg import ParameterType as T
+    from rcl_interfaces.msg import ParameterValue
+
+    if isinstance(value, bool):
+        return ParameterValue(type=T.PARAMETER_BOOL, bool_value=value)
+    if isinstance(value, int):
+        return ParameterValue(type=T.PARAMETER_INTEGER, integer_value=value)
+    if isinstance(value, float):
+        return ParameterValue(type=T.PARAMETER_DOUBLE, double_value=value)
+    return ParameterValue(type=T.PARAMETER_STRING, string_value=str(value))
+
+
+@pytest.fixture
+def ros_peer(request):
+    peer = RosPeer('satpkg_peer_' + re.sub(r'\W', '_', request.node.name)[:40])
+    yield peer
+    peer.close()

@@ -1,0 +1,169 @@
+"""config/sat_collision.yaml and the node's parameter checks at start-up.
+
+* the file is in the standard form, holds every parameter (and only those) with a
+  comment giving its unit and range, and its values are the node's defaults;
+* a node started with --params-file reads every value back through get_parameters,
+  including non-default ones; run-time parameters can be changed, start-up ones not;
+* every kind of bad parameter stops start-up with a non-zero exit code and a one-line
+  message naming the parameter (and the range, where there is one).
+"""
+
+import re
+
+import pytest
+import yaml
+
+from satpkg_support import (
+    NODE_NAME, PARAM_NAMES, RANGES, ROOT, RUNTIME_PARAMS, fmt_num, namespace,
+    ros_peer, run_node_expect_failure, start_node,
+)
+
+PARAMS_FILE = ROOT / 'config' / 'sat_collision.yaml'
+
+assert ros_peer  # a fixture, used by name below
+
+
+def load_params(path=PARAMS_FILE):
+    doc = yaml.safe_load(path.read_text())
+    assert list(doc) == [NODE_NAME], f'{path}: one top-level key, {NODE_NAME}'
+    assert list(doc[NODE_NAME]) == ['ros__parameters']
+    return doc[NODE_NAME]['ros__parameters']
+
+
+def test_file_holds_every_parameter_with_a_comment():
+    params = load_params()
+    assert sorted(params) == sorted(PARAM_NAMES)
+    lines = PARAMS_FILE.read_text().splitlines()
+    for name in PARAM_NAMES:
+        (at,) = [i for i, line in enumerate(lines) if re.match(rf'\s+{name}:', line)]
+        comment = []
+        for line in reversed(lines[:at]):
+            if not line.strip().startswith('#'):
+                break
+            comment.append(line)
+        text = ' '.join(comment)
+        assert comment, f'{name} has no comment above it'
+        if name in RANGES:
+            lo, hi = RANGES[name]
+            assert f'[{fmt_num(lo)}, {fmt_num(hi)}]' in text, f'{name}: range missing in {text!r}'
+        kind = 'run time' if name in RUNTIME_PARAMS else 'start-up only'
+        assert kind in text, f'{name}: the comment should say "{kind}"'
+
+
+def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
+    params = load_params()
+    # The same file with every value changed: proves the file is what the node reads.
+    changed = {
+        'footprint_timeout': 2.5,
+        'obstacles_timeout': 0.0,
+        'fail_safe': False,
+        'padding': 0.125,
+        'publish_rate': 20.0,
+        'markers_rate': 0.0,
+        'zones_file': str(ROOT / 'config' / 'zones.example.yaml'),
+        'robot_footprint': '[[0.5, 0.3], [-0.5, 0.3], [-0.5, -0.3], [0.5, -0.3]]',
+        'robot_radius': 0.4,
+    }
+    assert sorted(changed) == sorted(PARAM_NAMES)
+    assert all(changed[n] != params[n] for n in PARAM_NAMES)
+    custom = tmp_path / 'custom.yaml'
+    custom.write_text(yaml.safe_dump({NODE_NAME: {'ros__parameters': changed}}))
+
+    ns_file, ns_custom, ns_plain = namespace('pfile'), namespace('pcustom'), namespace('pplain')
+    with start_node(ns_file, params_file=PARAMS_FILE), \
+            start_node(ns_custom, params_file=custom), \
+            start_node(ns_plain):
+        got_file = ros_peer.get_parameters(f'{ns_file}/{NODE_NAME}', PARAM_NAMES)
+        got_custom = ros_peer.get_parameters(f'{ns_custom}/{NODE_NAME}', PARAM_NAMES)
+        got_plain = ros_peer.get_parameters(f'{ns_plain}/{NODE_NAME}', PARAM_NAMES)
+
+        for name in PARAM_NAMES:
+            assert got_file[name] == params[name], name
+            assert type(got_file[name]) is type(params[name]), name
+            assert got_custom[name] == changed[name], name
+        # config/sat_collision.yaml holds the defaults.
+        assert got_plain == got_file
+
+        # Run time: the documented parameters change, the others are refused.
+        node = f'{ns_file}/{NODE_NAME}'
+        ok, reason = ros_peer.set_parameter(node, 'padding', 0.05)
+        assert ok, reason
+        assert ros_peer.get_parameters(node, ['padding']) == {'padding': 0.05}
+        ok, reason = ros_peer.set_parameter(node, 'padding', 9.0)
+        assert not ok and '[0, 5]' in reason, reason
+        for name in RUNTIME_PARAMS:
+            value = {'fail_safe': False}.get(name, 0.5)
+            ok, reason = ros_peer.set_parameter(node, name, value)
+            assert ok, f'{name}: {reason}'
+        for name in set(PARAM_NAMES) - set(RUNTIME_PARAMS):
+            ok, reason = ros_peer.set_parameter(node, name, params[name])
+            assert not ok and 'start-up only' in reason, f'{name}: {reason}'
+
+
+def _file(tmp_path, body):
+    path = tmp_path / 'params.yaml'
+    path.write_text(f'{NODE_NAME}:\n  ros__parameters:\n' + body)
+    return path
+
+
+# (id, params file body or None, extra --ros-args, strings the message must contain)
+BAD = [
+    ('out_of_range_file', '    padding: 7.5\n', [],
+     ['padding', '7.5', 'outside the allowed range [0, 5]']),
+    ('out_of_range_cli', None, ['-p', 'publish_rate:=0.0'],
+     ['publish_rate', '[0.1, 1000]']),
+    ('negative_timeout', '    obstacles_timeout: -1.0\n', [],
+     ['obstacles_timeout', '[0, 3600]']),
+    ('wrong_type_number', '    footprint_timeout: "soon"\n', [],
+     ['footprint_timeout', 'expected a number in [0, 3600], got string']),
+    ('wrong_type_bool', '    fail_safe: 1\n', [],
+     ['fail_safe', 'expected a bool, got integer']),
+    ('wrong_type_string', '    zones_file: 5\n', [],
+     ['zones_file', 'expected a string, got integer']),
+    ('wrong_type_array', '    markers_rate: [1.0, 2.0]\n', [],
+     ['markers_rate', '[0, 100]', 'double array']),
+    ('wrong_type_use_sim_time', '    use_sim_time: "yes"\n', [],
+     ['use_sim_time', 'expected a bool']),
+    ('footprint_too_few_points', '    robot_footprint: "[[0.0, 0.0], [1.0, 0.0]]"\n', [],
+     ['robot_footprint', 'not a usable footprint', '3 distinct points']),
+    ('footprint_self_intersecting',
+     '    robot_footprint: "[[0, 0], [1, 1], [1, 0], [0, 1]]"\n', [],
+     ['robot_footprint', 'self-intersecting']),
+    ('footprint_not_nav2_form', '    robot_footprint: "0.5, 0.3; -0.5, 0.3"\n', [],
+     ['robot_footprint', 'expected "[[x, y], [x, y], ...]"']),
+    ('robot_radius_out_of_range', '    robot_radius: 12.0\n', [],
+     ['robot_radius', '[0, 10]']),
+    ('typo_in_name', '    paddng: 0.1\n', [],
+     ['paddng', 'unknown parameter', 'did you mean `padding`']),
+    ('unknown_name_cli', None, ['-p', 'colour:=red'],
+     ['colour', 'unknown parameter', 'footprint_timeout']),
+]
+
+
+@pytest.mark.parametrize('case', BAD, ids=[c[0] for c in BAD])
+def test_bad_parameter_stops_startup(case, tmp_path):
+    _, body, extra, expected = case
+    params_file = _file(tmp_path, body) if body is not None else None
+    rc, output = run_node_expect_failure(*extra, params_file=params_file)
+    assert rc != 0, output
+    assert 'started:' not in output, output
+    assert 'panicked' not in output, output
+    for text in expected:
+        assert text in output, f'{text!r} not in:\n{output}'
+
+
+def test_unparseable_params_file_stops_startup(tmp_path):
+    # rcl itself cannot load a list of mixed types: the message names the file and line.
+    path = _file(tmp_path, '    padding: 0.1\n    markers_rate: [1, "a"]\n')
+    rc, output = run_node_expect_failure(params_file=path)
+    assert rc != 0, output
+    assert 'panicked' not in output, output
+    assert str(path) in output and 'line_num 4' in output, output
+
+
+def test_missing_params_file_stops_startup(tmp_path):
+    path = tmp_path / 'nowhere.yaml'
+    rc, output = run_node_expect_failure(params_file=path)
+    assert rc != 0, output
+    assert 'panicked' not in output, output
+    assert str(path) in output, output
