@@ -12,7 +12,7 @@
 # SIGTERM stops both (SIGINT to each, SIGKILL after 5 s).
 #
 # Environment knobs:
-#   SAT_DEMO_SECONDS      stop both after this many seconds (default 0: run until Ctrl-C)
+#   SAT_DEMO_SECONDS      stop both after this many seconds, exit 0 (default 0: run until Ctrl-C)
 #   SAT_DEMO_NODE_ARGS    extra arguments for the node (e.g. "--ros-args -p padding:=0.1")
 #   SAT_DEMO_DEMO_ARGS    extra arguments for the demo publisher (e.g. "--loop-period 10")
 #   SAT_DEMO_SVG          snapshot file (default demo_snapshot.svg in the repository)
@@ -76,6 +76,7 @@ cleanup() {
 }
 trap 'echo; echo "==== stopping ===="; cleanup; exit 130' INT
 trap 'cleanup; exit 143' TERM HUP
+trap 'echo "==== ${SAT_DEMO_SECONDS} s are up: stopping ===="; cleanup; exit 0' USR1
 trap 'cleanup' EXIT
 
 echo "==== starting ${NODE##*/} and ${DEMO##*/} (ROS_DOMAIN_ID=${ROS_DOMAIN_ID:-0}; Ctrl-C stops both) ===="
@@ -86,7 +87,7 @@ sleep 0.5
 pids+=("$!")
 
 if [ "${SAT_DEMO_SECONDS:-0}" != 0 ]; then
-    (sleep "$SAT_DEMO_SECONDS" && kill -TERM $$ 2>/dev/null) &
+    (sleep "$SAT_DEMO_SECONDS" && kill -USR1 $$ 2>/dev/null) &
     timer_pid=$!
 fi
 

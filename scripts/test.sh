@@ -76,8 +76,19 @@ if [ "${#py_tests[@]}" -eq 0 ]; then
         echo "no tests/python folder: nothing to run"
     fi
 else
-    # The Python tests may start the node binaries: build them (debug, default features).
-    run cargo build --bins
+    # The Python tests start the node binaries. When the package has integration tests,
+    # `cargo test` above has just built every binary (default features) into
+    # target/debug, in its own feature set (dev-dependencies included): use those, since
+    # a plain `cargo build --bins` would rebuild much of the tree with other features.
+    has_itests="$(cargo metadata --no-deps --format-version 1 | "$SAT_COLLISION_PYTHON" -c '
+import json, sys
+m = json.load(sys.stdin)
+print(int(any("test" in t["kind"] for p in m["packages"] for t in p["targets"])))')"
+    if [ "$has_itests" = 1 ]; then
+        echo "binaries: built by cargo test above"
+    else
+        run cargo build --bins
+    fi
     SAT_COLLISION_BIN_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
     export SAT_COLLISION_BIN_DIR
     echo "SAT_COLLISION_BIN_DIR=$SAT_COLLISION_BIN_DIR; ${#py_tests[@]} test file(s)"

@@ -29,6 +29,11 @@ pub struct NodeConfig {
     /// Radius (m) of a round robot for the service, when no
     /// `robot_footprint` is given; 0 = none.
     pub robot_radius: f64,
+    /// Metres from the footprint beyond which per-obstacle results may be a
+    /// flagged lower bound instead of exact (the flag, `min_distance` and
+    /// the nearest obstacle are always exact); what keeps a report over
+    /// thousands of obstacles cheap.
+    pub exact_range: f64,
 }
 
 impl Default for NodeConfig {
@@ -43,6 +48,7 @@ impl Default for NodeConfig {
             zones_file: String::new(),
             robot_footprint: String::new(),
             robot_radius: 0.0,
+            exact_range: 5.0,
         }
     }
 }
@@ -55,6 +61,7 @@ pub const RANGES: &[(&str, f64, f64)] = &[
     ("publish_rate", 0.1, 1000.0),
     ("markers_rate", 0.0, 100.0),
     ("robot_radius", 0.0, 10.0),
+    ("exact_range", 0.0, 1e6),
 ];
 
 /// A parameter that cannot be used, and why.
@@ -104,7 +111,7 @@ fn range_of(name: &str) -> Option<(f64, f64)> {
 
 impl NodeConfig {
     /// Names of every parameter.
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 10] = [
         "footprint_timeout",
         "obstacles_timeout",
         "fail_safe",
@@ -114,15 +121,17 @@ impl NodeConfig {
         "zones_file",
         "robot_footprint",
         "robot_radius",
+        "exact_range",
     ];
 
     /// Parameters that take effect while the node runs; the rest are read
     /// at start-up only.
-    pub const RUNTIME: [&'static str; 4] = [
+    pub const RUNTIME: [&'static str; 5] = [
         "footprint_timeout",
         "obstacles_timeout",
         "fail_safe",
         "padding",
+        "exact_range",
     ];
 
     /// Sets one parameter, checking type and range. Integers are accepted
@@ -151,6 +160,7 @@ impl NodeConfig {
                 "padding" => &mut self.padding,
                 "publish_rate" => &mut self.publish_rate,
                 "markers_rate" => &mut self.markers_rate,
+                "exact_range" => &mut self.exact_range,
                 _ => &mut self.robot_radius,
             };
             *slot = x;

@@ -218,7 +218,7 @@ pub fn summarize(outcomes: &[ObstacleOutcome]) -> Summary {
 }
 
 /// One report, mirroring `sat_collision_msgs/CollisionReport`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
     pub colliding: bool,
     pub valid: bool,

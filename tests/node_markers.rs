@@ -288,6 +288,22 @@ async fn vanished_obstacles_are_deleted_in_every_namespace_they_had() {
         );
     }
 
+    // The collision ends (footprint moved clear): the arrow goes, the axis
+    // and projections stay.
+    h.set_footprint(Some(footprint("map", &square(-2.0, 0.0, 0.5))));
+    let a = h
+        .markers_where(&mut markers, "without arrow", SETTLE, |a| {
+            added(a, "penetration", stay_id).is_none()
+        })
+        .await;
+    assert!(deleted(&a, "penetration", stay_id), "{a:#?}");
+    for ns in ["obstacles", "separating_axes", "projections", "labels"] {
+        assert!(
+            added(&a, ns, stay_id).is_some(),
+            "`stay` still drawn in {ns}"
+        );
+    }
+
     // An invalid footprint: its outline and every pair drawing go, the
     // obstacle outlines stay (grey).
     let mut nan = robot();
@@ -299,7 +315,7 @@ async fn vanished_obstacles_are_deleted_in_every_namespace_they_had() {
         })
         .await;
     assert!(deleted(&a, "footprint", 0), "{a:#?}");
-    for ns in ["separating_axes", "projections", "penetration"] {
+    for ns in ["separating_axes", "projections"] {
         assert!(
             deleted(&a, ns, stay_id),
             "DELETE ({ns}, {stay_id}) in {a:#?}"

@@ -109,7 +109,7 @@ async fn first_collision_is_the_index_of_the_first_colliding_pose() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stale_obstacles_answer_invalid_and_all_colliding() {
-    let mut h = Harness::start("s_stale", &[("obstacles_timeout", "0.3")]).await;
+    let mut h = Harness::start("s_stale", &[("obstacles_timeout", "0.8")]).await;
     h.set_obstacles(Some(obstacles("map", vec![obstacle("wall", &wall())])));
     h.set_footprint(Some(footprint("map", &square(-5.0, 0.0, 0.5))));
     h.report_where("valid", SETTLE, |r| r.valid).await;

@@ -68,36 +68,43 @@ pub fn header(frame_id: &str, stamp: Duration) -> Header {
     }
 }
 
-pub fn obstacle_result(obstacle: &Obstacle, outcome: &ObstacleOutcome) -> ObstacleResult {
+/// Writes one obstacle's result into `out`, reusing its strings.
+fn fill_obstacle_result(out: &mut ObstacleResult, obstacle: &Obstacle, outcome: &ObstacleOutcome) {
     let zero = Vector::zeros();
     let contact = outcome.contact;
-    ObstacleResult {
-        id: obstacle.id.clone(),
-        status: outcome.status.to_owned(),
-        colliding: outcome.colliding(),
-        penetration_depth: contact.map_or(0.0, |c| c.depth),
-        mtv: vector3(&contact.map_or(zero, |c| c.mtv)),
-        distance: contact.map_or(0.0, |c| c.distance),
-        separating_axis: vector3(&contact.map_or(zero, |c| c.axis)),
-    }
+    out.id.clear();
+    out.id.push_str(&obstacle.id);
+    out.status.clear();
+    out.status.push_str(outcome.status);
+    out.colliding = outcome.colliding();
+    out.penetration_depth = contact.map_or(0.0, |c| c.depth);
+    out.mtv = vector3(&contact.map_or(zero, |c| c.mtv));
+    out.distance = contact.map_or(0.0, |c| c.distance);
+    out.separating_axis = vector3(&contact.map_or(zero, |c| c.axis));
+    out.exact = outcome.exact;
 }
 
-pub fn collision_report(
+/// Writes `report` into `msg`, reusing its buffers (the results vector and
+/// every string), so a steady stream of reports does not reallocate them.
+pub fn fill_collision_report(
+    msg: &mut CollisionReport,
     report: &Report,
     obstacles: &[Obstacle],
     stamp: Duration,
-) -> CollisionReport {
-    CollisionReport {
-        header: header(&report.frame_id, stamp),
-        colliding: report.colliding,
-        valid: report.valid,
-        status: report.status.to_owned(),
-        min_distance: report.min_distance,
-        nearest_obstacle_id: report.nearest_obstacle_id.clone(),
-        results: obstacles
-            .iter()
-            .zip(&report.outcomes)
-            .map(|(o, r)| obstacle_result(o, r))
-            .collect(),
+) {
+    msg.header.stamp = time(stamp);
+    msg.header.frame_id.clear();
+    msg.header.frame_id.push_str(&report.frame_id);
+    msg.colliding = report.colliding;
+    msg.valid = report.valid;
+    msg.status.clear();
+    msg.status.push_str(report.status);
+    msg.min_distance = report.min_distance;
+    msg.nearest_obstacle_id.clear();
+    msg.nearest_obstacle_id.push_str(&report.nearest_obstacle_id);
+    let n = report.outcomes.len().min(obstacles.len());
+    msg.results.resize_with(n, ObstacleResult::default);
+    for ((out, obstacle), outcome) in msg.results.iter_mut().zip(obstacles).zip(&report.outcomes) {
+        fill_obstacle_result(out, obstacle, outcome);
     }
 }

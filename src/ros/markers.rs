@@ -106,6 +106,9 @@ pub struct MarkerInput<'a> {
 #[derive(Default)]
 pub struct MarkerBuilder {
     ids: HashMap<String, i32>,
+    /// Ids of obstacles that vanished, handed out again so that the map
+    /// stays as large as the current obstacle set however ids churn.
+    free_ids: Vec<i32>,
     next_id: i32,
     live: HashSet<(&'static str, i32)>,
     cleared: bool,
@@ -117,9 +120,27 @@ impl MarkerBuilder {
         if let Some(&id) = self.ids.get(obstacle_id) {
             return id;
         }
-        self.next_id += 1;
-        self.ids.insert(obstacle_id.to_owned(), self.next_id);
-        self.next_id
+        let id = self.free_ids.pop().unwrap_or_else(|| {
+            self.next_id += 1;
+            self.next_id
+        });
+        self.ids.insert(obstacle_id.to_owned(), id);
+        id
+    }
+
+    /// Forgets the ids of obstacles no longer present, after their markers
+    /// were deleted in this array: a released id goes to a new obstacle in a
+    /// later array only, never to a ghost.
+    fn release_absent(&mut self, obstacles: &[Obstacle]) {
+        let present: HashSet<&str> = obstacles.iter().map(|o| o.id.as_str()).collect();
+        let free_ids = &mut self.free_ids;
+        self.ids.retain(|id, marker_id| {
+            let keep = present.contains(id.as_str());
+            if !keep {
+                free_ids.push(*marker_id);
+            }
+            keep
+        });
     }
 
     pub fn build(&mut self, input: &MarkerInput<'_>) -> MarkerArray {
@@ -206,6 +227,7 @@ impl MarkerBuilder {
             });
         }
         self.live = frame.live;
+        self.release_absent(input.obstacles);
         MarkerArray { markers }
     }
 }

@@ -66,6 +66,8 @@ struct State {
     logger: String,
     outputs: Outputs,
     marker_builder: MarkerBuilder,
+    report: Report,
+    report_msg: CollisionReport,
     last_markers: Option<Instant>,
     last_flag: Option<(bool, &'static str)>,
     throttle: Throttle,
@@ -91,19 +93,28 @@ impl State {
         let stamp = self.now();
         let now = stamp.as_secs_f64();
         self.monitor.expire_instances(now);
-        let report = self.monitor.evaluate(now);
-        self.log_transitions(&report);
+        // The report and its message are reused from call to call.
+        let mut report = std::mem::take(&mut self.report);
+        self.monitor.evaluate_into(now, &mut report);
+        // The flag first: it is what a safety consumer waits for.
         let flag = Bool {
             data: report.colliding,
         };
         if let Err(e) = self.outputs.collision.publish(&flag) {
             self.warn_throttled("publish", &format!("could not publish collision: {e}"));
         }
-        let msg = convert::collision_report(&report, self.monitor.obstacles(), stamp);
-        if let Err(e) = self.outputs.report.publish(&msg) {
+        self.log_transitions(&report);
+        convert::fill_collision_report(
+            &mut self.report_msg,
+            &report,
+            self.monitor.obstacles(),
+            stamp,
+        );
+        if let Err(e) = self.outputs.report.publish(&self.report_msg) {
             self.warn_throttled("publish", &format!("could not publish report: {e}"));
         }
         self.publish_markers(&report, stamp);
+        self.report = report;
     }
 
     fn publish_markers(&mut self, report: &Report, stamp: Duration) {
@@ -225,6 +236,7 @@ impl State {
             self.config = p.0.clone();
         }
         self.monitor.set_config(self.config.monitor());
+        self.monitor.set_exact_range(self.config.exact_range);
         r2r::log_info!(&self.logger, "parameter {name} changed");
         self.publish();
     }
@@ -361,6 +373,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     }
 
     let mut monitor = Monitor::new(config.monitor());
+    monitor.set_exact_range(config.exact_range);
     if !config.zones_file.is_empty() {
         let (frame, zones) = load_zones(&config.zones_file)?;
         r2r::log_info!(
@@ -394,6 +407,8 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         logger: logger.clone(),
         outputs,
         marker_builder: MarkerBuilder::default(),
+        report: Report::default(),
+        report_msg: CollisionReport::default(),
         last_markers: None,
         last_flag: None,
         throttle: Throttle {

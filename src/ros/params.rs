@@ -46,6 +46,9 @@ fn description(name: &str) -> &'static str {
         "zones_file" => "YAML file of static keep-out zones (start-up only)",
         "robot_footprint" => "robot-frame footprint \"[[x, y], ...]\" for check_footprint (start-up only)",
         "robot_radius" => "m, round robot for check_footprint if no robot_footprint (start-up only) [0, 10]",
+        "exact_range" => {
+            "m from the footprint beyond which per-obstacle results may be a flagged lower bound [0, 1e6]"
+        }
         _ => "",
     }
 }
@@ -63,6 +66,7 @@ impl Params {
             "zones_file" => ParameterValue::String(c.zones_file.clone()),
             "robot_footprint" => ParameterValue::String(c.robot_footprint.clone()),
             "robot_radius" => ParameterValue::Double(c.robot_radius),
+            "exact_range" => ParameterValue::Double(c.exact_range),
             _ => return None,
         })
     }
