@@ -27,6 +27,8 @@
 //! * `textbook_bool`, `textbook_mtv`: project every vertex of both polygons
 //!   on every edge normal of both (early exit on a separating axis).
 
+mod common;
+use common::Rng;
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
@@ -94,23 +96,6 @@ impl Config {
 
     fn overlapping(self) -> bool {
         matches!(self, Config::Shallow | Config::Deep | Config::Containment)
-    }
-}
-
-/// Deterministic SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
     }
 }
 

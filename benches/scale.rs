@@ -29,6 +29,8 @@
 //! The setup asserts that every broad-phase report decides exactly as the
 //! exact one (same summary) before anything is timed.
 
+mod common;
+use common::Rng;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
 use sat_collision::broadphase::ObstacleIndex;
 use sat_collision::geometry::{Point, Shape, Vector};
@@ -43,23 +45,6 @@ const COUNTS: [usize; 4] = [10, 100, 1_000, 10_000];
 /// Obstacles per square metre.
 const DENSITY: f64 = 0.25;
 const PADDING: f64 = 0.05;
-
-/// Deterministic SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-}
 
 fn footprint() -> Vec<Point> {
     let (w, h, c) = (0.5, 0.3, 0.08);

@@ -185,13 +185,8 @@ impl ObstacleIndex {
         // one wins). Far outcomes cannot change it: their distance exceeds
         // the nearest's. More near obstacles than the stack holds: find
         // them again.
-        let mut summary = Summary {
-            any_colliding: false,
-            any_invalid: !self.invalid.is_empty(),
-            min_distance: f64::INFINITY,
-            nearest: None,
-        };
-        let mut best_rank = f64::INFINITY;
+        let mut summary = Summary::empty();
+        summary.any_invalid = !self.invalid.is_empty();
         let mut visit = |i: usize| {
             if obstacles[i].shape.is_err() {
                 return;
@@ -201,19 +196,8 @@ impl ObstacleIndex {
                 _ => exact(footprint, padding, &obstacles[i]),
             };
             out[i] = outcome;
-            let Some(contact) = outcome.contact else {
-                return;
-            };
-            summary.any_colliding |= contact.colliding;
-            summary.min_distance = summary.min_distance.min(contact.distance);
-            let rank = if contact.colliding {
-                -contact.depth
-            } else {
-                contact.distance
-            };
-            if rank < best_rank || summary.nearest.is_none() {
-                best_rank = rank;
-                summary.nearest = Some(i);
+            if let Some(contact) = &outcome.contact {
+                summary.record(i, contact);
             }
         };
         if near_len <= NEAR_CAPACITY {

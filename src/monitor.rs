@@ -186,32 +186,46 @@ pub struct Summary {
     /// Index of the nearest obstacle: the deepest colliding one, or else
     /// the one with the least clearance.
     pub nearest: Option<usize>,
+    /// Rank of `nearest`: minus the depth when colliding, else the
+    /// clearance; lower is nearer.
+    nearest_rank: f64,
 }
 
-pub fn summarize(outcomes: &[ObstacleOutcome]) -> Summary {
-    let mut summary = Summary {
-        any_colliding: false,
-        any_invalid: false,
-        min_distance: f64::INFINITY,
-        nearest: None,
-    };
-    // Rank: colliding first by depth, then apart by clearance.
-    let mut best_rank = f64::INFINITY;
-    for (i, outcome) in outcomes.iter().enumerate() {
-        let Some(contact) = outcome.contact else {
-            summary.any_invalid = true;
-            continue;
-        };
-        summary.any_colliding |= contact.colliding;
-        summary.min_distance = summary.min_distance.min(contact.distance);
+impl Summary {
+    /// The summary of no outcome at all.
+    pub fn empty() -> Self {
+        Summary {
+            any_colliding: false,
+            any_invalid: false,
+            min_distance: f64::INFINITY,
+            nearest: None,
+            nearest_rank: f64::INFINITY,
+        }
+    }
+
+    /// Takes obstacle `index`'s contact into account. On ties the obstacle
+    /// recorded first stays the nearest.
+    pub fn record(&mut self, index: usize, contact: &Contact) {
+        self.any_colliding |= contact.colliding;
+        self.min_distance = self.min_distance.min(contact.distance);
         let rank = if contact.colliding {
             -contact.depth
         } else {
             contact.distance
         };
-        if rank < best_rank || summary.nearest.is_none() {
-            best_rank = rank;
-            summary.nearest = Some(i);
+        if rank < self.nearest_rank || self.nearest.is_none() {
+            self.nearest_rank = rank;
+            self.nearest = Some(index);
+        }
+    }
+}
+
+pub fn summarize(outcomes: &[ObstacleOutcome]) -> Summary {
+    let mut summary = Summary::empty();
+    for (i, outcome) in outcomes.iter().enumerate() {
+        match &outcome.contact {
+            Some(contact) => summary.record(i, contact),
+            None => summary.any_invalid = true,
         }
     }
     summary
