@@ -7,11 +7,13 @@
 #   ros2 launch sat_collision sat_collision.launch.py
 #
 # Usage:
-#   scripts/colcon_build.sh [--workspace DIR] [--release] [--merge-install] [-- COLCON_BUILD_ARGS...]
+#   scripts/colcon_build.sh [--workspace DIR] [--release | --profile NAME] [--merge-install]
+#                           [-- COLCON_BUILD_ARGS...]
 #
 #   --workspace DIR   where build/, install/ and log/ go (default: colcon_ws in the repository,
 #                     git-ignored)
 #   --release         cargo release profile (default: cargo's dev profile, as colcon-ros-cargo)
+#   --profile NAME    another cargo profile (`test`: reuses what `cargo test` built)
 #   --merge-install   one install prefix instead of one per package
 #
 # Works with ROS 2 from the PyPI wheels (no ROS sourced: scripts/env.sh sets them up) and
@@ -37,7 +39,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 WS="$ROOT/colcon_ws"
-RELEASE=0
+PROFILE=""
 MERGE=0
 EXTRA=()
 while [ $# -gt 0 ]; do
@@ -47,7 +49,12 @@ while [ $# -gt 0 ]; do
             WS="$2"
             shift 2
             ;;
-        --release) RELEASE=1; shift ;;
+        --release) PROFILE=release; shift ;;
+        --profile)
+            [ $# -ge 2 ] || { echo "colcon_build.sh: --profile needs a name" >&2; exit 64; }
+            PROFILE="$2"
+            shift 2
+            ;;
         --merge-install) MERGE=1; shift ;;
         --) shift; EXTRA=("$@"); break ;;
         -h | --help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -168,7 +175,20 @@ args=(
 # binaries whose required-features were named with --features (it does not read the
 # defaults), and sat_collision_node / sat_collision_demo require `ros`.
 cargo_args=(--features ros)
-[ "$RELEASE" = 1 ] && cargo_args+=(--release)
+case "$PROFILE" in
+    "") ;;
+    release) cargo_args+=(--release) ;;
+    *)
+        cargo_args+=(--profile "$PROFILE")
+        # cargo puts the dev and test profiles (and profiles inheriting from them without
+        # their own dir) in debug/, while cargo-ament-build looks for the binaries in
+        # <target>/<profile>/: point that at debug/.
+        if [ "$PROFILE" = dev ] || [ "$PROFILE" = test ]; then
+            mkdir -p "$WS/build/sat_collision/debug"
+            [ -e "$WS/build/sat_collision/$PROFILE" ] || ln -s debug "$WS/build/sat_collision/$PROFILE"
+        fi
+        ;;
+esac
 args+=(--cargo-args "${cargo_args[@]}")
 if [ "${SAT_COLCON_QUIET:-0}" = 1 ]; then
     handlers=(--event-handlers console_cohesion- console_direct- status- summary+ desktop_notification- terminal_title-)

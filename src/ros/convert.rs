@@ -101,7 +101,8 @@ pub fn fill_collision_report(
     msg.status.push_str(report.status);
     msg.min_distance = report.min_distance;
     msg.nearest_obstacle_id.clear();
-    msg.nearest_obstacle_id.push_str(&report.nearest_obstacle_id);
+    msg.nearest_obstacle_id
+        .push_str(&report.nearest_obstacle_id);
     let n = report.outcomes.len().min(obstacles.len());
     msg.results.resize_with(n, ObstacleResult::default);
     for ((out, obstacle), outcome) in msg.results.iter_mut().zip(obstacles).zip(&report.outcomes) {

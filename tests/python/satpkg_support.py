@@ -43,7 +43,8 @@ PARAM_NAMES = _str_list('NAMES')
 RUNTIME_PARAMS = _str_list('RUNTIME')
 RANGES = {
     name: (float(lo), float(hi))
-    for name, lo, hi in re.findall(r'\("([a-z_]+)", ([0-9.]+), ([0-9.]+)\)', _CONFIG_RS)
+    for name, lo, hi in re.findall(r'\("([a-z_]+)", ([0-9.eE+-]+), ([0-9.eE+-]+)\)',
+                                   _CONFIG_RS)
 }
 
 

@@ -7,8 +7,10 @@ Cost: the workspace lives at ${CARGO_TARGET_DIR:-target}/colcon_layout/<hash of 
 (build/ is kept between runs, install/ and log/ are wiped before each run). Its path is
 stable on purpose: r2r regenerates its bindings whenever AMENT_PREFIX_PATH changes, so a
 new path per run would rebuild r2r every time. On the first run the cargo target dir of
-the workspace is seeded with a copy of the debug build that scripts/test.sh has just
-made, so that only r2r and this crate are compiled again (about a minute, not five).
+the workspace is seeded with a copy of ${CARGO_TARGET_DIR:-target}/debug, which
+`cargo test` (run before the Python tests by scripts/test.sh) has just filled, and the
+package is built in cargo's test profile: most dependencies are then reused, and mainly
+r2r and this crate are compiled again.
 """
 
 import os
@@ -80,7 +82,10 @@ def workspace():
         subprocess.run(['cp', '-a', str(seed), str(cargo / 'debug')], check=True)
     env = dict(os.environ, SAT_COLCON_CARGO_TARGET_DIR=str(cargo), SAT_COLCON_QUIET='1')
     t0 = time.monotonic()
-    result = subprocess.run([str(ROOT / 'scripts' / 'colcon_build.sh'), '--workspace', str(ws)],
+    # The test profile: what `cargo test` (run before this by scripts/test.sh) has built
+    # into the seed, so that most dependencies are reused.
+    result = subprocess.run([str(ROOT / 'scripts' / 'colcon_build.sh'), '--workspace', str(ws),
+                             '--profile', 'test'],
                             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, timeout=1800)
     elapsed = time.monotonic() - t0

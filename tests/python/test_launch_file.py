@@ -9,20 +9,25 @@
   IfCondition, ...), and the resulting description is checked: the node and its params
   file / use_sim_time / log level / remappings, and RViz2 with the installed config under
   IfCondition(use_rviz);
+* the node binary is started with the command line launch_ros builds from that
+  description (user arguments, then --ros-args with name, namespace, both params files,
+  the `/**` use_sim_time file and every remapping) and must start and stop cleanly;
 * where the real launch_ros is importable (a regular ROS 2 install), the real classes
   build the description too.
 """
 
 import ast
 import importlib.util
+import os
 import py_compile
 import re
 import sys
 import types
 
 import pytest
+import yaml
 
-from satpkg_support import ROOT
+from satpkg_support import ROOT, Proc, binary, namespace
 
 LAUNCH = ROOT / 'launch' / 'sat_collision.launch.py'
 ARGUMENTS = {'params_file', 'namespace', 'use_sim_time', 'use_rviz', 'log_level'}
@@ -205,3 +210,54 @@ def test_description_with_the_real_launch_ros():
     assert isinstance(ld, RealLaunchDescription)
     names = {e.name for e in ld.entities if isinstance(e, RealDeclare)}
     assert names == ARGUMENTS
+
+
+def _evaluate(value, configs, share):
+    """A stand-in substitution turned into the string launch would make of it."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, LaunchConfiguration):
+        return configs[value.name]
+    if isinstance(value, FindPackageShare):
+        assert value.package == 'sat_collision'
+        return str(share)
+    if isinstance(value, PathJoinSubstitution):
+        return os.path.join(*(_evaluate(p, configs, share) for p in value.parts))
+    raise AssertionError(f'cannot evaluate {value!r}')
+
+
+@pytest.mark.parametrize('use_sim_time', ['false', 'true'])
+def test_node_accepts_the_command_line_launch_would_give_it(monkeypatch, tmp_path, use_sim_time):
+    """Run the node with the arguments launch_ros builds from this description:
+    user arguments first, then a second --ros-args section with the node name, the
+    namespace, the params file, the {'use_sim_time': ...} dict written as a `/**`
+    params file, and every remapping rule."""
+    mod = _load(monkeypatch)
+    ld = mod.generate_launch_description()
+    (node,) = [e for e in ld.entities if isinstance(e, Node) and e.package == 'sat_collision']
+    ns = namespace(f'launch_{use_sim_time}')
+    configs = {'params_file': None, 'namespace': ns, 'use_sim_time': use_sim_time,
+               'use_rviz': 'false', 'log_level': 'debug'}
+    args = {e.name: e for e in ld.entities if isinstance(e, DeclareLaunchArgument)}
+    configs['params_file'] = _evaluate(args['params_file'].default_value, configs, ROOT)
+
+    ros_args = ['-r', f'__node:={node.name}', '-r', f'__ns:={ns}']
+    for p in node.parameters:
+        if isinstance(p, dict):
+            values = {}
+            for k, v in p.items():
+                assert isinstance(v, ParameterValue) and v.value_type is bool
+                values[k] = yaml.safe_load(_evaluate(v.value, configs, ROOT))
+            path = tmp_path / 'launch_params.yaml'
+            path.write_text(yaml.safe_dump({'/**': {'ros__parameters': values}}))
+            ros_args += ['--params-file', str(path)]
+        else:
+            ros_args += ['--params-file', _evaluate(p, configs, ROOT)]
+    for a, b in node.remappings:
+        ros_args += ['-r', f'{a}:={b}']
+    cmd = [binary(node.executable)] + [_evaluate(a, configs, ROOT) for a in node.arguments] \
+        + ['--ros-args'] + ros_args
+    with Proc(cmd) as proc:
+        proc.wait_for(r'\bstarted: ', timeout=30)
+        assert proc.stop() == 0, proc.output
+    assert 'invalid parameter' not in proc.output

@@ -63,6 +63,7 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         'zones_file': str(ROOT / 'config' / 'zones.example.yaml'),
         'robot_footprint': '[[0.5, 0.3], [-0.5, 0.3], [-0.5, -0.3], [0.5, -0.3]]',
         'robot_radius': 0.4,
+        'exact_range': 2.0,
     }
     assert sorted(changed) == sorted(PARAM_NAMES)
     assert all(changed[n] != params[n] for n in PARAM_NAMES)
