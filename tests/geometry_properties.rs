@@ -762,11 +762,11 @@ fn check_compound(rng: &mut Rng, stats: &mut Stats) -> Result<(), String> {
     // (hit, gap, depth by pieces)
     let (hit, gap, piece_depth) = match a {
         Shape::Circle(circle) => {
-            let sd = signed_distance_exact(circle.center, &b_outline);
-            let r = circle.radius + padding;
+            let sd = signed_distance_exact(circle.center(), &b_outline);
+            let r = circle.radius() + padding;
             let depth = b_pieces
                 .iter()
-                .map(|p| r - signed_distance_convex(circle.center, p))
+                .map(|p| r - signed_distance_convex(circle.center(), p))
                 .fold(0.0, f64::max);
             (sd <= 0.0, sd - r, depth)
         }

@@ -7,11 +7,12 @@ use super::{Aabb, Point, Vector};
 use nalgebra::Isometry2;
 use std::fmt;
 
-/// A disc (closed): round robots, posts, people.
+/// A disc (closed): round robots, posts, people. Built only through
+/// [`Circle::new`], so the radius is always finite and `> 0`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Circle {
-    pub center: Point,
-    pub radius: f64,
+    pub(crate) center: Point,
+    pub(crate) radius: f64,
 }
 
 impl Circle {
@@ -24,6 +25,14 @@ impl Circle {
             return Err(ShapeError::InvalidRadius(radius));
         }
         Ok(Circle { center, radius })
+    }
+
+    pub fn center(&self) -> Point {
+        self.center
+    }
+
+    pub fn radius(&self) -> f64 {
+        self.radius
     }
 
     pub fn aabb(&self) -> Aabb {
