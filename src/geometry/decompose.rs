@@ -624,6 +624,7 @@ fn y_at(a: Point, b: Point, x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::polygon::twice_signed_area;
 
     /// Small deterministic generator (SplitMix64).
     struct Rng(u64);
@@ -646,13 +647,6 @@ mod tests {
 
     fn pts(coords: &[(f64, f64)]) -> Vec<Point> {
         coords.iter().map(|&(x, y)| Point::new(x, y)).collect()
-    }
-
-    fn twice_area(ring: &[Point]) -> f64 {
-        let o = ring[0];
-        (1..ring.len() - 1)
-            .map(|i| (ring[i] - o).perp(&(ring[i + 1] - o)))
-            .sum()
     }
 
     fn inside_even_odd(ring: &[Point], p: Point) -> bool {
@@ -681,8 +675,8 @@ mod tests {
                 );
             }
         }
-        let expected = twice_area(ring);
-        let sum: f64 = pieces.iter().map(|p| twice_area(p.as_slice())).sum();
+        let expected = twice_signed_area(ring);
+        let sum: f64 = pieces.iter().map(|p| twice_signed_area(p.as_slice())).sum();
         assert!(
             (sum - expected).abs() <= 1e-9 * expected,
             "{sum} vs {expected}"
@@ -808,11 +802,11 @@ mod tests {
         let mut mesh = Mesh::default();
         let leftover = EarClipper::new(points).triangulate(&mut mesh, usize::MAX);
         assert!(leftover.is_none());
-        let expected = twice_area(points);
+        let expected = twice_signed_area(points);
         let triangles: f64 = mesh
             .origin
             .chunks(3)
-            .map(|t| twice_area(&[points[t[0]], points[t[1]], points[t[2]]]))
+            .map(|t| twice_signed_area(&[points[t[0]], points[t[1]], points[t[2]]]))
             .sum();
         assert!(
             (triangles - expected).abs() < 1e-9 * expected,
@@ -822,7 +816,7 @@ mod tests {
         let pieces: f64 = mesh
             .pieces(points)
             .iter()
-            .map(|p| twice_area(p.as_slice()))
+            .map(|p| twice_signed_area(p.as_slice()))
             .sum();
         assert!(
             (pieces - expected).abs() < 1e-9 * expected,
