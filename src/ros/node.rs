@@ -104,14 +104,24 @@ impl State {
             self.warn_throttled("publish", &format!("could not publish collision: {e}"));
         }
         self.log_transitions(&report);
-        convert::fill_collision_report(
-            &mut self.report_msg,
-            &report,
-            self.monitor.obstacles(),
-            stamp,
-        );
-        if let Err(e) = self.outputs.report.publish(&self.report_msg) {
-            self.warn_throttled("publish", &format!("could not publish report: {e}"));
+        // A report of a thousand results costs more than the check itself
+        // (r2r converts every string): skip it when nobody listens. An
+        // unknown count publishes.
+        if self
+            .outputs
+            .report
+            .get_inter_process_subscription_count()
+            .map_or(true, |n| n > 0)
+        {
+            convert::fill_collision_report(
+                &mut self.report_msg,
+                &report,
+                self.monitor.obstacles(),
+                stamp,
+            );
+            if let Err(e) = self.outputs.report.publish(&self.report_msg) {
+                self.warn_throttled("publish", &format!("could not publish report: {e}"));
+            }
         }
         self.publish_markers(&report, stamp);
         self.report = report;
