@@ -312,7 +312,6 @@ fn probes(centres: &[(f64, f64)], scene: &ObstacleArray, pairs: usize) -> Vec<Pr
         ..NodeConfig::default()
     };
     let mut monitor = Monitor::new(config.monitor());
-    monitor.set_exact_range(config.exact_range);
     let obstacles = scene.obstacles.iter().map(convert::obstacle).collect();
     monitor.set_obstacles(FRAME, obstacles, 0.0);
     let mut check = |polygon: &Polygon| {
@@ -863,7 +862,6 @@ fn in_process(client: &Client, rounds: usize) -> (Stats, Stats) {
         ..NodeConfig::default()
     };
     let mut monitor = Monitor::new(config.monitor());
-    monitor.set_exact_range(config.exact_range);
     let obstacles = client
         .scene
         .obstacles

@@ -176,9 +176,9 @@ fn scale(c: &mut Criterion) {
             padding: PADDING,
             footprint_timeout: 0.0,
             obstacles_timeout: 0.0,
+            exact_range: 1.0,
             ..Default::default()
         });
-        monitor.set_exact_range(1.0);
         monitor.set_footprint("map", &footprint(), 0.0);
         monitor.set_obstacles("map", obstacles.clone(), 0.0);
         let mut report = monitor.evaluate(0.0);

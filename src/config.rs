@@ -218,6 +218,7 @@ impl NodeConfig {
             obstacles_timeout: self.obstacles_timeout,
             fail_safe: self.fail_safe,
             padding: self.padding,
+            exact_range: self.exact_range,
         }
     }
 

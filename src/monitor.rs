@@ -30,6 +30,15 @@ pub struct MonitorConfig {
     pub fail_safe: bool,
     /// Metres by which the footprint is inflated.
     pub padding: f64,
+    /// Per-obstacle results stay exact for obstacles whose box is within
+    /// this many metres of the padded footprint's box; farther ones get an
+    /// honest, flagged lower bound ([`ObstacleOutcome::exact`] false),
+    /// which makes a report over thousands of obstacles cost little more
+    /// than the pass over their boxes. The collision flag, `min_distance`
+    /// and the nearest obstacle stay exact whatever the range.
+    /// `f64::INFINITY` (the default), NaN or a negative value: every
+    /// outcome exact.
+    pub exact_range: f64,
 }
 
 impl Default for MonitorConfig {
@@ -39,6 +48,7 @@ impl Default for MonitorConfig {
             obstacles_timeout: 1.0,
             fail_safe: true,
             padding: 0.0,
+            exact_range: f64::INFINITY,
         }
     }
 }
@@ -138,7 +148,7 @@ pub struct ObstacleOutcome {
     pub contact: Option<Contact>,
     /// True when `contact` is the exact answer. False only for a far
     /// obstacle in a report made with an exact range
-    /// ([`Monitor::set_exact_range`]): then `colliding` is false (certain),
+    /// ([`MonitorConfig::exact_range`]): then `colliding` is false (certain),
     /// `distance` is a lower bound of the clearance, `axis` a separating
     /// axis and `closest` `None` (see [`crate::broadphase`]).
     pub exact: bool,
@@ -289,9 +299,6 @@ pub struct Monitor {
     array_len: usize,
     /// Boxes of `obstacles`, rebuilt with it.
     index: ObstacleIndex,
-    /// See [`set_exact_range`](Self::set_exact_range); `None`: every outcome
-    /// exact.
-    exact_range: Option<f64>,
 }
 
 impl Monitor {
@@ -310,21 +317,19 @@ impl Monitor {
         self.config = config;
     }
 
-    /// Per-obstacle results of [`evaluate`](Self::evaluate) stay exact for
-    /// obstacles whose box is within `metres` of the padded footprint's
-    /// box; farther ones get an honest, flagged lower bound
-    /// ([`ObstacleOutcome::exact`] false), which makes a report over
-    /// thousands of obstacles cost little more than the pass over their
-    /// boxes. The collision flag, `min_distance` and the nearest obstacle
-    /// stay exact whatever the range. `f64::INFINITY` (the default), NaN or
-    /// a negative value: every outcome exact.
+    /// Sets [`MonitorConfig::exact_range`] alone.
     pub fn set_exact_range(&mut self, metres: f64) {
-        self.exact_range = (metres.is_finite() && metres >= 0.0).then_some(metres);
+        self.config.exact_range = metres;
     }
 
     /// The exact range in force; `f64::INFINITY` when every outcome is exact.
     pub fn exact_range(&self) -> f64 {
-        self.exact_range.unwrap_or(f64::INFINITY)
+        self.finite_exact_range().unwrap_or(f64::INFINITY)
+    }
+
+    fn finite_exact_range(&self) -> Option<f64> {
+        let metres = self.config.exact_range;
+        (metres.is_finite() && metres >= 0.0).then_some(metres)
     }
 
     /// Static keep-out zones: never stale, never expire.
@@ -546,7 +551,7 @@ impl Monitor {
         let cause = self.input_cause(now);
         // Geometry is still computed when only freshness or frames are in
         // doubt: it explains the picture, but it no longer decides alone.
-        let summary = match (self.footprint(), self.exact_range) {
+        let summary = match (self.footprint(), self.finite_exact_range()) {
             (Some(footprint), Some(range)) => self.index.check(
                 footprint,
                 self.config.padding,

@@ -246,7 +246,6 @@ impl State {
             self.config = p.0.clone();
         }
         self.monitor.set_config(self.config.monitor());
-        self.monitor.set_exact_range(self.config.exact_range);
         r2r::log_info!(&self.logger, "parameter {name} changed");
         self.publish();
     }
@@ -383,7 +382,6 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     }
 
     let mut monitor = Monitor::new(config.monitor());
-    monitor.set_exact_range(config.exact_range);
     if !config.zones_file.is_empty() {
         let (frame, zones) = load_zones(&config.zones_file)?;
         r2r::log_info!(
