@@ -556,8 +556,16 @@ impl Harness {
     /// before (they may predate the state), waits until the flag reads
     /// `expected`, then checks that it stays so for the next three messages
     /// (the scene is static by then).
+    ///
+    /// Flags and reports travel on different topics, so a flag published
+    /// before the state changed can still arrive after the report that shows
+    /// the change. Two more periodic reports (the node publishes both at
+    /// `publish_rate`) give such stragglers time to land before the drop.
     pub async fn flag_settles(&mut self, expected: bool) {
         let context = self.context_text_lazy();
+        for _ in 0..2 {
+            self.report_where("(next)", SETTLE, |_| true).await;
+        }
         while self.flags.try_recv().is_ok() {}
         wait_for(
             &mut self.flags,
