@@ -47,8 +47,8 @@
 //! tolerance subtracted from it covers rounding; the threshold that decides
 //! which obstacles get the exact query adds it back twice.
 
-use crate::geometry::query::{query, Contact};
-use crate::geometry::{length_tolerance, Shape, Vector};
+use crate::geometry::query::{intersects, query, Contact};
+use crate::geometry::{length_tolerance, Aabb, Shape, Vector};
 use crate::monitor::{Obstacle, ObstacleOutcome, Summary};
 
 /// Boxes of a set of obstacles, in obstacle order, rebuilt whenever the set
@@ -131,17 +131,10 @@ impl ObstacleIndex {
             self.len(),
             "ObstacleIndex::check: index not rebuilt for these obstacles"
         );
-        let padding = if padding > 0.0 { padding } else { 0.0 };
-        let fp = footprint.aabb().inflated(padding);
-        let scale = fp.magnitude().max(self.magnitude).max(padding);
-        // At least the tolerance of every pair `query` will look at.
-        let tol = length_tolerance(scale);
-        // Gaps between the boxes along x and y (0 when they overlap).
-        let gaps = |i: usize| -> (f64, f64) {
-            let dx = (self.min_x[i] - fp.max.x).max(fp.min.x - self.max_x[i]);
-            let dy = (self.min_y[i] - fp.max.y).max(fp.min.y - self.max_y[i]);
-            (dx.max(0.0), dy.max(0.0))
-        };
+        let padding = padding.max(0.0);
+        let probe = Probe::new(self, footprint, padding);
+        let (fp, tol) = (probe.fp, probe.tol);
+        let gaps = |i: usize| probe.gaps(self, i);
 
         // Pass 1, over the boxes only: the obstacle whose box is nearest.
         // One exact query against it bounds the nearest clearance: anything
@@ -226,10 +219,70 @@ impl ObstacleIndex {
 }
 
 impl ObstacleIndex {
+    /// Whether `footprint` (inflated by `padding`) touches or overlaps any
+    /// of `obstacles` (the slice this index was last rebuilt from): the
+    /// `any_colliding` of [`check`](Self::check), without the report. One
+    /// pass over the boxes; only obstacles whose box comes within the
+    /// threshold `check` uses for "could collide" get the exact test, and
+    /// it stops at the first collision.
+    pub fn any_collision(&self, footprint: &Shape, padding: f64, obstacles: &[Obstacle]) -> bool {
+        assert_eq!(
+            obstacles.len(),
+            self.len(),
+            "ObstacleIndex::any_collision: index not rebuilt for these obstacles"
+        );
+        let padding = padding.max(0.0);
+        let probe = Probe::new(self, footprint, padding);
+        (0..self.len()).any(|i| {
+            let (dx, dy) = probe.gaps(self, i);
+            box_distance(dx, dy) <= 2.0 * probe.tol
+                && obstacles[i]
+                    .shape
+                    .as_ref()
+                    .is_ok_and(|shape| intersects(footprint, shape, padding))
+        })
+    }
+
+    /// Whether any indexed obstacle is invalid.
+    pub fn any_invalid(&self) -> bool {
+        !self.invalid.is_empty()
+    }
+}
+
+/// The padded footprint's box and the tolerance one query against an index
+/// works with.
+struct Probe {
+    fp: Aabb,
+    /// At least the tolerance of every pair `query` will look at.
+    tol: f64,
+}
+
+impl Probe {
+    fn new(index: &ObstacleIndex, footprint: &Shape, padding: f64) -> Self {
+        let fp = footprint.aabb().inflated(padding);
+        let scale = fp.magnitude().max(index.magnitude).max(padding);
+        Probe {
+            fp,
+            tol: length_tolerance(scale),
+        }
+    }
+
+    /// Gaps between obstacle `i`'s box and the padded footprint's box along
+    /// x and y (0 when they overlap).
+    #[inline]
+    fn gaps(&self, index: &ObstacleIndex, i: usize) -> (f64, f64) {
+        let fp = &self.fp;
+        let dx = (index.min_x[i] - fp.max.x).max(fp.min.x - index.max_x[i]);
+        let dy = (index.min_y[i] - fp.max.y).max(fp.min.y - index.max_y[i]);
+        (dx.max(0.0), dy.max(0.0))
+    }
+}
+
+impl ObstacleIndex {
     /// A separating axis of the padded footprint's box `fp` and obstacle
     /// `i`'s box, given their gaps: from the footprint toward the obstacle.
     #[inline]
-    fn axis(&self, i: usize, fp: &crate::geometry::Aabb, dx: f64, dy: f64) -> Vector {
+    fn axis(&self, i: usize, fp: &Aabb, dx: f64, dy: f64) -> Vector {
         match dx >= dy {
             true if self.min_x[i] >= fp.max.x => Vector::x(),
             true => -Vector::x(),
@@ -384,6 +437,11 @@ mod tests {
             let summary = index.check(&footprint, padding, &obstacles, range, &mut fast);
             check_obstacles(&footprint, padding, &obstacles, &mut exact_out);
             assert_eq!(summary, summarize(&exact_out), "scene {scene}");
+            assert_eq!(
+                index.any_collision(&footprint, padding, &obstacles),
+                summary.any_colliding,
+                "scene {scene}"
+            );
             assert_eq!(summary, summarize(&fast), "scene {scene}");
             for (i, (f, e)) in fast.iter().zip(&exact_out).enumerate() {
                 if f.exact {
@@ -479,6 +537,11 @@ mod tests {
                 (want.colliding, want.valid, want.status, want.min_distance)
             );
             assert_eq!(report.nearest_obstacle_id, want.nearest_obstacle_id);
+            let flag = fast.flag(0.0);
+            assert_eq!(
+                (flag.colliding, flag.valid, flag.status),
+                (want.colliding, want.valid, want.status)
+            );
             assert_eq!(report.frame_id, want.frame_id);
         }
     }

@@ -255,6 +255,16 @@ pub struct Report {
     pub outcomes: Vec<ObstacleOutcome>,
 }
 
+/// The decision alone: what [`Monitor::flag`] returns, equal to the
+/// same fields of the [`Report`] of [`Monitor::evaluate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag {
+    pub colliding: bool,
+    pub valid: bool,
+    /// `"ok"` or the [`Cause`] status.
+    pub status: &'static str,
+}
+
 /// Answer to [`Monitor::check_trajectory`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrajectoryCheck {
@@ -520,6 +530,25 @@ impl Monitor {
         mismatch.then_some(Cause::FrameMismatch)
     }
 
+    /// The decision of [`evaluate`](Self::evaluate) without the
+    /// per-obstacle report: the same `colliding`, `valid` and `status`, for
+    /// one pass over the obstacles' boxes and the exact test on the few
+    /// that could touch the footprint. What the node publishes first.
+    pub fn flag(&self, now: f64) -> Flag {
+        let cause = self
+            .input_cause(now)
+            .or(self.index.any_invalid().then_some(Cause::InvalidObstacle));
+        let geometry = self.footprint().is_some_and(|footprint| {
+            self.index
+                .any_collision(footprint, self.config.padding, &self.obstacles)
+        });
+        Flag {
+            colliding: geometry || (cause.is_some() && self.config.fail_safe),
+            valid: cause.is_none(),
+            status: cause.map_or("ok", Cause::status),
+        }
+    }
+
     /// Decides. Instances past their timeout should be expired first with
     /// [`expire_instances`](Self::expire_instances).
     pub fn evaluate(&self, now: f64) -> Report {
@@ -602,7 +631,11 @@ mod tests {
     }
 
     fn ready_monitor() -> Monitor {
-        let mut m = Monitor::new(MonitorConfig::default());
+        ready_monitor_with(&MonitorConfig::default())
+    }
+
+    fn ready_monitor_with(config: &MonitorConfig) -> Monitor {
+        let mut m = Monitor::new(config.clone());
         m.set_footprint("map", &square(0.0, 0.0, 0.5), 0.0);
         m.set_obstacles("map", vec![obstacle("far", square(3.0, 0.0, 0.5))], 0.0);
         m
@@ -735,6 +768,98 @@ mod tests {
         assert_eq!(r.min_distance, 0.0);
         assert_eq!(r.nearest_obstacle_id, "deep");
         assert!(r.outcomes[1].colliding());
+    }
+
+    /// `flag` is `evaluate`'s decision in every state the monitor can be
+    /// in, with and without fail-safe, with and without padding.
+    #[test]
+    fn flag_is_the_decision_of_evaluate() {
+        let bow_tie = vec![
+            Point::new(2.0, 0.0),
+            Point::new(3.0, 1.0),
+            Point::new(3.0, 0.0),
+            Point::new(2.0, 1.0),
+        ];
+        let touching = square(1.0, 0.0, 0.5);
+        let states: Vec<(&str, Box<dyn Fn(&mut Monitor)>)> = vec![
+            ("nothing", Box::new(|_| {})),
+            (
+                "footprint only",
+                Box::new(|m| m.set_footprint("map", &square(0.0, 0.0, 0.5), 0.0)),
+            ),
+            ("clear", Box::new(|m| *m = ready_monitor_with(m.config()))),
+            (
+                "touching",
+                Box::new(move |m| {
+                    *m = ready_monitor_with(m.config());
+                    m.set_obstacles("map", vec![obstacle("t", touching.clone())], 0.0);
+                }),
+            ),
+            (
+                "gap within padding",
+                Box::new(|m| {
+                    *m = ready_monitor_with(m.config());
+                    m.set_obstacles("map", vec![obstacle("g", square(1.05, 0.0, 0.5))], 0.0);
+                }),
+            ),
+            (
+                "frame mismatch while colliding",
+                Box::new(|m| {
+                    *m = ready_monitor_with(m.config());
+                    m.set_obstacles("odom", vec![obstacle("c", square(0.5, 0.0, 0.5))], 0.0);
+                }),
+            ),
+            (
+                "invalid obstacle",
+                Box::new(move |m| {
+                    *m = ready_monitor_with(m.config());
+                    m.set_obstacles("map", vec![obstacle("bad", bow_tie.clone())], 0.0);
+                }),
+            ),
+            (
+                "invalid footprint",
+                Box::new(|m| {
+                    *m = ready_monitor_with(m.config());
+                    m.set_footprint("map", &[Point::new(0.0, 0.0)], 0.0);
+                }),
+            ),
+        ];
+        let mut seen = std::collections::HashSet::new();
+        for fail_safe in [true, false] {
+            for padding in [0.0, 0.1] {
+                for (name, set_up) in &states {
+                    let mut m = Monitor::new(MonitorConfig {
+                        fail_safe,
+                        padding,
+                        ..Default::default()
+                    });
+                    set_up(&mut m);
+                    for now in [0.5, 5.0] {
+                        let r = m.evaluate(now);
+                        let want = Flag {
+                            colliding: r.colliding,
+                            valid: r.valid,
+                            status: r.status,
+                        };
+                        assert_eq!(m.flag(now), want, "{name}, {fail_safe}, {padding}, {now}");
+                        seen.insert((want.status, want.colliding, fail_safe));
+                    }
+                }
+            }
+        }
+        // The states above do reach every branch.
+        for expected in [
+            ("ok", false, true),
+            ("ok", true, false),
+            ("frame_mismatch", true, false),
+            ("invalid_obstacle", false, false),
+            ("invalid_footprint", true, true),
+            ("no_footprint", true, true),
+            ("no_obstacles", false, false),
+            ("stale_footprint", true, true),
+        ] {
+            assert!(seen.contains(&expected), "{expected:?} not reached");
+        }
     }
 
     #[test]
