@@ -15,7 +15,7 @@
 
 use crate::broadphase::ObstacleIndex;
 use crate::geometry::query::{query, Contact};
-use crate::geometry::{Point, Shape, ShapeError};
+use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
 use std::collections::BTreeMap;
 
 /// Settings that shape the decision.
@@ -309,6 +309,8 @@ pub struct Monitor {
     array_len: usize,
     /// Boxes of `obstacles`, rebuilt with it.
     index: ObstacleIndex,
+    /// Validates each new footprint in the previous one's buffers.
+    builder: PolygonBuilder,
 }
 
 impl Monitor {
@@ -352,10 +354,21 @@ impl Monitor {
         self.index.rebuild(&self.obstacles);
     }
 
+    /// A new footprint polygon (validated here). Reuses the previous
+    /// footprint's buffers: no allocation per call once they have grown.
     pub fn set_footprint(&mut self, frame_id: &str, points: &[Point], now: f64) {
+        let mut frame = String::new();
+        if let Some(previous) = self.footprint.take() {
+            frame = previous.frame_id;
+            if let Ok(shape) = previous.shape {
+                self.builder.recycle(shape);
+            }
+        }
+        frame.clear();
+        frame.push_str(frame_id);
         self.footprint = Some(Footprint {
-            frame_id: frame_id.to_owned(),
-            shape: Shape::polygon(points),
+            frame_id: frame,
+            shape: self.builder.polygon(points),
             received: now,
         });
     }
@@ -424,6 +437,11 @@ impl Monitor {
     /// Every obstacle currently known: zones, array, instances.
     pub fn obstacles(&self) -> &[Obstacle] {
         &self.obstacles
+    }
+
+    /// Why the last footprint was rejected, when it was.
+    pub fn footprint_error(&self) -> Option<&ShapeError> {
+        self.footprint.as_ref().and_then(|f| f.shape.as_ref().err())
     }
 
     /// The footprint shape, when one has arrived and is valid.

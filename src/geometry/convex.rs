@@ -25,8 +25,16 @@ impl ConvexPolygon {
     /// with no repeated or collinear vertex (pieces of a decomposition,
     /// transformed copies of a valid polygon).
     pub(crate) fn from_ccw_convex(vertices: Vec<Point>) -> Self {
+        let normals = Vec::with_capacity(vertices.len());
+        Self::from_ccw_convex_in(vertices, normals)
+    }
+
+    /// [`from_ccw_convex`](Self::from_ccw_convex) with the normals written
+    /// into `normals` (cleared first), e.g. the buffer of a polygon no
+    /// longer needed ([`into_buffers`](Self::into_buffers)).
+    pub(crate) fn from_ccw_convex_in(vertices: Vec<Point>, normals: Vec<Vector>) -> Self {
         let mut polygon = ConvexPolygon {
-            normals: Vec::with_capacity(vertices.len()),
+            normals,
             aabb: Aabb {
                 min: Point::origin(),
                 max: Point::origin(),
@@ -51,6 +59,11 @@ impl ConvexPolygon {
 
     pub fn vertices(&self) -> &[Point] {
         &self.vertices
+    }
+
+    /// The vertex and normal buffers, for another polygon to reuse.
+    pub(crate) fn into_buffers(self) -> (Vec<Point>, Vec<Vector>) {
+        (self.vertices, self.normals)
     }
 
     /// Outward unit normal of each edge, in edge order.

@@ -41,7 +41,7 @@ pub use convex::ConvexPolygon;
 pub use polygon::{Convexity, PolygonError, SimplePolygon};
 pub use query::{intersects, query, Contact};
 pub use sat::Separation;
-pub use shape::{Circle, CompoundPolygon, Shape, ShapeError};
+pub use shape::{Circle, CompoundPolygon, PolygonBuilder, Shape, ShapeError};
 
 /// A point in the plane (metres).
 pub type Point = nalgebra::Point2<f64>;

@@ -149,6 +149,17 @@ impl SimplePolygon {
     /// check is a sweep over the edges' x extents, quadratic at worst, which
     /// is why they are capped at [`MAX_CONCAVE_VERTICES`].
     pub fn new(points: &[Point]) -> Result<Self, PolygonError> {
+        Self::new_in(points, Vec::new(), &mut Scratch::default())
+    }
+
+    /// [`new`](Self::new) with the vertices written into `vertices`
+    /// (cleared first) and the work done in `scratch`: no allocation once
+    /// both have grown to the input's size.
+    pub(crate) fn new_in(
+        points: &[Point],
+        vertices: Vec<Point>,
+        scratch: &mut Scratch,
+    ) -> Result<Self, PolygonError> {
         if points.len() > MAX_VERTICES {
             return Err(PolygonError::TooManyVertices {
                 count: points.len(),
@@ -161,7 +172,12 @@ impl SimplePolygon {
         let aabb = Aabb::from_points(points).ok_or(PolygonError::TooFewPoints { distinct: 0 })?;
         let tol = length_tolerance(aabb.magnitude());
 
-        let mut ring = Ring::dedup(points, tol);
+        let Scratch {
+            input_index,
+            first_pass,
+            kept,
+        } = scratch;
+        let mut ring = Ring::dedup(points, tol, vertices, input_index);
         if ring.len() < 3 {
             return Err(PolygonError::TooFewPoints {
                 distinct: ring.len(),
@@ -179,7 +195,7 @@ impl SimplePolygon {
         if twice_area < 0.0 {
             ring.reverse();
         }
-        ring.remove_collinear(tol)?;
+        ring.remove_collinear(tol, first_pass, kept)?;
         if ring.len() < 3 {
             return Err(PolygonError::ZeroArea);
         }
@@ -260,24 +276,39 @@ fn coordinates_usable(p: &Point) -> bool {
     p.x.abs() <= MAX_COORDINATE && p.y.abs() <= MAX_COORDINATE
 }
 
+/// Work buffers of validation, kept from polygon to polygon by a caller
+/// that validates many (see [`PolygonBuilder`](super::PolygonBuilder)).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    input_index: Vec<usize>,
+    first_pass: Vec<usize>,
+    kept: Vec<usize>,
+}
+
 /// The ring being normalised, with, for each vertex, the input index of the
 /// point it came from, so that errors name edges as the caller numbered
 /// them.
-struct Ring {
+struct Ring<'s> {
     vertices: Vec<Point>,
     /// Input index of each vertex: the last of a run of repeated points, so
     /// that the input edge starting there has non-zero length.
-    input_index: Vec<usize>,
+    input_index: &'s mut Vec<usize>,
     /// The ring runs opposite to the input.
     reversed: bool,
 }
 
-impl Ring {
+impl<'s> Ring<'s> {
     /// Drops points within `tol` of their predecessor, and closing points
-    /// within `tol` of the first.
-    fn dedup(points: &[Point], tol: f64) -> Self {
-        let mut vertices: Vec<Point> = Vec::with_capacity(points.len());
-        let mut input_index: Vec<usize> = Vec::with_capacity(points.len());
+    /// within `tol` of the first. The ring lives in the two buffers given
+    /// (cleared first).
+    fn dedup(
+        points: &[Point],
+        tol: f64,
+        mut vertices: Vec<Point>,
+        input_index: &'s mut Vec<usize>,
+    ) -> Self {
+        vertices.clear();
+        input_index.clear();
         for (index, p) in points.iter().enumerate() {
             match vertices.last() {
                 Some(last) if (p - last).norm() <= tol => {
@@ -350,10 +381,15 @@ impl Ring {
     /// pass starts there so that the wrap-around at vertex 0 is handled like
     /// any other place. Then no two neighbouring edges may overlap (a
     /// zero-width spike), which the self-intersection sweep does not check.
-    fn remove_collinear(&mut self, tol: f64) -> Result<(), PolygonError> {
-        let first_pass = self.keep_corners(0, tol)?;
+    fn remove_collinear(
+        &mut self,
+        tol: f64,
+        first_pass: &mut Vec<usize>,
+        kept: &mut Vec<usize>,
+    ) -> Result<(), PolygonError> {
+        self.keep_corners(0, tol, first_pass)?;
         let start = first_pass[first_pass.len() / 2];
-        let mut kept = self.keep_corners(start, tol)?;
+        self.keep_corners(start, tol, kept)?;
         // Keep the input's order and starting point as far as possible.
         if let Some(first) = kept
             .iter()
@@ -363,8 +399,14 @@ impl Ring {
         {
             kept.rotate_left(first);
         }
-        self.vertices = kept.iter().map(|&i| self.vertices[i]).collect();
-        self.input_index = kept.iter().map(|&i| self.input_index[i]).collect();
+        // `kept` now increases, so the ring compacts in place: every read is
+        // at or after the slot being written.
+        for (slot, &i) in kept.iter().enumerate() {
+            self.vertices[slot] = self.vertices[i];
+            self.input_index[slot] = self.input_index[i];
+        }
+        self.vertices.truncate(kept.len());
+        self.input_index.truncate(kept.len());
         if self.len() < 3 {
             return Ok(()); // Degenerate: the caller reports zero area.
         }
@@ -372,11 +414,17 @@ impl Ring {
     }
 
     /// Greedy sleeve fitting around the ring from `start`: ring positions of
-    /// the vertices kept, `start` first.
-    fn keep_corners(&self, start: usize, tol: f64) -> Result<Vec<usize>, PolygonError> {
+    /// the vertices kept, `start` first, written into `kept` (cleared first).
+    fn keep_corners(
+        &self,
+        start: usize,
+        tol: f64,
+        kept: &mut Vec<usize>,
+    ) -> Result<(), PolygonError> {
         let n = self.len();
         let at = |k: usize| (start + k) % n;
-        let mut kept = vec![start];
+        kept.clear();
+        kept.push(start);
         // Edge being grown from `anchor` (ring offset) to the candidate end
         // `end`; the vertices strictly between have been dropped.
         let mut anchor = 0;
@@ -397,8 +445,7 @@ impl Ring {
             end = next;
         }
         // The last edge closes the ring at `start`.
-        self.check_progress(start, anchor, n)?;
-        Ok(kept)
+        self.check_progress(start, anchor, n)
     }
 
     /// The vertices dropped between ring offsets `anchor` and `end` (from

@@ -2,7 +2,7 @@
 
 use super::convex::ConvexPolygon;
 use super::decompose::convex_decomposition;
-use super::polygon::{PolygonError, SimplePolygon};
+use super::polygon::{PolygonError, Scratch, SimplePolygon};
 use super::{Aabb, Point, Vector};
 use nalgebra::Isometry2;
 use std::fmt;
@@ -115,6 +115,47 @@ impl fmt::Display for ShapeError {
 
 impl std::error::Error for ShapeError {}
 
+/// Validates polygon after polygon in the same buffers, for a caller that
+/// replaces one shape again and again (the footprint, at every message):
+/// once the buffers have grown, a convex polygon costs no allocation when
+/// the shape it replaces is handed back with [`recycle`](Self::recycle).
+#[derive(Clone, Debug, Default)]
+pub struct PolygonBuilder {
+    scratch: Scratch,
+    vertices: Vec<Point>,
+    normals: Vec<Vector>,
+}
+
+impl PolygonBuilder {
+    /// Exactly [`Shape::polygon`]`(points)`.
+    pub fn polygon(&mut self, points: &[Point]) -> Result<Shape, ShapeError> {
+        let vertices = std::mem::take(&mut self.vertices);
+        let polygon = SimplePolygon::new_in(points, vertices, &mut self.scratch)?;
+        if !polygon.is_convex() {
+            return Shape::compound(polygon);
+        }
+        let normals = std::mem::take(&mut self.normals);
+        Ok(Shape::Convex(ConvexPolygon::from_ccw_convex_in(
+            polygon.into_vertices(),
+            normals,
+        )))
+    }
+
+    /// Takes back a shape that is no longer needed: its buffers serve the
+    /// next polygon.
+    pub fn recycle(&mut self, shape: Shape) {
+        if let Shape::Convex(polygon) = shape {
+            let (vertices, normals) = polygon.into_buffers();
+            if vertices.capacity() > self.vertices.capacity() {
+                self.vertices = vertices;
+            }
+            if normals.capacity() > self.normals.capacity() {
+                self.normals = normals;
+            }
+        }
+    }
+}
+
 /// A validated footprint or obstacle.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
@@ -128,10 +169,11 @@ impl Shape {
     /// concave input is decomposed into convex pieces, anything else is an
     /// error.
     pub fn polygon(points: &[Point]) -> Result<Self, ShapeError> {
-        let polygon = SimplePolygon::new(points)?;
-        if polygon.is_convex() {
-            return Ok(Shape::Convex(ConvexPolygon::try_from(polygon)?));
-        }
+        PolygonBuilder::default().polygon(points)
+    }
+
+    /// A concave simple polygon as its convex pieces.
+    fn compound(polygon: SimplePolygon) -> Result<Self, ShapeError> {
         let pieces = convex_decomposition(&polygon);
         let outline = polygon.into_vertices();
         let aabb = Aabb::from_points(&outline).ok_or(PolygonError::TooFewPoints { distinct: 0 })?;
