@@ -799,7 +799,8 @@ mod tests {
             Point::new(2.0, 1.0),
         ];
         let touching = square(1.0, 0.0, 0.5);
-        let states: Vec<(&str, Box<dyn Fn(&mut Monitor)>)> = vec![
+        type SetUp = Box<dyn Fn(&mut Monitor)>;
+        let states: Vec<(&str, SetUp)> = vec![
             ("nothing", Box::new(|_| {})),
             (
                 "footprint only",

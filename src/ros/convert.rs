@@ -11,11 +11,20 @@ use std::time::Duration;
 
 /// `Point32` (float32, as `geometry_msgs/Polygon` stores them) to f64.
 pub fn points(polygon: &Polygon) -> Vec<Point> {
-    polygon
-        .points
-        .iter()
-        .map(|p: &Point32| Point::new(f64::from(p.x), f64::from(p.y)))
-        .collect()
+    let mut out = Vec::with_capacity(polygon.points.len());
+    points_into(polygon, &mut out);
+    out
+}
+
+/// [`points`] into a reused buffer (cleared first).
+pub fn points_into(polygon: &Polygon, out: &mut Vec<Point>) {
+    out.clear();
+    out.extend(
+        polygon
+            .points
+            .iter()
+            .map(|p: &Point32| Point::new(f64::from(p.x), f64::from(p.y))),
+    );
 }
 
 pub fn obstacle(msg: &r2r::sat_collision_msgs::msg::Obstacle) -> Obstacle {

@@ -2,15 +2,18 @@
 //!
 //! One task owns the [`Monitor`]; r2r's executor spins on a blocking thread
 //! and hands messages over through streams. Every input change and every
-//! tick of `publish_rate` publishes `collision` and `collision_report`;
-//! markers follow at most at `markers_rate`, and only while somebody
-//! subscribes to them.
+//! tick of `publish_rate` publishes `collision` first, from
+//! [`Monitor::flag`] (no report needed), then `collision_report` while it
+//! has a subscriber; markers follow at most at `markers_rate`, and only
+//! while somebody subscribes to them. The footprint path allocates nothing
+//! of its own in the steady state: points, polygon and flag message are
+//! reused.
 
 use super::convert;
 use super::markers::{MarkerBuilder, MarkerInput};
 use super::params::Params;
 use crate::config::NodeConfig;
-use crate::geometry::{Shape, ShapeError};
+use crate::geometry::{Point, Shape, ShapeError};
 use crate::monitor::{Monitor, Report};
 use crate::scene::Scene;
 use futures::StreamExt;
@@ -19,7 +22,7 @@ use r2r::sat_collision_msgs::msg::{CollisionReport, ObstacleArray};
 use r2r::sat_collision_msgs::srv::CheckFootprint;
 use r2r::std_msgs::msg::Bool;
 use r2r::visualization_msgs::msg::MarkerArray;
-use r2r::{Clock, Publisher, QosProfile, ServiceRequest};
+use r2r::{Clock, NativeMsg, Publisher, QosProfile, ServiceRequest};
 use std::collections::HashMap;
 use std::error::Error;
 use std::path::Path;
@@ -50,6 +53,60 @@ impl Throttle {
     }
 }
 
+/// Most changes of the flag or status logged per [`FLAP_WINDOW`]; beyond
+/// that the flag is flapping and the rest are counted into one line.
+const MAX_LOGGED_CHANGES: u32 = 10;
+const FLAP_WINDOW: Duration = Duration::from_secs(1);
+
+/// What to log after a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LogLine {
+    Nothing,
+    /// The flag or the status changed.
+    Change,
+    /// This many changes were not logged in the last window; the line
+    /// also gives the current state.
+    Flapping(u32),
+}
+
+/// Logs every change of the flag or status, unless they come faster than
+/// anybody can read them: a flag flapping at the footprint rate would
+/// otherwise write a line per message.
+#[derive(Debug, Default)]
+struct ChangeLog {
+    last: Option<(bool, &'static str)>,
+    window_start: Option<Instant>,
+    logged: u32,
+    suppressed: u32,
+}
+
+impl ChangeLog {
+    fn next(&mut self, decision: (bool, &'static str), now: Instant) -> LogLine {
+        let changed = self.last != Some(decision);
+        self.last = Some(decision);
+        let window_over = self
+            .window_start
+            .is_none_or(|start| now.duration_since(start) >= FLAP_WINDOW);
+        if window_over && (changed || self.suppressed > 0) {
+            self.window_start = Some(now);
+            self.logged = 1;
+            return match std::mem::take(&mut self.suppressed) {
+                0 => LogLine::Change,
+                n => LogLine::Flapping(n),
+            };
+        }
+        if !changed {
+            LogLine::Nothing
+        } else if self.logged < MAX_LOGGED_CHANGES {
+            self.logged += 1;
+            LogLine::Change
+        } else {
+            self.suppressed += 1;
+            LogLine::Nothing
+        }
+    }
+}
+
 /// Publishers of the node.
 struct Outputs {
     collision: Publisher<Bool>,
@@ -68,8 +125,13 @@ struct State {
     marker_builder: MarkerBuilder,
     report: Report,
     report_msg: CollisionReport,
+    /// The `collision` message, published in place (r2r's `publish` would
+    /// build a new C message each time).
+    flag_msg: NativeMsg<Bool>,
+    /// Footprint points of the message being handled.
+    points: Vec<Point>,
     last_markers: Option<Instant>,
-    last_flag: Option<(bool, &'static str)>,
+    changes: ChangeLog,
     throttle: Throttle,
 }
 
@@ -89,30 +151,42 @@ impl State {
         }
     }
 
+    /// Answers an input change or a tick: the flag first, from the flag-only
+    /// query (it is what a safety consumer waits for), then the report,
+    /// markers and log line, each only when somebody is waiting for it.
     fn publish(&mut self) {
         let stamp = self.now();
         let now = stamp.as_secs_f64();
         self.monitor.expire_instances(now);
-        // The report and its message are reused from call to call.
-        let mut report = std::mem::take(&mut self.report);
-        self.monitor.evaluate_into(now, &mut report);
-        // The flag first: it is what a safety consumer waits for.
-        let flag = Bool {
-            data: report.colliding,
-        };
-        if let Err(e) = self.outputs.collision.publish(&flag) {
+        let flag = self.monitor.flag(now);
+        self.flag_msg.data = flag.colliding;
+        if let Err(e) = self.outputs.collision.publish_native(&mut self.flag_msg) {
             self.warn_throttled("publish", &format!("could not publish collision: {e}"));
         }
-        self.log_transitions(&report);
+        let log_line = self
+            .changes
+            .next((flag.colliding, flag.status), Instant::now());
         // A report of a thousand results costs more than the check itself
-        // (r2r converts every string): skip it when nobody listens. An
+        // (r2r converts every string): only while somebody listens. An
         // unknown count publishes.
-        if self
+        let report_wanted = self
             .outputs
             .report
             .get_inter_process_subscription_count()
-            .map_or(true, |n| n > 0)
-        {
+            .map_or(true, |n| n > 0);
+        let markers_wanted = self.markers_due();
+        if !report_wanted && !markers_wanted && log_line == LogLine::Nothing {
+            return;
+        }
+        // The report and its message are reused from call to call.
+        let mut report = std::mem::take(&mut self.report);
+        self.monitor.evaluate_into(now, &mut report);
+        debug_assert_eq!(
+            (report.colliding, report.status),
+            (flag.colliding, flag.status)
+        );
+        self.log(&report, log_line);
+        if report_wanted {
             convert::fill_collision_report(
                 &mut self.report_msg,
                 &report,
@@ -123,28 +197,30 @@ impl State {
                 self.warn_throttled("publish", &format!("could not publish report: {e}"));
             }
         }
-        self.publish_markers(&report, stamp);
+        if markers_wanted {
+            self.publish_markers(&report, stamp);
+        }
         self.report = report;
     }
 
-    fn publish_markers(&mut self, report: &Report, stamp: Duration) {
+    /// Markers are due at most at `markers_rate`, and only while somebody
+    /// looks: building them is the costly part.
+    fn markers_due(&self) -> bool {
         if self.config.markers_rate <= 0.0 {
-            return;
+            return false;
         }
         let min_period = Duration::from_secs_f64(1.0 / self.config.markers_rate);
         if self.last_markers.is_some_and(|t| t.elapsed() < min_period) {
-            return;
+            return false;
         }
-        // Building markers is the costly part: skip it when nobody looks.
-        if self
-            .outputs
+        self.outputs
             .markers
             .get_inter_process_subscription_count()
             .unwrap_or(0)
-            == 0
-        {
-            return;
-        }
+            > 0
+    }
+
+    fn publish_markers(&mut self, report: &Report, stamp: Duration) {
         self.last_markers = Some(Instant::now());
         let array = self.marker_builder.build(&MarkerInput {
             report,
@@ -158,59 +234,33 @@ impl State {
         }
     }
 
-    /// Logs when the flag or the status changes, not on every message.
-    fn log_transitions(&mut self, report: &Report) {
-        let now = (report.colliding, report.status);
-        if self.last_flag == Some(now) {
-            return;
-        }
-        self.last_flag = Some(now);
-        if !report.valid {
-            r2r::log_warn!(
+    /// One line for a change of the flag or status, or for a flapping flag.
+    fn log(&self, report: &Report, line: LogLine) {
+        let state = match line {
+            LogLine::Nothing => return,
+            LogLine::Change | LogLine::Flapping(_) => describe(report),
+        };
+        match line {
+            LogLine::Flapping(n) => r2r::log_warn!(
                 &self.logger,
-                "report not valid ({}): collision flag {}",
-                report.status,
-                report.colliding
-            );
-        } else if report.colliding {
-            let depth = report
-                .outcomes
-                .iter()
-                .filter_map(|o| o.contact)
-                .map(|c| c.depth)
-                .fold(0.0, f64::max);
-            r2r::log_info!(
-                &self.logger,
-                "COLLISION with {} (depth {:.3} m)",
-                report.nearest_obstacle_id,
-                depth
-            );
-        } else {
-            r2r::log_info!(
-                &self.logger,
-                "clear (nearest {} at {:.3} m)",
-                if report.nearest_obstacle_id.is_empty() {
-                    "-"
-                } else {
-                    &report.nearest_obstacle_id
-                },
-                report.min_distance
-            );
+                "flag flapping: {n} more changes in the last {} s not logged; now {state}",
+                FLAP_WINDOW.as_secs()
+            ),
+            _ if !report.valid => r2r::log_warn!(&self.logger, "{state}"),
+            _ => r2r::log_info!(&self.logger, "{state}"),
         }
     }
 
     fn on_footprint(&mut self, msg: PolygonStamped) {
         let now = self.now().as_secs_f64();
-        let points = convert::points(&msg.polygon);
+        convert::points_into(&msg.polygon, &mut self.points);
         self.monitor
-            .set_footprint(&msg.header.frame_id, &points, now);
-        if self.monitor.footprint().is_none() {
+            .set_footprint(&msg.header.frame_id, &self.points, now);
+        if let Some(error) = self.monitor.footprint_error() {
             let message = format!(
                 "footprint rejected: {} ({} points)",
-                Shape::polygon(&points)
-                    .err()
-                    .map_or("invalid", |e| e.status()),
-                points.len()
+                error.status(),
+                self.points.len()
             );
             self.warn_throttled("footprint", &message);
         }
@@ -309,6 +359,33 @@ impl State {
                 .unwrap_or(-1),
         }
     }
+}
+
+/// The decision in words, for the log.
+fn describe(report: &Report) -> String {
+    if !report.valid {
+        return format!(
+            "report not valid ({}): collision flag {}",
+            report.status, report.colliding
+        );
+    }
+    if report.colliding {
+        let depth = report
+            .outcomes
+            .iter()
+            .filter_map(|o| o.contact)
+            .map(|c| c.depth)
+            .fold(0.0, f64::max);
+        return format!(
+            "COLLISION with {} (depth {depth:.3} m)",
+            report.nearest_obstacle_id
+        );
+    }
+    let nearest = match report.nearest_obstacle_id.as_str() {
+        "" => "-",
+        id => id,
+    };
+    format!("clear (nearest {nearest} at {:.3} m)", report.min_distance)
 }
 
 /// Loads the zones file: a bad file or a bad zone stops start-up, with a
@@ -417,8 +494,10 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         marker_builder: MarkerBuilder::default(),
         report: Report::default(),
         report_msg: CollisionReport::default(),
+        flag_msg: NativeMsg::new(),
+        points: Vec::new(),
         last_markers: None,
-        last_flag: None,
+        changes: ChangeLog::default(),
         throttle: Throttle {
             last: HashMap::new(),
         },
@@ -467,4 +546,44 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     running.store(false, Ordering::Relaxed);
     spinner.await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_change_is_logged_until_the_flag_flaps() {
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let (clear, hit) = ((false, "ok"), (true, "ok"));
+        let mut log = ChangeLog::default();
+        assert_eq!(log.next(clear, at(0)), LogLine::Change);
+        assert_eq!(log.next(clear, at(1)), LogLine::Nothing);
+        // Nine more changes in the same second are logged...
+        for k in 0..9u64 {
+            let decision = if k % 2 == 0 { hit } else { clear };
+            assert_eq!(log.next(decision, at(2 + k)), LogLine::Change, "{k}");
+        }
+        // ... the next five are only counted.
+        for k in 0..5u64 {
+            let decision = if k % 2 == 0 { clear } else { hit };
+            assert_eq!(log.next(decision, at(20 + k)), LogLine::Nothing, "{k}");
+        }
+        assert_eq!(log.next(clear, at(999)), LogLine::Nothing);
+        // Once the second is over, the next decision (a tick: no change)
+        // says how many went unlogged, and a new window starts.
+        assert_eq!(log.next(clear, at(1000)), LogLine::Flapping(5));
+        assert_eq!(log.next(clear, at(1001)), LogLine::Nothing);
+        assert_eq!(log.next(hit, at(1002)), LogLine::Change);
+    }
+
+    #[test]
+    fn a_status_change_with_the_same_flag_is_a_change() {
+        let now = Instant::now();
+        let mut log = ChangeLog::default();
+        assert_eq!(log.next((true, "no_footprint"), now), LogLine::Change);
+        assert_eq!(log.next((true, "stale_obstacles"), now), LogLine::Change);
+        assert_eq!(log.next((true, "stale_obstacles"), now), LogLine::Nothing);
+    }
 }

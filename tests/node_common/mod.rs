@@ -389,7 +389,7 @@ pub const FEED_PERIOD: Duration = Duration::from_millis(100);
 // The harness
 
 /// Drains an r2r stream into an unbounded queue (r2r's holds 10 and drops).
-fn record<T: Send + 'static>(
+pub fn record<T: Send + 'static>(
     mut stream: impl Stream<Item = T> + Unpin + Send + 'static,
 ) -> UnboundedReceiver<T> {
     let (tx, rx) = unbounded_channel();
