@@ -23,8 +23,11 @@
 //!   skipped: the broad phase's overhead);
 //! * `index_rebuild`: re-indexing after an obstacle message;
 //! * `monitor_evaluate_into_1m`: [`Monitor::evaluate_into`] with an exact
-//!   range of 1 m: the whole decision the node makes per footprint message,
-//!   into a reused report.
+//!   range of 1 m: the whole report the node builds when somebody wants
+//!   one, into a reused report;
+//! * `monitor_flag_clear`: [`Monitor::flag`], the decision alone that the
+//!   node publishes before any report, for a clear footprint (every box is
+//!   looked at).
 //!
 //! The setup asserts that every broad-phase report decides exactly as the
 //! exact one (same summary) before anything is timed.
@@ -185,6 +188,16 @@ fn scale(c: &mut Criterion) {
         assert!(report.valid && report.colliding && report.nearest_obstacle_id == "obstacle_0");
         group.bench_function(BenchmarkId::new("monitor_evaluate_into_1m", count), |b| {
             b.iter(|| monitor.evaluate_into(black_box(0.0), &mut report))
+        });
+        // The flag alone, as the node publishes it before any report. Clear
+        // (the overlapping obstacle left out) is its worst case: every box
+        // is looked at, where a collision may stop at the first.
+        monitor.set_obstacles("map", obstacles[1..].to_vec(), 0.0);
+        let flag = monitor.flag(0.0);
+        assert!(flag.valid && !flag.colliding, "{flag:?}");
+        assert_eq!(monitor.evaluate(0.0).colliding, flag.colliding);
+        group.bench_function(BenchmarkId::new("monitor_flag_clear", count), |b| {
+            b.iter(|| monitor.flag(black_box(0.0)))
         });
     }
     group.finish();

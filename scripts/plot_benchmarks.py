@@ -117,6 +117,7 @@ def scale_table(results, best):
         ("broadphase_range_1m", "broad phase, range 1 m"),
         ("broadphase_range_0", "broad phase, range 0"),
         ("monitor_evaluate_into_1m", "`Monitor::evaluate_into`, range 1 m"),
+        ("monitor_flag_clear", "`Monitor::flag` (clear)"),
         ("index_rebuild", "index rebuild (per obstacle message)"),
     ]
     out = ["\nMean per report (fastest sample in parentheses).\n"]
