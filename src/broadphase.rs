@@ -233,9 +233,13 @@ impl ObstacleIndex {
         );
         let padding = padding.max(0.0);
         let probe = Probe::new(self, footprint, padding);
+        let reach = 2.0 * probe.tol;
         (0..self.len()).any(|i| {
             let (dx, dy) = probe.gaps(self, i);
-            box_distance(dx, dy) <= 2.0 * probe.tol
+            // Per-axis first: most boxes are rejected without the square root.
+            dx <= reach
+                && dy <= reach
+                && box_distance(dx, dy) <= reach
                 && obstacles[i]
                     .shape
                     .as_ref()
