@@ -1,12 +1,19 @@
 //! Conversions between ROS messages and the library's types.
 
 use crate::geometry::{Point, Vector};
-use crate::monitor::{Obstacle, ObstacleGeometry, ObstacleOutcome, Report};
+use crate::monitor::{Obstacle, ObstacleGeometry, Report};
 use nalgebra::{Isometry2, Vector2};
 use r2r::builtin_interfaces::msg::Time;
-use r2r::geometry_msgs::msg::{Point32, Polygon, Pose, Vector3};
-use r2r::sat_collision_msgs::msg::{CollisionReport, ObstacleResult};
+use r2r::geometry_msgs::msg::{Point32, Polygon, Pose};
+use r2r::sat_collision_msgs::msg::CollisionReport;
 use r2r::std_msgs::msg::Header;
+use r2r::NativeMsg;
+use r2r_msg_gen::{
+    sat_collision_msgs__msg__ObstacleResult as NativeResult,
+    sat_collision_msgs__msg__ObstacleResult__Sequence__fini as fini_results,
+    sat_collision_msgs__msg__ObstacleResult__Sequence__init as init_results,
+};
+use r2r_rcl::{rosidl_runtime_c__String as NativeString, rosidl_runtime_c__String__assignn};
 use std::time::Duration;
 
 /// `Point32` (float32, as `geometry_msgs/Polygon` stores them) to f64.
@@ -55,14 +62,6 @@ pub fn planar_pose(pose: &Pose) -> Option<Isometry2<f64>> {
     Some(Isometry2::new(Vector2::new(p.x, p.y), yaw))
 }
 
-pub fn vector3(v: &Vector) -> Vector3 {
-    Vector3 {
-        x: v.x,
-        y: v.y,
-        z: 0.0,
-    }
-}
-
 pub fn time(since_epoch: Duration) -> Time {
     Time {
         sec: i32::try_from(since_epoch.as_secs()).unwrap_or(i32::MAX),
@@ -77,44 +76,209 @@ pub fn header(frame_id: &str, stamp: Duration) -> Header {
     }
 }
 
-/// Writes one obstacle's result into `out`, reusing its strings.
-fn fill_obstacle_result(out: &mut ObstacleResult, obstacle: &Obstacle, outcome: &ObstacleOutcome) {
-    let zero = Vector::zeros();
-    let contact = outcome.contact;
-    out.id.clear();
-    out.id.push_str(&obstacle.id);
-    out.status.clear();
-    out.status.push_str(outcome.status);
-    out.colliding = outcome.colliding();
-    out.penetration_depth = contact.map_or(0.0, |c| c.depth);
-    out.mtv = vector3(&contact.map_or(zero, |c| c.mtv));
-    out.distance = contact.map_or(0.0, |c| c.distance);
-    out.separating_axis = vector3(&contact.map_or(zero, |c| c.axis));
-    out.exact = outcome.exact;
-}
+/// The C message could not be resized (its allocator failed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NativeAllocError;
 
-/// Writes `report` into `msg`, reusing its buffers (the results vector and
-/// every string), so a steady stream of reports does not reallocate them.
-pub fn fill_collision_report(
-    msg: &mut CollisionReport,
+/// Writes `report` into r2r's native (C) `CollisionReport`, for
+/// `publish_native`: numbers are written in place, strings only rewritten
+/// when they change (ids change with obstacle messages, not with
+/// footprints), the results sequence only rebuilt when the obstacle count
+/// changes. r2r's `publish` would instead build a new C message per call,
+/// with two string allocations per result.
+pub fn fill_native_collision_report(
+    msg: &mut NativeMsg<CollisionReport>,
     report: &Report,
     obstacles: &[Obstacle],
     stamp: Duration,
-) {
-    msg.header.stamp = time(stamp);
-    msg.header.frame_id.clear();
-    msg.header.frame_id.push_str(&report.frame_id);
+) -> Result<(), NativeAllocError> {
+    let stamp = time(stamp);
+    msg.header.stamp.sec = stamp.sec;
+    msg.header.stamp.nanosec = stamp.nanosec;
+    set_string(&mut msg.header.frame_id, &report.frame_id)?;
     msg.colliding = report.colliding;
     msg.valid = report.valid;
-    msg.status.clear();
-    msg.status.push_str(report.status);
+    set_string(&mut msg.status, report.status)?;
     msg.min_distance = report.min_distance;
-    msg.nearest_obstacle_id.clear();
-    msg.nearest_obstacle_id
-        .push_str(&report.nearest_obstacle_id);
+    set_string(&mut msg.nearest_obstacle_id, &report.nearest_obstacle_id)?;
     let n = report.outcomes.len().min(obstacles.len());
-    msg.results.resize_with(n, ObstacleResult::default);
-    for ((out, obstacle), outcome) in msg.results.iter_mut().zip(obstacles).zip(&report.outcomes) {
-        fill_obstacle_result(out, obstacle, outcome);
+    if msg.results.size != n {
+        // SAFETY: `results` is a sequence of the live message r2r created
+        // (initialised); fini then init leaves it initialised with `n`
+        // default elements, or empty when init fails.
+        let resized = unsafe {
+            fini_results(&mut msg.results);
+            init_results(&mut msg.results, n)
+        };
+        if !resized {
+            return Err(NativeAllocError);
+        }
+    }
+    let results: &mut [NativeResult] = if msg.results.data.is_null() {
+        &mut []
+    } else {
+        // SAFETY: `data` points to `size` initialised elements owned by the
+        // message, which `msg` borrows mutably.
+        unsafe { std::slice::from_raw_parts_mut(msg.results.data, msg.results.size) }
+    };
+    let zero = Vector::zeros();
+    for ((out, obstacle), outcome) in results.iter_mut().zip(obstacles).zip(&report.outcomes) {
+        let contact = outcome.contact;
+        set_string(&mut out.id, &obstacle.id)?;
+        set_string(&mut out.status, outcome.status)?;
+        out.colliding = outcome.colliding();
+        out.penetration_depth = contact.map_or(0.0, |c| c.depth);
+        let mtv = contact.map_or(zero, |c| c.mtv);
+        (out.mtv.x, out.mtv.y, out.mtv.z) = (mtv.x, mtv.y, 0.0);
+        out.distance = contact.map_or(0.0, |c| c.distance);
+        let axis = contact.map_or(zero, |c| c.axis);
+        (
+            out.separating_axis.x,
+            out.separating_axis.y,
+            out.separating_axis.z,
+        ) = (axis.x, axis.y, 0.0);
+        out.exact = outcome.exact;
+    }
+    Ok(())
+}
+
+/// Sets a string of a native message: nothing to do when it already reads
+/// `value`; else one copy of exactly `value`'s bytes (no intermediate
+/// `CString`, so no allocation on the Rust side and no panic on a NUL).
+fn set_string(target: &mut NativeString, value: &str) -> Result<(), NativeAllocError> {
+    let current: &[u8] = if target.data.is_null() {
+        &[]
+    } else {
+        // SAFETY: an initialised rosidl string holds `size` bytes at `data`.
+        unsafe { std::slice::from_raw_parts(target.data.cast::<u8>(), target.size) }
+    };
+    if current == value.as_bytes() {
+        return Ok(());
+    }
+    // SAFETY: `target` is an initialised rosidl string; assignn copies
+    // `value.len()` bytes from a valid pointer.
+    let assigned =
+        unsafe { rosidl_runtime_c__String__assignn(target, value.as_ptr().cast(), value.len()) };
+    if assigned {
+        Ok(())
+    } else {
+        Err(NativeAllocError)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::monitor::{Monitor, MonitorConfig};
+    use r2r::geometry_msgs::msg::Vector3;
+    use r2r::sat_collision_msgs::msg::ObstacleResult;
+    use r2r::WrappedTypesupport;
+
+    fn vector3(v: Vector) -> Vector3 {
+        Vector3 {
+            x: v.x,
+            y: v.y,
+            z: 0.0,
+        }
+    }
+
+    /// The message as the `.msg` files define it, built field by field
+    /// from the report.
+    fn expected(report: &Report, obstacles: &[Obstacle], stamp: Duration) -> CollisionReport {
+        CollisionReport {
+            header: header(&report.frame_id, stamp),
+            colliding: report.colliding,
+            valid: report.valid,
+            status: report.status.to_owned(),
+            min_distance: report.min_distance,
+            nearest_obstacle_id: report.nearest_obstacle_id.clone(),
+            results: obstacles
+                .iter()
+                .zip(&report.outcomes)
+                .map(|(obstacle, outcome)| {
+                    let contact = outcome.contact;
+                    ObstacleResult {
+                        id: obstacle.id.clone(),
+                        status: outcome.status.to_owned(),
+                        colliding: outcome.colliding(),
+                        penetration_depth: contact.map_or(0.0, |c| c.depth),
+                        mtv: vector3(contact.map_or(Vector::zeros(), |c| c.mtv)),
+                        distance: contact.map_or(0.0, |c| c.distance),
+                        separating_axis: vector3(contact.map_or(Vector::zeros(), |c| c.axis)),
+                        exact: outcome.exact,
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    fn square(cx: f64, cy: f64, half: f64) -> Vec<Point> {
+        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .iter()
+            .map(|&(x, y)| Point::new(cx + half * x, cy + half * y))
+            .collect()
+    }
+
+    fn obstacles(count: usize, shift: f64) -> Vec<Obstacle> {
+        (0..count)
+            .map(|k| {
+                let points = match k % 3 {
+                    // A bow tie: invalid, its own status.
+                    2 => vec![
+                        Point::new(5.0, 0.0),
+                        Point::new(6.0, 1.0),
+                        Point::new(6.0, 0.0),
+                        Point::new(5.0, 1.0),
+                    ],
+                    _ => square(shift + 1.5 * k as f64, 0.2, 0.4),
+                };
+                Obstacle::new(format!("o{k}"), &ObstacleGeometry::Polygon(points))
+            })
+            .collect()
+    }
+
+    /// The native message, read back, is exactly the message built field by
+    /// field from the same report, across changes of obstacle count, ids,
+    /// statuses, frames and geometry.
+    #[test]
+    fn native_report_reads_back_as_the_rust_report() {
+        let mut monitor = Monitor::new(MonitorConfig::default());
+        let mut native = NativeMsg::<CollisionReport>::new();
+        let mut any_colliding = false;
+        let scenes = [
+            (3, 0.0),
+            (5, 0.0),
+            (5, 0.3),
+            (5, 0.3),
+            (1, 0.1),
+            (0, 0.0),
+            (4, 0.6),
+        ];
+        for (step, &(count, shift)) in scenes.iter().enumerate() {
+            let frame = if step % 2 == 0 { "map" } else { "odom" };
+            monitor.set_obstacles(frame, obstacles(count, shift), 0.0);
+            monitor.set_footprint(frame, &square(shift, 0.0, 0.5), 0.0);
+            let report = monitor.evaluate(0.0);
+            let stamp = Duration::new(100 + step as u64, 5_000 * step as u32);
+            fill_native_collision_report(&mut native, &report, monitor.obstacles(), stamp)
+                .expect("native report");
+            let want = expected(&report, monitor.obstacles(), stamp);
+            assert_eq!(CollisionReport::from_native(&native), want, "step {step}");
+            assert_eq!(want.results.len(), count, "step {step}");
+            any_colliding |= want.results.iter().any(|r| r.colliding);
+        }
+        assert!(any_colliding);
+    }
+
+    #[test]
+    fn native_strings_hold_exactly_the_bytes_given() {
+        let mut native = NativeMsg::<CollisionReport>::new();
+        for value in ["wall", "", "pallet\0hidden", "Gabelstapler_ü", "wall"] {
+            set_string(&mut native.status, value).expect("assign");
+            let bytes = unsafe {
+                std::slice::from_raw_parts(native.status.data.cast::<u8>(), native.status.size)
+            };
+            assert_eq!(bytes, value.as_bytes());
+        }
     }
 }

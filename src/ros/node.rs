@@ -124,7 +124,8 @@ struct State {
     outputs: Outputs,
     marker_builder: MarkerBuilder,
     report: Report,
-    report_msg: CollisionReport,
+    /// The `collision_report` message, updated and published in place.
+    report_msg: NativeMsg<CollisionReport>,
     /// The `collision` message, published in place (r2r's `publish` would
     /// build a new C message each time).
     flag_msg: NativeMsg<Bool>,
@@ -187,13 +188,21 @@ impl State {
         );
         self.log(&report, log_line);
         if report_wanted {
-            convert::fill_collision_report(
+            let filled = convert::fill_native_collision_report(
                 &mut self.report_msg,
                 &report,
                 self.monitor.obstacles(),
                 stamp,
             );
-            if let Err(e) = self.outputs.report.publish(&self.report_msg) {
+            let published = match filled {
+                Ok(()) => self
+                    .outputs
+                    .report
+                    .publish_native(&mut self.report_msg)
+                    .map_err(|e| e.to_string()),
+                Err(_) => Err("out of memory for the message".to_owned()),
+            };
+            if let Err(e) = published {
                 self.warn_throttled("publish", &format!("could not publish report: {e}"));
             }
         }
@@ -493,7 +502,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         outputs,
         marker_builder: MarkerBuilder::default(),
         report: Report::default(),
-        report_msg: CollisionReport::default(),
+        report_msg: NativeMsg::new(),
         flag_msg: NativeMsg::new(),
         points: Vec::new(),
         last_markers: None,
