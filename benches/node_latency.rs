@@ -48,9 +48,13 @@
 //!   later (`--period-us 0`: back to back). Targets are driven in
 //!   interleaved blocks (`--block`, rotating order), so all of them see the
 //!   same machine load.
-//! * `--markers`: a second phase with a node at `markers_rate` 10 Hz whose
-//!   `collision_markers` and `collision_report` are subscribed by another
-//!   process (`--sink`, raw: no deserialisation), against the echo.
+//! * `--report`: another phase with a node whose `collision_report` (one
+//!   result per obstacle, built and published after each flag) is
+//!   subscribed by another process (`--sink`, raw: no deserialisation),
+//!   against the echo. With `--allocs`: that node's allocations too.
+//! * `--markers`: another phase with a node at `markers_rate` 10 Hz whose
+//!   `collision_markers` and `collision_report` are subscribed by the sink,
+//!   against the echo.
 //! * `--soak SECONDS --rate HZ`: the node alone, driven at a fixed rate
 //!   (one in flight when the node keeps up; an answer not in before the next
 //!   send is counted late), resident memory (`VmRSS`) read from
@@ -106,6 +110,7 @@ latency (default):
   --block N        messages per target before switching (default 50)
   --period-us US   send period, one in flight; 0 = back to back (default 1000)
   --obstacles N    obstacles in the scene (default 1000)
+  --report         also: a node whose report is subscribed, vs the echo
   --markers        also: a node publishing markers to a subscriber, vs the echo
   --no-echo-st     skip the single-threaded echo
   --echo-burn-us US  also: an echo that computes for US µs after each answer
@@ -119,7 +124,8 @@ soak:
   (the soak always uses --steady)
 allocations:
   --allocs         count allocation calls per message in the node, the echo and
-                   the echo with the node's entities
+                   the echo with the node's entities (with --report: also the
+                   node with its report subscribed)
                    (always --steady: the steady state the target is about)
 node:
   --node-bin PATH  the node binary (default: the one cargo built with this bench)
@@ -142,6 +148,7 @@ struct Options {
     period: Duration,
     obstacles: usize,
     markers: bool,
+    report: bool,
     echo_st: bool,
     soak: Option<f64>,
     rate: f64,
@@ -169,6 +176,7 @@ fn parse_args() -> Res<Mode> {
         period: Duration::from_micros(1000),
         obstacles: 1000,
         markers: false,
+        report: false,
         echo_st: true,
         soak: None,
         rate: 1000.0,
@@ -202,6 +210,7 @@ fn parse_args() -> Res<Mode> {
             "--period-us" => o.period = Duration::from_micros(value(&arg)?.parse()?),
             "--obstacles" => o.obstacles = value(&arg)?.parse()?,
             "--markers" => o.markers = true,
+            "--report" => o.report = true,
             "--no-echo-st" => o.echo_st = false,
             "--soak" => o.soak = Some(value(&arg)?.parse()?),
             "--rate" => o.rate = value(&arg)?.parse()?,
@@ -954,16 +963,39 @@ fn latency(o: &Options) -> Res<()> {
         t.process.check_running()?;
     }
 
+    // Nodes with subscribed outputs, each alone with the echo: their work
+    // must not load the first phase.
+    let mut phases = Vec::new();
+    if o.report {
+        phases.push((
+            "report",
+            "node, report subscribed",
+            0.0,
+            "footprint → collision, collision_report subscribed by another process (µs)",
+        ));
+    }
     if o.markers {
-        // The markers node alone with the echo: its 10 Hz markers must not
-        // load the first phase.
+        phases.push((
+            "markers",
+            "node, markers subscribed",
+            10.0,
+            "footprint → collision, markers_rate 10, markers and report subscribed by another process (µs)",
+        ));
+    }
+    for (k, (name, label, markers_rate, title)) in phases.into_iter().enumerate() {
         targets.truncate(1);
-        let ns = format!("/lat{pid}_markers");
-        let process = ChildProcess::spawn("node_markers", node_command(o, &ns, 10.0), &dir)?;
-        let mut t = client.target("node, markers subscribed", ns.clone(), process)?;
+        let ns = format!("/lat{pid}_{name}");
+        let process = ChildProcess::spawn(
+            &format!("node_{name}"),
+            node_command(o, &ns, markers_rate),
+            &dir,
+        )?;
+        let mut t = client.target(label, ns.clone(), process)?;
         client.setup_node(&mut t)?;
-        let sink = ChildProcess::spawn("sink", echo_command("--sink", &ns)?, &dir)?;
-        // Discovery: markers are built only once the node sees the sink.
+        let sink =
+            ChildProcess::spawn(&format!("sink_{name}"), echo_command("--sink", &ns)?, &dir)?;
+        // Discovery: reports and markers are built only once the node sees
+        // the sink.
         client.idle(Duration::from_secs(2), &mut []);
         targets.push(t);
         for t in &mut targets {
@@ -977,7 +1009,8 @@ fn latency(o: &Options) -> Res<()> {
         let sink_log = sink.log.clone();
         drop(sink);
         println!(
-            "\nphase 2: {:.1} s, load average {} before, {} after; {}",
+            "\nphase {}: {:.1} s, load average {} before, {} after; {}",
+            k + 2,
             t0.elapsed().as_secs_f64(),
             load0,
             loadavg(),
@@ -987,11 +1020,7 @@ fn latency(o: &Options) -> Res<()> {
                 .find(|l| l.starts_with("sink:"))
                 .unwrap_or("sink: no summary")
         );
-        print_table(
-            "footprint → collision, markers_rate 10, markers and report subscribed by another process (µs)",
-            &targets,
-            0,
-        );
+        print_table(title, &targets, 0);
     }
     Ok(())
 }
@@ -1200,7 +1229,7 @@ fn allocs(o: &Options) -> Res<()> {
     let mut targets = Vec::new();
     // The echo with the node's entities shows what r2r's per-spin wait set
     // costs for them: the node's own share is what exceeds that.
-    for (name, label, markers, echo) in [
+    let mut processes = vec![
         ("echo", "echo (floor)", None, "--echo"),
         (
             "echo_entities",
@@ -1209,7 +1238,13 @@ fn allocs(o: &Options) -> Res<()> {
             "--echo-entities",
         ),
         ("node", "node", Some(0.0), ""),
-    ] {
+    ];
+    if o.report {
+        processes.push(("node_report", "node, report subscribed", Some(0.0), ""));
+    }
+    // Sinks (not counted) for the nodes whose report is subscribed.
+    let mut sinks = Vec::new();
+    for (name, label, markers, echo) in processes {
         let ns = format!("/lat{pid}_alloc_{name}");
         let counter = dir.join(format!("{name}.count"));
         let mut cmd = match markers {
@@ -1225,7 +1260,15 @@ fn allocs(o: &Options) -> Res<()> {
         } else {
             client.setup_echo(&mut t)?;
         }
+        if name == "node_report" {
+            let sink = echo_command("--sink", &t.ns)?;
+            sinks.push(ChildProcess::spawn("sink_report", sink, &dir)?);
+        }
         targets.push(t);
+    }
+    if !sinks.is_empty() {
+        // Discovery: the report is built only once the node sees the sink.
+        client.idle(Duration::from_secs(2), &mut []);
     }
     // Warm up both (buffers reach their working size), then per target: an
     // idle window, then `samples` messages at the chosen pacing.

@@ -11,11 +11,13 @@
 # then runs benches/node_latency.rs five times:
 #   1. latency at 1 kHz, one message in flight, footprints alternating colliding / clear,
 #      node vs echo (floor) vs echo with the node's entities vs single-threaded echo vs
-#      an echo that computes 250 µs after each answer (as the node does for its report);
-#      then a node with markers subscribed (by another process) vs the echo;
+#      an echo that computes 250 µs after each answer (the cost of work right after the
+#      flag); then a node whose report is subscribed (by another process) vs the echo, and
+#      a node with markers and report subscribed vs the echo;
 #   2. the same with steady footprints (the flag never changes);
 #   3. the same back to back (next message as soon as the answer is in);
-#   4. allocation calls per message in the node and in the echo (LD_PRELOAD counter);
+#   4. allocation calls per message (LD_PRELOAD counter) in the node, the echo, the echo
+#      with the node's entities and the node with its report subscribed;
 #   5. soak: the node alone at 1 kHz, resident memory sampled every 5 s.
 # See BENCHMARKS.md, "Node latency", for what each number means.
 #
@@ -75,9 +77,9 @@ bench() {
     cargo bench -q --bench node_latency -- "$@"
 }
 
-bench --samples "$samples" --markers --echo-burn-us 250 "${extra[@]}"
+bench --samples "$samples" --report --markers --echo-burn-us 250 "${extra[@]}"
 bench --samples "$samples" --steady --no-echo-st "${extra[@]}"
 bench --samples "$samples" --period-us 0 --no-echo-st "${extra[@]}"
-bench --allocs --samples "$samples"
+bench --allocs --report --samples "$samples"
 bench --soak "$soak" --rate 1000 --rss-every 5
 printf '\ndone; load average %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
