@@ -10,8 +10,6 @@ use r2r::geometry_msgs::msg::PolygonStamped;
 use r2r::sat_collision_msgs::msg::ObstacleArray;
 use r2r::std_msgs::msg::Bool;
 use r2r::QosProfile;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Footprint changes sent back to back, each after the previous answer.
@@ -35,16 +33,7 @@ async fn flag_alone_answers_every_footprint_and_flapping_is_logged_as_a_count() 
     let arrays = peer
         .create_publisher::<ObstacleArray>("obstacles", QosProfile::default())
         .expect("obstacles publisher");
-    let peer = Arc::new(Mutex::new(peer));
-    let stop = Arc::new(AtomicBool::new(false));
-    let spinner = {
-        let (peer, stop) = (peer.clone(), stop.clone());
-        std::thread::spawn(move || {
-            while !stop.load(Ordering::Relaxed) {
-                peer.lock().unwrap().spin_once(Duration::from_millis(5));
-            }
-        })
-    };
+    let _spinner = Spinner::start(peer);
     let context = {
         let log = node.log.clone();
         move || format!("node log:\n{}", log.lock().unwrap().join("\n"))
@@ -93,8 +82,6 @@ async fn flag_alone_answers_every_footprint_and_flapping_is_logged_as_a_count() 
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
-    stop.store(true, Ordering::Relaxed);
-    let _ = spinner.join();
 
     let counted: usize = log
         .lines()

@@ -403,15 +403,49 @@ pub fn record<T: Send + 'static>(
     rx
 }
 
+/// An r2r node spun on a thread of its own until dropped.
+pub struct Spinner {
+    pub node: Arc<Mutex<r2r::Node>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Spinner {
+    pub fn start(node: r2r::Node) -> Spinner {
+        let node = Arc::new(Mutex::new(node));
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let (node, stop) = (node.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    node.lock().unwrap().spin_once(Duration::from_millis(10));
+                }
+            })
+        };
+        Spinner {
+            node,
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// One test's world. Must be created inside a tokio runtime, on the test's
 /// own thread (the child's death signal is tied to the thread that starts
 /// it).
 pub struct Harness {
     pub ns: String,
     pub node: NodeProcess,
-    peer: Arc<Mutex<r2r::Node>>,
-    stop: Arc<AtomicBool>,
-    spinner: Option<JoinHandle<()>>,
+    peer: Spinner,
     pub reports: UnboundedReceiver<CollisionReport>,
     pub flags: UnboundedReceiver<Bool>,
     scene: Arc<Mutex<Scene>>,
@@ -444,17 +478,7 @@ impl Harness {
             .create_publisher::<PolygonInstanceStamped>("obstacle_instances", QosProfile::default())
             .expect("obstacle_instances publisher");
 
-        let peer = Arc::new(Mutex::new(peer));
-        let stop = Arc::new(AtomicBool::new(false));
-        let spinner = {
-            let peer = peer.clone();
-            let stop = stop.clone();
-            std::thread::spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    peer.lock().unwrap().spin_once(Duration::from_millis(10));
-                }
-            })
-        };
+        let peer = Spinner::start(peer);
 
         let scene = Arc::new(Mutex::new(Scene::default()));
         let changed = Arc::new(Notify::new());
@@ -485,8 +509,6 @@ impl Harness {
             ns,
             node,
             peer,
-            stop,
-            spinner: Some(spinner),
             reports,
             flags,
             scene,
@@ -615,6 +637,7 @@ impl Harness {
     pub fn subscribe_markers(&self) -> UnboundedReceiver<MarkerArray> {
         let stream = self
             .peer
+            .node
             .lock()
             .unwrap()
             .subscribe::<MarkerArray>("collision_markers", QosProfile::default())
@@ -650,6 +673,7 @@ impl Harness {
     ) -> CheckFootprint::Response {
         let client = self
             .peer
+            .node
             .lock()
             .unwrap()
             .create_client::<CheckFootprint::Service>("check_footprint", QosProfile::default())
@@ -676,6 +700,7 @@ impl Harness {
         let service = format!("{}/sat_collision_node/set_parameters", self.ns);
         let client = self
             .peer
+            .node
             .lock()
             .unwrap()
             .create_client::<SetParameters::Service>(&service, QosProfile::default())
@@ -709,10 +734,6 @@ impl Harness {
 impl Drop for Harness {
     fn drop(&mut self) {
         self.feeder.abort();
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(spinner) = self.spinner.take() {
-            let _ = spinner.join();
-        }
         if std::thread::panicking() {
             eprintln!("---- {}", self.context_text());
         }
