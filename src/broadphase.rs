@@ -35,9 +35,10 @@
 //! pointer chasing. Rebuilding is a copy, O(N) with no allocation once the
 //! buffers are large enough, against O(N) hashing for a grid (plus choosing a
 //! cell size for obstacles of any size) and O(N log N) for a BVH or the sort
-//! of sort-and-sweep, which is built for many-against-many pairs. A grid
-//! would pay off for queries that do not need the full report (the flag
-//! alone, many planner poses against one obstacle set); see BENCHMARKS.md.
+//! of sort-and-sweep, which is built for many-against-many pairs. The flag
+//! alone ([`ObstacleIndex::any_collision`]) is the same pass without the
+//! outcomes. A grid would pay off for many planner poses against one
+//! obstacle set; see BENCHMARKS.md.
 //!
 //! # Bounds are honest
 //!
