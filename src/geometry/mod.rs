@@ -117,13 +117,22 @@ impl Aabb {
     /// Euclidean distance between the boxes; 0 when they overlap. A lower
     /// bound of the distance between anything inside them.
     pub fn distance(&self, other: &Aabb) -> f64 {
-        let dx = (other.min.x - self.max.x)
-            .max(self.min.x - other.max.x)
-            .max(0.0);
-        let dy = (other.min.y - self.max.y)
-            .max(self.min.y - other.max.y)
-            .max(0.0);
-        dx.hypot(dy)
+        let gaps = self.gaps(other);
+        gaps.x.hypot(gaps.y)
+    }
+
+    /// The gaps between the boxes along x and along y, each `>= 0` (0 where
+    /// their projections overlap).
+    #[inline]
+    pub fn gaps(&self, other: &Aabb) -> Vector {
+        Vector::new(
+            (other.min.x - self.max.x)
+                .max(self.min.x - other.max.x)
+                .max(0.0),
+            (other.min.y - self.max.y)
+                .max(self.min.y - other.max.y)
+                .max(0.0),
+        )
     }
 
     /// Largest absolute coordinate: the scale used by the tolerance policy.

@@ -29,8 +29,8 @@
 //!
 //! Nothing here allocates.
 
-use super::sat::{deepest_separation, max_separation_witnessed, separation, Core};
-use super::{length_tolerance, Aabb, ConvexPolygon, Point, Shape, Vector};
+use super::sat::{clearance, deepest_separation, max_separation_witnessed, separation, Core};
+use super::{length_tolerance, Aabb, ConvexPolygon, Point, Separation, Shape, Vector};
 
 /// Result of a query between shape A (the footprint) and shape B (an
 /// obstacle). Everything refers to A inflated by the padding.
@@ -59,6 +59,14 @@ pub struct Contact {
 pub fn intersects(a: &Shape, b: &Shape, padding: f64) -> bool {
     let padding = sanitize(padding);
     let tol = tolerance(a, b, padding);
+    if let (Shape::Convex(pa), Shape::Convex(pb)) = (a, b) {
+        // The common case, without the loops over pieces.
+        return pieces_collide(
+            &Piece::polygon(pa).inflated(padding),
+            &Piece::polygon(pb),
+            tol,
+        );
+    }
     if piece_count(a) == 0 || piece_count(b) == 0 {
         return true; // Fail safe; validated shapes always have pieces.
     }
@@ -109,6 +117,14 @@ pub fn query(a: &Shape, b: &Shape, padding: f64) -> Contact {
 pub fn penetration(a: &Shape, b: &Shape, padding: f64) -> Option<Contact> {
     let padding = sanitize(padding);
     let tol = tolerance(a, b, padding);
+    if let (Shape::Convex(pa), Shape::Convex(pb)) = (a, b) {
+        // The common case, without the loops over pieces.
+        return colliding_contact(
+            &Piece::polygon(pa).inflated(padding),
+            &Piece::polygon(pb),
+            tol,
+        );
+    }
     if piece_count(a) == 0 || piece_count(b) == 0 {
         return Some(FAIL_SAFE); // Validated shapes always have pieces.
     }
@@ -200,11 +216,38 @@ fn apart(core_distance: f64, radius: f64, tol: f64) -> bool {
     core_distance - radius > tol
 }
 
+/// The box test of every path: `Some` lower bound of the boxes' distance
+/// when it is `apart`. The distance is at least either axis gap (and equals
+/// the other when one is 0), so `hypot` is only needed when both gaps are
+/// positive and neither decides alone.
+#[inline]
+fn boxes_apart(a: &Aabb, b: &Aabb, radius: f64, tol: f64) -> Option<f64> {
+    let gaps = a.gaps(b);
+    let larger = gaps.x.max(gaps.y);
+    if apart(larger, radius, tol) {
+        return Some(larger);
+    }
+    if gaps.x > 0.0 && gaps.y > 0.0 {
+        let distance = gaps.x.hypot(gaps.y);
+        if apart(distance, radius, tol) {
+            return Some(distance);
+        }
+    }
+    None
+}
+
+#[inline]
 fn pieces_collide(a: &Piece, b: &Piece, tol: f64) -> bool {
     let radius = a.radius + b.radius;
-    if apart(a.aabb.distance(&b.aabb), radius, tol) {
+    if boxes_apart(&a.aabb, &b.aabb, radius, tol).is_some() {
         return false;
     }
+    cores_collide(a, b, radius, tol)
+}
+
+/// [`pieces_collide`] once the boxes do not rule the pair out.
+#[inline(never)]
+fn cores_collide(a: &Piece, b: &Piece, radius: f64, tol: f64) -> bool {
     // A point in both cores proves the overlap without visiting every face
     // (deep overlaps, containment). The centre of the boxes' overlap is a
     // good guess. Rounding can only accept a point within a few ulps of
@@ -217,8 +260,11 @@ fn pieces_collide(a: &Piece, b: &Piece, tol: f64) -> bool {
     if a.core.contains(&guess) && b.core.contains(&guess) {
         return true;
     }
+    // A vertex within half the allowance of its face's edge end is
+    // "touching" for `query` too, far beyond its few ulps of rounding.
+    let near = 0.5 * (tol + radius);
     let (max_sep, witnessed) =
-        max_separation_witnessed(a.core, b.core, |sep| apart(sep, radius, tol));
+        max_separation_witnessed(a.core, b.core, near, |sep| apart(sep, radius, tol));
     if apart(max_sep, radius, tol) {
         return false; // A separating axis.
     }
@@ -226,25 +272,32 @@ fn pieces_collide(a: &Piece, b: &Piece, tol: f64) -> bool {
         return true; // No axis separates the cores: they overlap.
     }
     if witnessed {
-        // The deepest face's vertex is `max_sep` from its edge: that is the
-        // exact separation, and it is not apart (touching, or within the
-        // radii).
+        // The cores are at most `max_sep` or `near` apart: not apart
+        // (touching, or within the radii).
         return true;
     }
     // Apart along every normal by at most the radii: vertex–vertex cases
-    // need the exact distance.
-    !apart(separation(a.core, b.core).value, radius, tol)
+    // need the exact distance. The walk above saw every face and a positive
+    // separation, so `clearance` is `separation` without its first walk.
+    !apart(clearance(a.core, b.core).value, radius, tol)
 }
 
 /// [`pair_contact`] when the pieces collide, `None` when they are apart,
 /// with the early exits of [`pieces_collide`]. When the cores overlap, the
 /// walk that proved it already holds the deepest face, which is what
 /// [`separation`] would report: no second walk.
+#[inline]
 fn colliding_contact(a: &Piece, b: &Piece, tol: f64) -> Option<Contact> {
     let radius = a.radius + b.radius;
-    if apart(a.aabb.distance(&b.aabb), radius, tol) {
+    if boxes_apart(&a.aabb, &b.aabb, radius, tol).is_some() {
         return None;
     }
+    cores_contact(a, b, radius, tol)
+}
+
+/// [`colliding_contact`] once the boxes do not rule the pair out.
+#[inline(never)]
+fn cores_contact(a: &Piece, b: &Piece, radius: f64, tol: f64) -> Option<Contact> {
     if !(a.core.is_point() && b.core.is_point()) {
         let (max_sep, axis) = deepest_separation(a.core, b.core, |sep| apart(sep, radius, tol));
         if apart(max_sep, radius, tol) {
@@ -262,19 +315,26 @@ fn colliding_contact(a: &Piece, b: &Piece, tol: f64) -> Option<Contact> {
                 closest: None,
             });
         }
+        // Every face seen, a positive separation: `separation` would only
+        // repeat this walk before `clearance`.
+        let contact = contact_from(a, b, clearance(a.core, b.core), tol);
+        return contact.colliding.then_some(contact);
     }
     let contact = pair_contact(a, b, tol);
     contact.colliding.then_some(contact)
 }
 
 fn pair_contact(a: &Piece, b: &Piece, tol: f64) -> Contact {
+    contact_from(a, b, separation(a.core, b.core), tol)
+}
+
+/// The contact of two pieces whose cores are `sep = separation(..)` apart.
+fn contact_from(a: &Piece, b: &Piece, sep: Separation, tol: f64) -> Contact {
     let radius = a.radius + b.radius;
-    let sep = separation(a.core, b.core);
-    let box_gap = a.aabb.distance(&b.aabb);
     // `intersects` trusts the box test; so must we, even after rounding.
-    let value = match apart(box_gap, radius, tol) {
-        true => sep.value.max(box_gap),
-        false => sep.value,
+    let value = match boxes_apart(&a.aabb, &b.aabb, radius, tol) {
+        Some(box_gap) => sep.value.max(box_gap),
+        None => sep.value,
     };
     if apart(value, radius, tol) {
         Contact {

@@ -23,8 +23,10 @@
 //! # Why it is O(n + m)
 //!
 //! As the edge normals of one core turn counter-clockwise, the other core's
-//! support vertex for the opposite direction turns with them, so one pointer
-//! walked forward finds every support (rotating calipers).
+//! support vertex for the opposite direction turns with them. Visiting the
+//! faces of `D` in angular order (both cores' normals merged, as in the
+//! Minkowski sum of convex polygons) moves one of two pointers forward per
+//! face, after a single O(log n) support search.
 
 use super::circle::point_separation;
 use super::{cross, ConvexPolygon, Point, Vector};
@@ -59,14 +61,34 @@ impl<'a> Core<'a> {
 
     /// True when `p` lies in the closed polygon core, up to rounding (a few
     /// ulps of the coordinates, far below the length tolerance). Always
-    /// false for a point core.
+    /// false for a point core. O(log n): `p` must be inside the two edges at
+    /// vertex 0, then inside the edge closing the fan triangle
+    /// `(v0, vi, vi+1)` whose wedge holds it (bisection on the diagonals).
+    /// Rounding can only pick a neighbouring wedge when `p` is within ulps of
+    /// the diagonal between them, where both triangles' edges agree.
     pub(crate) fn contains(&self, p: &Point) -> bool {
-        !self.normals.is_empty()
-            && self
-                .vertices
-                .iter()
-                .zip(self.normals)
-                .all(|(v, n)| (p - v).dot(n) <= 0.0)
+        let (vertices, normals) = (self.vertices, self.normals);
+        let n = normals.len();
+        if n < 3 || vertices.len() != n {
+            return false;
+        }
+        let inside = |i: usize| (p - vertices[i]).dot(&normals[i]) <= 0.0;
+        if !(inside(0) && inside(n - 1)) {
+            return false;
+        }
+        let v0 = vertices[0];
+        let to_p = p - v0;
+        // Largest i in [1, n - 2] with `p` on the left of the diagonal v0→vi.
+        let (mut lo, mut hi) = (1, n - 2);
+        while lo < hi {
+            let mid = hi - (hi - lo) / 2;
+            if cross(&(vertices[mid] - v0), &to_p) >= 0.0 {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        inside(lo)
     }
 
     fn as_point(&self) -> Option<Point> {
@@ -107,37 +129,49 @@ pub fn separation(a: Core, b: Core) -> Separation {
             closest: None,
         };
     }
-    let mut deepest: Option<Face> = None;
-    let mut nearest: Option<Candidate> = None;
+    clearance(a, b)
+}
+
+/// [`separation`] of cores known to be apart along some face (a walk over
+/// every face found a positive separation): exactly what [`separation`]
+/// returns for them, without its first walk. Not for two points.
+pub(crate) fn clearance(a: Core, b: Core) -> Separation {
+    let mut deepest = f64::NEG_INFINITY;
+    // The nearest face's squared distance and indices; its closest points
+    // are only worked out once it has won.
+    let mut nearest: Option<(f64, bool, usize, usize)> = None;
     for_each_face(a, b, |face| {
-        if deepest.is_none_or(|d| face.sep > d.sep) {
-            deepest = Some(*face);
-        }
+        deepest = deepest.max(face.sep);
         // A face's edge is at least |sep| from its vertex: skip faces that
         // cannot beat the nearest so far. Faces with sep <= 0 are kept: when
         // edges are parallel, rounding can give the face that holds the
         // closest point a separation of exactly 0 and its neighbour 1e-16.
         // Squared distances: no square root until the winner is known.
-        if nearest.is_none_or(|n| face.sep * face.sep < n.distance_squared) {
-            let candidate = face.candidate();
-            if nearest.is_none_or(|n| candidate.distance_squared < n.distance_squared) {
-                nearest = Some(candidate);
+        if nearest.is_none_or(|(best, ..)| face.sep * face.sep < best) {
+            let distance_squared = face.candidate().distance_squared;
+            if nearest.is_none_or(|(best, ..)| distance_squared < best) {
+                nearest = Some((
+                    distance_squared,
+                    face.edge_on_a,
+                    face.edge_index,
+                    face.vertex_index,
+                ));
             }
         }
         true
     });
-    let (Some(deepest), Some(nearest)) = (deepest, nearest) else {
+    let Some((_, edge_on_a, edge, vertex)) = nearest else {
         return Separation {
             value: 0.0,
             axis: Vector::x(),
             closest: None,
         };
     };
-    let n = nearest.closest();
+    let n = face_at(a, b, edge_on_a, edge, vertex).candidate().closest();
     Separation {
         // Exactly, the clearance is at least every separation; keep that
         // after rounding so that `max_separation`'s early exit agrees.
-        value: n.distance.max(deepest.sep),
+        value: n.distance.max(deepest),
         axis: n.axis,
         closest: Some((n.on_a, n.on_b)),
     }
@@ -171,30 +205,46 @@ pub fn deepest_separation(a: Core, b: Core, stop: impl Fn(f64) -> bool) -> (f64,
     (best, axis)
 }
 
-/// [`max_separation`], and whether it is *witnessed*: the foot of the first
-/// deepest face's vertex falls inside that face's edge, so the cores are no
-/// farther apart than this separation and `separation(a, b).value` is
-/// exactly it (same faces, same arithmetic). Two points: their exact
-/// separation, witnessed.
+/// [`max_separation`], and whether it is *witnessed*: the first deepest
+/// face's vertex is close to that face's edge, so the cores are no farther
+/// apart than this separation or than `near`. Either the vertex's foot falls
+/// inside the edge (then `separation(a, b).value` is exactly this separation:
+/// same faces, same arithmetic), or the vertex is within `near` of the
+/// edge's end (vertex on vertex): then `separation(a, b).value`, whose
+/// nearest face is at most that far, exceeds `near` by a few ulps at most.
+/// Two points: their exact separation, witnessed. Only a positive
+/// separation at which `stop` does not hold is ever witnessed.
 pub(crate) fn max_separation_witnessed(
     a: Core,
     b: Core,
+    near: f64,
     stop: impl Fn(f64) -> bool,
 ) -> (f64, bool) {
     if let (Some(p), Some(q)) = (a.as_point(), b.as_point()) {
         return (point_separation(p, q).value, true);
     }
-    let mut deepest: Option<Face> = None;
+    // The deepest face by its separation and indices: cheaper to keep
+    // than the face, which is built again (same arithmetic) if needed.
+    let mut sep = f64::NEG_INFINITY;
+    let mut deepest = (true, 0, 0);
     for_each_face(a, b, |face| {
-        if deepest.is_none_or(|d| face.sep > d.sep) {
-            deepest = Some(*face);
+        if face.sep > sep {
+            sep = face.sep;
+            deepest = (face.edge_on_a, face.edge_index, face.vertex_index);
         }
         !stop(face.sep)
     });
-    match deepest {
-        Some(face) => (face.sep, face.candidate().interior()),
-        None => (f64::NEG_INFINITY, false),
+    // Only a positive separation at which the walk did not stop needs a
+    // witness.
+    if sep <= 0.0 || stop(sep) {
+        return (sep, false);
     }
+    let (edge_on_a, edge, vertex) = deepest;
+    let candidate = face_at(a, b, edge_on_a, edge, vertex).candidate();
+    (
+        sep,
+        candidate.interior() || candidate.distance_squared <= near * near,
+    )
 }
 
 /// A face of `A − B`: an edge of one core and the other core's support
@@ -208,6 +258,10 @@ struct Face {
     start: Point,
     end: Point,
     vertex: Point,
+    /// Indices of the edge (in its core) and of the vertex (in the other):
+    /// enough to rebuild the face, and cheaper to keep than the face.
+    edge_index: usize,
+    vertex_index: usize,
     edge_on_a: bool,
 }
 
@@ -306,42 +360,38 @@ impl Face {
     }
 }
 
-/// Visits every face of `A − B` (A's edges, then B's); stops as soon as
-/// `visit` returns false and then returns false.
+/// Visits every face of `A − B` once, in the angular order of the face
+/// normals from A's edge 0 (the boundary of the Minkowski difference: A's
+/// edges and B's merged by angle); stops as soon as `visit` returns false
+/// and then returns false. One support search, then one angle comparison
+/// per face: the next face is A's next edge with B's current support
+/// vertex, or B's next edge with A's.
 fn for_each_face(a: Core, b: Core, mut visit: impl FnMut(&Face) -> bool) -> bool {
-    faces_on_edges_of(a, b, true, &mut visit) && faces_on_edges_of(b, a, false, &mut visit)
-}
-
-/// The faces made of `owner`'s edges and `other`'s support vertices.
-fn faces_on_edges_of(
-    owner: Core,
-    other: Core,
-    owner_is_a: bool,
-    visit: &mut impl FnMut(&Face) -> bool,
-) -> bool {
-    // Parallel facing edges of A and B make one long face of `A − B`; the
-    // walks must agree on which comes first or their faces leave a gap.
-    // A's edge goes first: A's walk stops at the start of B's edge, B's walk
-    // steps over A's edge to its end.
-    let tie = !owner_is_a;
-    let n = owner.normals.len();
-    let mut support = 0;
-    for i in 0..n {
-        let normal = owner.normals[i];
-        let direction = -normal;
-        support = match i {
-            0 => find_support(other, &direction, tie),
-            _ => walk_support(other, &direction, support, tie),
-        };
-        let start = owner.vertices[i];
-        let vertex = other.vertices[support];
-        let face = Face {
-            sep: (vertex - start).dot(&normal),
-            axis: if owner_is_a { normal } else { -normal },
-            start,
-            end: owner.vertices[next(i, n)],
-            vertex,
-            edge_on_a: owner_is_a,
+    let (na, nb) = (a.normals.len(), b.normals.len());
+    if nb == 0 {
+        return point_faces(a, b, true, &mut visit);
+    }
+    if na == 0 {
+        return point_faces(b, a, false, &mut visit);
+    }
+    let (mut i, mut j) = (0, find_support(b, &-a.normals[0]));
+    let (mut left_a, mut left_b) = (na, nb);
+    while left_a > 0 || left_b > 0 {
+        // Parallel facing edges of A and B make one long face of `A − B`;
+        // A's edge goes first, with B's support at the start of B's edge,
+        // and B's edge then gets A's support at the end of A's edge: the
+        // two faces tile the long one without a gap.
+        let a_first = left_b == 0 || (left_a > 0 && !advances(&b.normals[j], &-a.normals[i]));
+        let face = if a_first {
+            let face = edge_face(a, i, b, j, true);
+            i = next(i, na);
+            left_a -= 1;
+            face
+        } else {
+            let face = edge_face(b, j, a, i, false);
+            j = next(j, nb);
+            left_b -= 1;
+            face
         };
         if !visit(&face) {
             return false;
@@ -350,25 +400,110 @@ fn faces_on_edges_of(
     true
 }
 
-/// True when walking along the edge with outward normal `normal` raises the
-/// projection on `direction` (the edge's direction is the normal turned a
-/// quarter counter-clockwise). With `tie`, also steps over an edge facing
-/// exactly `direction`.
-#[inline]
-fn advances(normal: &Vector, direction: &Vector, tie: bool) -> bool {
-    let c = cross(normal, direction);
-    c > 0.0 || (tie && c == 0.0 && normal.dot(direction) > 0.0)
+/// The faces of a polygon core and a point core: the polygon's edges and
+/// the point.
+fn point_faces(
+    polygon: Core,
+    point: Core,
+    polygon_is_a: bool,
+    visit: &mut impl FnMut(&Face) -> bool,
+) -> bool {
+    if point.vertices.is_empty() {
+        return true;
+    }
+    (0..polygon.normals.len()).all(|i| visit(&edge_face(polygon, i, point, 0, polygon_is_a)))
 }
 
-/// Support vertex of `core` for `direction`: where the walk stops paying off.
-/// O(n); used once per walk.
-fn find_support(core: Core, direction: &Vector, tie: bool) -> usize {
-    let Some(last) = core.normals.last() else {
+/// A face the walk visited, built again from its indices (same arithmetic).
+fn face_at(a: Core, b: Core, edge_on_a: bool, edge: usize, vertex: usize) -> Face {
+    match edge_on_a {
+        true => edge_face(a, edge, b, vertex, true),
+        false => edge_face(b, edge, a, vertex, false),
+    }
+}
+
+/// The face made of `owner`'s edge `i` and `other`'s vertex `j`.
+#[inline]
+fn edge_face(owner: Core, i: usize, other: Core, j: usize, owner_is_a: bool) -> Face {
+    let normal = owner.normals[i];
+    let start = owner.vertices[i];
+    let vertex = other.vertices[j];
+    Face {
+        sep: (vertex - start).dot(&normal),
+        axis: if owner_is_a { normal } else { -normal },
+        start,
+        // Always there; `get` lets the walks that never read `end` skip it.
+        end: owner
+            .vertices
+            .get(next(i, owner.normals.len()))
+            .map_or(start, |end| *end),
+        vertex,
+        edge_index: i,
+        vertex_index: j,
+        edge_on_a: owner_is_a,
+    }
+}
+
+/// True when walking along the edge with outward normal `normal` raises the
+/// projection on `direction` (the edge's direction is the normal turned a
+/// quarter counter-clockwise). An edge facing exactly `direction` does not.
+#[inline]
+fn advances(normal: &Vector, direction: &Vector) -> bool {
+    cross(normal, direction) > 0.0
+}
+
+/// Support vertex of `core` for `direction`: where the walk stops paying off
+/// (edge `j - 1` advances, edge `j` does not). O(log n): bisection on the
+/// normals' angles measured from the first normal, confirmed with
+/// [`advances`] itself, so the answer is the walk's own; a linear scan only
+/// if rounding broke the order of the normals.
+fn find_support(core: Core, direction: &Vector) -> usize {
+    let normals = core.normals;
+    let Some(first) = normals.first() else {
         return 0; // A point: its only vertex.
     };
-    let mut previous = advances(last, direction, tie);
+    let n = normals.len();
+    if n <= 8 {
+        // Bisection only pays off beyond a few normals.
+        return find_support_linear(core, direction);
+    }
+    // Half-turn of a vector counted from `first`: [0, π) or [π, 2π).
+    let upper_half = |v: &Vector| {
+        let c = cross(first, v);
+        !(c > 0.0 || (c == 0.0 && first.dot(v) > 0.0))
+    };
+    let direction_half = upper_half(direction);
+    // Normals strictly before `direction` come first.
+    let before = |normal: &Vector| match upper_half(normal) == direction_half {
+        true => advances(normal, direction),
+        false => direction_half,
+    };
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if before(&normals[mid]) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    let j = if lo == n { 0 } else { lo };
+    let previous = if j == 0 { n - 1 } else { j - 1 };
+    if advances(&normals[previous], direction) && !advances(&normals[j], direction) {
+        return j;
+    }
+    find_support_linear(core, direction)
+}
+
+/// [`find_support`] by scanning every normal: the first transition, else
+/// the plain arg-max.
+fn find_support_linear(core: Core, direction: &Vector) -> usize {
+    let Some(last) = core.normals.last() else {
+        return 0;
+    };
+    let mut previous = advances(last, direction);
     for (j, normal) in core.normals.iter().enumerate() {
-        let current = advances(normal, direction, tie);
+        let current = advances(normal, direction);
         if previous && !current {
             return j;
         }
@@ -398,17 +533,149 @@ fn support_by_value(core: Core, direction: &Vector) -> usize {
     best
 }
 
-/// Walks `from` (the support for a direction turned clockwise from
-/// `direction` by less than half a turn) forward to the support for
-/// `direction`. Amortised O(1) over a full turn.
-fn walk_support(core: Core, direction: &Vector, from: usize, tie: bool) -> usize {
-    let n = core.normals.len();
-    let mut j = from;
-    for _ in 0..n {
-        if !advances(&core.normals[j], direction, tie) {
-            break;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::TAU;
+
+    /// SplitMix64, so that failures are reproducible.
+    struct Rng(u64);
+
+    impl Rng {
+        fn unit(&mut self) -> f64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
         }
-        j = next(j, n);
+
+        fn range(&mut self, lo: f64, hi: f64) -> f64 {
+            lo + (hi - lo) * self.unit()
+        }
     }
-    j
+
+    /// Convex polygon with `n` vertices at jittered angles on an ellipse,
+    /// or a regular one, rotated and moved.
+    fn polygon(rng: &mut Rng, n: usize, regular: bool) -> ConvexPolygon {
+        let (rx, ry) = (rng.range(0.1, 2.0), rng.range(0.1, 2.0));
+        let (rx, ry) = if regular { (rx, rx) } else { (rx, ry) };
+        let (s, c) = rng.range(0.0, TAU).sin_cos();
+        let centre = Vector::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+        let points: Vec<Point> = (0..n)
+            .map(|k| {
+                let jitter = if regular { 0.0 } else { rng.range(-0.35, 0.35) };
+                let t = (k as f64 + jitter) * TAU / n as f64;
+                let (x, y) = (rx * t.cos(), ry * t.sin());
+                Point::new(c * x - s * y, s * x + c * y) + centre
+            })
+            .collect();
+        ConvexPolygon::new(&points).expect("convex test polygon")
+    }
+
+    fn random_polygons(count: usize) -> Vec<ConvexPolygon> {
+        let mut rng = Rng(7);
+        let sizes = [3, 4, 5, 8, 13, 64, 257];
+        (0..count)
+            .map(|k| polygon(&mut rng, sizes[k % sizes.len()], k % 3 == 0))
+            .collect()
+    }
+
+    #[test]
+    fn bisection_support_is_the_linear_one() {
+        let mut rng = Rng(11);
+        for p in random_polygons(300) {
+            let core = Core::polygon(&p);
+            // Random directions, and every normal exactly and reversed (ties).
+            let mut directions: Vec<Vector> = (0..20)
+                .map(|_| {
+                    let t = rng.range(0.0, TAU);
+                    Vector::new(t.cos(), t.sin())
+                })
+                .collect();
+            directions.extend(p.normals().iter().flat_map(|n| [*n, -n]));
+            for d in directions {
+                assert_eq!(
+                    find_support(core, &d),
+                    find_support_linear(core, &d),
+                    "direction {d:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn logarithmic_contains_is_the_half_plane_test() {
+        let mut rng = Rng(13);
+        for p in random_polygons(300) {
+            let core = Core::polygon(&p);
+            let aabb = p.aabb().inflated(0.1);
+            let all = |q: &Point| {
+                p.vertices()
+                    .iter()
+                    .zip(p.normals())
+                    .all(|(v, n)| (q - v).dot(n) <= 0.0)
+            };
+            let mut points: Vec<Point> = (0..200)
+                .map(|_| {
+                    Point::new(
+                        rng.range(aabb.min.x, aabb.max.x),
+                        rng.range(aabb.min.y, aabb.max.y),
+                    )
+                })
+                .collect();
+            // Vertices, and points on the diagonals from vertex 0.
+            points.extend(p.vertices().iter().copied());
+            let v0 = p.vertices()[0];
+            points.extend(p.vertices().iter().map(|v| v0 + (v - v0) * 0.5));
+            for q in points {
+                let inside = core.contains(&q);
+                if inside != all(&q) {
+                    // Only within rounding of the boundary.
+                    let gap = p
+                        .vertices()
+                        .iter()
+                        .zip(p.normals())
+                        .map(|(v, n)| (q - v).dot(n))
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    assert!(gap.abs() < 1e-14, "{q:?}: {inside}, gap {gap:e}");
+                }
+            }
+        }
+    }
+
+    /// The merged walk visits every edge of both cores once, each with the
+    /// other core's deepest vertex against it.
+    #[test]
+    fn merged_walk_visits_every_face_with_its_support() {
+        let polygons = random_polygons(120);
+        for (k, pa) in polygons.iter().enumerate() {
+            for pb in polygons.iter().skip(k % 7).step_by(17) {
+                let (a, b) = (Core::polygon(pa), Core::polygon(pb));
+                let mut seen_a = vec![0; pa.len()];
+                let mut seen_b = vec![0; pb.len()];
+                for_each_face(a, b, |face| {
+                    let (owner, other, seen) = match face.edge_on_a {
+                        true => (pa, pb, &mut seen_a),
+                        false => (pb, pa, &mut seen_b),
+                    };
+                    seen[face.edge_index] += 1;
+                    let start = owner.vertices()[face.edge_index];
+                    let normal = owner.normals()[face.edge_index];
+                    let best = other
+                        .vertices()
+                        .iter()
+                        .map(|v| (v - start).dot(&normal))
+                        .fold(f64::INFINITY, f64::min);
+                    assert!(
+                        (face.sep - best).abs() <= 1e-12,
+                        "face {face:?}: {} vs {best}",
+                        face.sep
+                    );
+                    true
+                });
+                assert!(seen_a.iter().chain(&seen_b).all(|&c| c == 1));
+            }
+        }
+    }
 }
