@@ -209,6 +209,7 @@ def plot(results, path, config="shallow", kind="regular"):
         ("broad phase, range 1 m", [(c, s("broadphase_range_1m", c)) for c in COUNTS], False),
         ("broad phase, range 0", [(c, s("broadphase_range_0", c)) for c in COUNTS], True),
         ("index rebuild", [(c, s("index_rebuild", c)) for c in COUNTS], True),
+        ("flag alone (Monitor::flag, clear)", [(c, s("monitor_flag_clear", c)) for c in COUNTS], True),
     ]
     w, h = 520, 380
     body = panel(0, 0, w, h, f"Narrow phase: {kind} n-gon pairs, {config}", "vertices per polygon (n)",
