@@ -347,23 +347,7 @@ mod tests {
     use super::*;
     use crate::geometry::Point;
     use crate::monitor::{check_obstacles, summarize, ObstacleGeometry};
-
-    /// Deterministic SplitMix64.
-    struct Rng(u64);
-
-    impl Rng {
-        fn unit(&mut self) -> f64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-        }
-
-        fn range(&mut self, lo: f64, hi: f64) -> f64 {
-            lo + (hi - lo) * self.unit()
-        }
-    }
+    use crate::test_rng::Rng;
 
     fn random_obstacle(rng: &mut Rng, k: usize, spread: f64) -> Obstacle {
         let c = Point::new(rng.range(-spread, spread), rng.range(-spread, spread));

@@ -18,4 +18,6 @@ pub mod planner;
 pub mod ros;
 pub mod scene;
 pub mod svg;
+#[cfg(test)]
+mod test_rng;
 pub mod visual;

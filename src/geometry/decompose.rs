@@ -625,25 +625,7 @@ fn y_at(a: Point, b: Point, x: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::geometry::polygon::twice_signed_area;
-
-    /// Small deterministic generator (SplitMix64).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-        fn unit(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
-        fn below(&mut self, n: i64) -> i64 {
-            (self.next() % n as u64) as i64
-        }
-    }
+    use crate::test_rng::Rng;
 
     fn pts(coords: &[(f64, f64)]) -> Vec<Point> {
         coords.iter().map(|&(x, y)| Point::new(x, y)).collect()

@@ -536,24 +536,8 @@ fn support_by_value(core: Core, direction: &Vector) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
     use std::f64::consts::TAU;
-
-    /// SplitMix64, so that failures are reproducible.
-    struct Rng(u64);
-
-    impl Rng {
-        fn unit(&mut self) -> f64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-        }
-
-        fn range(&mut self, lo: f64, hi: f64) -> f64 {
-            lo + (hi - lo) * self.unit()
-        }
-    }
 
     /// Convex polygon with `n` vertices at jittered angles on an ellipse,
     /// or a regular one, rotated and moved.
