@@ -164,8 +164,18 @@ impl Scene {
                 self.padding
             )));
         }
+        // Ids and the frame end up in ROS strings, which are C strings.
+        if self.frame_id.contains('\0') {
+            return Err(invalid("frame_id contains a NUL character".to_owned()));
+        }
         let mut seen = std::collections::HashSet::new();
         for (i, o) in self.obstacles.iter().enumerate() {
+            if o.id.contains('\0') {
+                return Err(invalid(format!(
+                    "obstacles[{i}]: id {:?} contains a NUL character",
+                    o.id
+                )));
+            }
             if o.polygon.is_some() == o.circle.is_some() {
                 return Err(invalid(format!(
                     "obstacles[{i}] ({}): give exactly one of `polygon` or `circle`",
@@ -348,6 +358,30 @@ impl SceneReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A NUL would truncate the id or the frame in a ROS string (and makes
+    /// r2r's string conversion panic): the file is refused, naming it.
+    #[test]
+    fn nul_in_an_id_or_the_frame_is_an_error() {
+        let path = Path::new("zones.yaml");
+        let bad_id = "frame_id: map\nobstacles:\n  - id: \"a\\0b\"\n    circle: {center: [0, 0], radius: 1}\n";
+        let error = Scene::from_yaml(bad_id, path).err().map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("zones.yaml: obstacles[0]: id \"a\\0b\" contains a NUL character")
+        );
+        let bad_frame = "frame_id: \"map\\0\"\nobstacles: []\n";
+        let error = Scene::from_yaml(bad_frame, path)
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("zones.yaml: frame_id contains a NUL character")
+        );
+        let good =
+            "frame_id: map\nobstacles:\n  - id: a\n    circle: {center: [0, 0], radius: 1}\n";
+        assert!(Scene::from_yaml(good, path).is_ok());
+    }
 
     #[test]
     fn obstacle_line_finds_block_and_flow_ids() {
