@@ -65,7 +65,8 @@ enum LogLine {
     /// The flag or the status changed.
     Change,
     /// This many changes were not logged in the last window; the line
-    /// also gives the current state.
+    /// also gives the current state (so a change that ends the window is
+    /// reported by it, not counted).
     Flapping(u32),
 }
 
@@ -585,6 +586,21 @@ mod tests {
         assert_eq!(log.next(clear, at(1000)), LogLine::Flapping(5));
         assert_eq!(log.next(clear, at(1001)), LogLine::Nothing);
         assert_eq!(log.next(hit, at(1002)), LogLine::Change);
+    }
+
+    /// A change that ends a window with unlogged changes is reported by the
+    /// flapping line itself (its "now"), not counted in it.
+    #[test]
+    fn a_change_after_the_window_carries_the_count() {
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let mut log = ChangeLog::default();
+        for k in 0..13u64 {
+            log.next((k % 2 == 0, "ok"), at(k));
+        }
+        // 10 logged, 3 counted; the next change comes after the window.
+        assert_eq!(log.next((false, "ok"), at(1500)), LogLine::Flapping(3));
+        assert_eq!(log.next((true, "ok"), at(1501)), LogLine::Change);
     }
 
     #[test]
