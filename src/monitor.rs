@@ -553,13 +553,19 @@ impl Monitor {
     /// one pass over the obstacles' boxes and the exact test on the few
     /// that could touch the footprint. What the node publishes first.
     pub fn flag(&self, now: f64) -> Flag {
-        let cause = self
-            .input_cause(now)
-            .or(self.index.any_invalid().then_some(Cause::InvalidObstacle));
         let geometry = self.footprint().is_some_and(|footprint| {
             self.index
                 .any_collision(footprint, self.config.padding, &self.obstacles)
         });
+        self.decide(self.input_cause(now), self.index.any_invalid(), geometry)
+    }
+
+    /// The fail-safe rule, shared by [`flag`](Self::flag) and
+    /// [`evaluate_into`](Self::evaluate_into) so the two cannot drift:
+    /// `input_cause`, else an invalid obstacle, makes the answer not valid
+    /// and, with `fail_safe`, colliding.
+    fn decide(&self, input_cause: Option<Cause>, any_invalid: bool, geometry: bool) -> Flag {
+        let cause = input_cause.or(any_invalid.then_some(Cause::InvalidObstacle));
         Flag {
             colliding: geometry || (cause.is_some() && self.config.fail_safe),
             valid: cause.is_none(),
@@ -587,9 +593,6 @@ impl Monitor {
     /// buffers (outcomes, frame and nearest id): no allocation per call in
     /// the steady state.
     pub fn evaluate_into(&self, now: f64, report: &mut Report) {
-        report.colliding = false;
-        report.valid = true;
-        report.status = "ok";
         report.frame_id.clear();
         report.frame_id.push_str(self.frame_id());
         report.min_distance = f64::INFINITY;
@@ -617,17 +620,14 @@ impl Monitor {
             }
             (None, _) => summarize(&report.outcomes),
         };
-        let cause = cause.or(summary.any_invalid.then_some(Cause::InvalidObstacle));
         report.min_distance = summary.min_distance;
         if let Some(i) = summary.nearest {
             report.nearest_obstacle_id.push_str(&self.obstacles[i].id);
         }
-        report.colliding = summary.any_colliding;
-        if let Some(cause) = cause {
-            report.valid = false;
-            report.status = cause.status();
-            report.colliding |= self.config.fail_safe;
-        }
+        let decision = self.decide(cause, summary.any_invalid, summary.any_colliding);
+        report.colliding = decision.colliding;
+        report.valid = decision.valid;
+        report.status = decision.status;
     }
 }
 
