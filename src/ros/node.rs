@@ -168,9 +168,9 @@ impl State {
         let log_line = self
             .changes
             .next((flag.colliding, flag.status), Instant::now());
-        // A report of a thousand results costs more than the check itself
-        // (r2r converts every string): only while somebody listens. An
-        // unknown count publishes.
+        // A report of a thousand results costs far more than the flag (the
+        // full evaluation, then 80 kB to serialise): only while somebody
+        // listens. An unknown count publishes.
         let report_wanted = self
             .outputs
             .report
@@ -246,10 +246,10 @@ impl State {
 
     /// One line for a change of the flag or status, or for a flapping flag.
     fn log(&self, report: &Report, line: LogLine) {
-        let state = match line {
-            LogLine::Nothing => return,
-            LogLine::Change | LogLine::Flapping(_) => describe(report),
-        };
+        if line == LogLine::Nothing {
+            return;
+        }
+        let state = describe(report);
         match line {
             LogLine::Flapping(n) => r2r::log_warn!(
                 &self.logger,
