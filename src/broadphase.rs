@@ -49,7 +49,7 @@
 //! which obstacles get the exact query adds it back twice.
 
 use crate::geometry::query::{intersects, query, Contact};
-use crate::geometry::{length_tolerance, Aabb, Shape, Vector};
+use crate::geometry::{length_tolerance, Aabb, Point, Shape, Vector};
 use crate::monitor::{Obstacle, ObstacleOutcome, Summary};
 
 /// Boxes of a set of obstacles, in obstacle order, rebuilt whenever the set
@@ -276,10 +276,12 @@ impl Probe {
     /// x and y (0 when they overlap).
     #[inline]
     fn gaps(&self, index: &ObstacleIndex, i: usize) -> (f64, f64) {
-        let fp = &self.fp;
-        let dx = (index.min_x[i] - fp.max.x).max(fp.min.x - index.max_x[i]);
-        let dy = (index.min_y[i] - fp.max.y).max(fp.min.y - index.max_y[i]);
-        (dx.max(0.0), dy.max(0.0))
+        let obstacle = Aabb {
+            min: Point::new(index.min_x[i], index.min_y[i]),
+            max: Point::new(index.max_x[i], index.max_y[i]),
+        };
+        let gaps = self.fp.gaps(&obstacle);
+        (gaps.x, gaps.y)
     }
 }
 
@@ -345,7 +347,6 @@ fn exact(footprint: &Shape, padding: f64, obstacle: &Obstacle) -> ObstacleOutcom
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Point;
     use crate::monitor::{check_obstacles, summarize, ObstacleGeometry};
     use crate::test_rng::Rng;
 
