@@ -1229,40 +1229,49 @@ fn allocs(o: &Options) -> Res<()> {
     let mut targets = Vec::new();
     // The echo with the node's entities shows what r2r's per-spin wait set
     // costs for them: the node's own share is what exceeds that.
+    /// What one counted process is.
+    enum Counted {
+        Echo(&'static str),
+        Node { report_sink: bool },
+    }
     let mut processes = vec![
-        ("echo", "echo (floor)", None, "--echo"),
+        ("echo", "echo (floor)", Counted::Echo("--echo")),
         (
             "echo_entities",
             "echo, node's entities",
-            None,
-            "--echo-entities",
+            Counted::Echo("--echo-entities"),
         ),
-        ("node", "node", Some(0.0), ""),
+        ("node", "node", Counted::Node { report_sink: false }),
     ];
     if o.report {
-        processes.push(("node_report", "node, report subscribed", Some(0.0), ""));
+        processes.push((
+            "node_report",
+            "node, report subscribed",
+            Counted::Node { report_sink: true },
+        ));
     }
     // Sinks (not counted) for the nodes whose report is subscribed.
     let mut sinks = Vec::new();
-    for (name, label, markers, echo) in processes {
+    for (name, label, kind) in processes {
         let ns = format!("/lat{pid}_alloc_{name}");
         let counter = dir.join(format!("{name}.count"));
-        let mut cmd = match markers {
-            Some(rate) => node_command(o, &ns, rate),
-            None => echo_command(echo, &ns)?,
+        let mut cmd = match kind {
+            Counted::Node { .. } => node_command(o, &ns, 0.0),
+            Counted::Echo(mode) => echo_command(mode, &ns)?,
         };
         with_alloc_counter(&mut cmd, &lib, &counter)?;
         let process = ChildProcess::spawn(name, cmd, &dir)?;
         let mut t = client.target(label, ns, process)?;
         t.counter = Some(counter);
-        if markers.is_some() {
-            client.setup_node(&mut t)?;
-        } else {
-            client.setup_echo(&mut t)?;
-        }
-        if name == "node_report" {
-            let sink = echo_command("--sink", &t.ns)?;
-            sinks.push(ChildProcess::spawn("sink_report", sink, &dir)?);
+        match kind {
+            Counted::Node { report_sink } => {
+                client.setup_node(&mut t)?;
+                if report_sink {
+                    let sink = echo_command("--sink", &t.ns)?;
+                    sinks.push(ChildProcess::spawn("sink_report", sink, &dir)?);
+                }
+            }
+            Counted::Echo(_) => client.setup_echo(&mut t)?,
         }
         targets.push(t);
     }
