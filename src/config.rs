@@ -34,6 +34,9 @@ pub struct NodeConfig {
     /// the nearest obstacle are always exact); what keeps a report over
     /// thousands of obstacles cheap.
     pub exact_range: f64,
+    /// Most pose × obstacle pairs one `check_footprint` request may ask
+    /// for; a larger request is refused (`request_too_large`).
+    pub max_service_checks: f64,
 }
 
 impl Default for NodeConfig {
@@ -49,6 +52,7 @@ impl Default for NodeConfig {
             robot_footprint: String::new(),
             robot_radius: 0.0,
             exact_range: 5.0,
+            max_service_checks: 10_000_000.0,
         }
     }
 }
@@ -62,6 +66,7 @@ pub const RANGES: &[(&str, f64, f64)] = &[
     ("markers_rate", 0.0, 100.0),
     ("robot_radius", 0.0, 10.0),
     ("exact_range", 0.0, 1e6),
+    ("max_service_checks", 1.0, 1e12),
 ];
 
 /// A parameter that cannot be used, and why.
@@ -111,7 +116,7 @@ fn range_of(name: &str) -> Option<(f64, f64)> {
 
 impl NodeConfig {
     /// Names of every parameter.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "footprint_timeout",
         "obstacles_timeout",
         "fail_safe",
@@ -122,16 +127,18 @@ impl NodeConfig {
         "robot_footprint",
         "robot_radius",
         "exact_range",
+        "max_service_checks",
     ];
 
     /// Parameters that take effect while the node runs; the rest are read
     /// at start-up only.
-    pub const RUNTIME: [&'static str; 5] = [
+    pub const RUNTIME: [&'static str; 6] = [
         "footprint_timeout",
         "obstacles_timeout",
         "fail_safe",
         "padding",
         "exact_range",
+        "max_service_checks",
     ];
 
     /// Sets one parameter, checking type and range. Integers are accepted
@@ -161,7 +168,9 @@ impl NodeConfig {
                 "publish_rate" => &mut self.publish_rate,
                 "markers_rate" => &mut self.markers_rate,
                 "exact_range" => &mut self.exact_range,
-                _ => &mut self.robot_radius,
+                "max_service_checks" => &mut self.max_service_checks,
+                "robot_radius" => &mut self.robot_radius,
+                _ => return Err(error("no such parameter".to_owned())),
             };
             *slot = x;
             return Ok(());
@@ -219,6 +228,7 @@ impl NodeConfig {
             fail_safe: self.fail_safe,
             padding: self.padding,
             exact_range: self.exact_range,
+            ..MonitorConfig::default()
         }
     }
 

@@ -12,6 +12,7 @@
 pub mod broadphase;
 pub mod config;
 pub mod geometry;
+pub mod limits;
 pub mod monitor;
 pub mod planner;
 #[cfg(feature = "ros")]

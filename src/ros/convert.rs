@@ -44,8 +44,11 @@ pub fn instance_id(id: i64) -> String {
     format!("instance_{id}")
 }
 
-/// A planar pose: position and yaw from the quaternion. `None` when any
-/// field is not finite or the quaternion has no length.
+/// A planar pose: position and yaw from the quaternion (roll and pitch
+/// are ignored: the check is planar). The quaternion need not be unit
+/// length: it is scaled by its largest component first, so huge or tiny
+/// components neither overflow nor underflow. `None` when any field is not
+/// finite or the quaternion is zero (not a rotation).
 pub fn planar_pose(pose: &Pose) -> Option<Isometry2<f64>> {
     let q = &pose.orientation;
     let p = &pose.position;
@@ -53,11 +56,15 @@ pub fn planar_pose(pose: &Pose) -> Option<Isometry2<f64>> {
     if values.iter().any(|v| !v.is_finite()) {
         return None;
     }
-    let norm = (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w).sqrt();
-    if norm < 1e-9 {
+    let scale = [q.x, q.y, q.z, q.w]
+        .iter()
+        .fold(0.0_f64, |m, v| m.max(v.abs()));
+    if scale == 0.0 {
         return None;
     }
-    let (x, y, z, w) = (q.x / norm, q.y / norm, q.z / norm, q.w / norm);
+    let (x, y, z, w) = (q.x / scale, q.y / scale, q.z / scale, q.w / scale);
+    let norm = (x * x + y * y + z * z + w * w).sqrt();
+    let (x, y, z, w) = (x / norm, y / norm, z / norm, w / norm);
     let yaw = (2.0 * (w * z + x * y)).atan2(1.0 - 2.0 * (y * y + z * z));
     Some(Isometry2::new(Vector2::new(p.x, p.y), yaw))
 }
@@ -280,5 +287,37 @@ mod tests {
             };
             assert_eq!(bytes, value.as_bytes());
         }
+    }
+
+    fn pose(qx: f64, qy: f64, qz: f64, qw: f64) -> Pose {
+        let mut p = Pose::default();
+        (p.orientation.x, p.orientation.y, p.orientation.z, p.orientation.w) = (qx, qy, qz, qw);
+        p
+    }
+
+    fn yaw(p: &Pose) -> Option<f64> {
+        planar_pose(p).map(|iso| iso.rotation.angle())
+    }
+
+    /// A scaled quaternion is the same rotation: (0, 0, 1e200, 1e200) is
+    /// yaw 90°, as (0, 0, 1, 1) and the unit one are; it once read as 0
+    /// because the norm overflowed.
+    #[test]
+    fn scaled_quaternions_give_the_same_yaw() {
+        let quarter = std::f64::consts::FRAC_PI_2;
+        for s in [1e-300, 1e-150, 1e-3, 1.0, 1e3, 1e150, 1e200, 1e300, f64::MAX / 2.0] {
+            let y = yaw(&pose(0.0, 0.0, s, s)).expect("a rotation");
+            assert!((y - quarter).abs() < 1e-12, "scale {s}: yaw {y}");
+        }
+        let y = yaw(&pose(0.0, 0.0, -1e200, 1e200)).expect("a rotation");
+        assert!((y + quarter).abs() < 1e-12, "{y}");
+    }
+
+    #[test]
+    fn zero_or_non_finite_quaternions_are_not_rotations() {
+        assert_eq!(yaw(&pose(0.0, 0.0, 0.0, 0.0)), None);
+        assert_eq!(yaw(&pose(0.0, 0.0, f64::NAN, 1.0)), None);
+        assert_eq!(yaw(&pose(0.0, 0.0, f64::INFINITY, 1.0)), None);
+        assert_eq!(yaw(&pose(0.0, 0.0, 0.0, 5e-324)), Some(0.0), "subnormal still a rotation");
     }
 }

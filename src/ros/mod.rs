@@ -2,6 +2,7 @@
 //! Thin on purpose: every decision lives in [`crate::monitor`].
 
 pub mod convert;
+pub mod inputs;
 pub mod markers;
 pub mod node;
 pub mod params;

@@ -1,33 +1,61 @@
-//! The `sat_collision_node` event loop.
+//! The `sat_collision_node`: threads, and what each may delay.
 //!
-//! One task owns the [`Monitor`]; r2r's executor spins on a blocking thread
-//! and hands messages over through streams. Every input change and every
-//! tick of `publish_rate` publishes `collision` first, from
-//! [`Monitor::flag`] (no report needed), then `collision_report` while it
-//! has a subscriber; markers follow at most at `markers_rate`, and only
-//! while somebody subscribes to them. The footprint path allocates nothing
-//! of its own in the steady state: points, polygon and flag message are
-//! reused.
+//! The collision flag must never wait for heavy work, so the node is split
+//! by cost:
+//!
+//! * **I/O thread** (`ros_io`): spins r2r, takes every input message the
+//!   moment rcl has it, stamps its arrival (ROS time), checks its sizes and
+//!   strings in native form ([`super::inputs`]) and puts it in a slot that
+//!   keeps the newest: the footprint for the decision, obstacle arrays and
+//!   instances for the obstacle worker. Nothing queues behind a slow
+//!   consumer, and freshness is measured from arrival.
+//! * **Decision loop** (the main task): validates each new footprint
+//!   (bounded work: a polygon has at most 65,536 vertices, 4,096 if
+//!   concave), decides with [`Monitor::flag`] and publishes `collision`;
+//!   again at `publish_rate` so staleness shows when nothing arrives. It
+//!   hands a cheap copy of the monitor (the obstacle set is shared) to the
+//!   report worker and to planner queries, and takes in obstacle sets
+//!   built by the obstacle worker.
+//! * **Obstacle worker** (`obstacles`): validates and splits obstacle
+//!   shapes, applies arrays and instances, expires instances, indexes, and
+//!   hands the decision a new obstacle set. While newer obstacle input has
+//!   waited longer than
+//!   [`MonitorConfig::overload_timeout`](crate::monitor::MonitorConfig::overload_timeout)
+//!   ([`crate::monitor::DEFAULT_OVERLOAD_TIMEOUT`]) the answer is not valid
+//!   (`overloaded`) and, with `fail_safe`, the flag reads true.
+//! * **Report worker** (`report`, lower scheduling priority): builds and
+//!   publishes `collision_report` and `collision_markers` while somebody
+//!   subscribes, and writes the change log. It always works on the newest
+//!   state; reports it could not keep up with are skipped, never queued.
+//! * **`check_footprint`** requests are computed on tokio's blocking pool,
+//!   bounded by `max_service_checks`, and answered by the decision loop.
 
 use super::convert;
+use super::inputs::{
+    ArrayInput, Arrival, FootprintInput, InstanceInput, LatestFootprint, PendingObstacles,
+};
 use super::markers::{MarkerBuilder, MarkerInput};
 use super::params::Params;
 use crate::config::NodeConfig;
-use crate::geometry::{Point, Shape, ShapeError};
-use crate::monitor::{Monitor, Report};
+use crate::geometry::{Shape, ShapeError};
+use crate::limits::MAX_INSTANCES;
+use crate::monitor::clock::{ClockReading, ClockWatch};
+use crate::monitor::{Monitor, Obstacle, ObstacleSet, Rejection, Report};
 use crate::scene::Scene;
+use crate::text::{escape_for_log, LOG_ID_CHARS};
+use futures::stream::FuturesUnordered;
 use futures::StreamExt;
 use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped};
 use r2r::sat_collision_msgs::msg::{CollisionReport, ObstacleArray};
 use r2r::sat_collision_msgs::srv::CheckFootprint;
 use r2r::std_msgs::msg::Bool;
 use r2r::visualization_msgs::msg::MarkerArray;
-use r2r::{Clock, NativeMsg, Publisher, QosProfile, ServiceRequest};
+use r2r::{Clock, NativeMsg, Publisher, QosProfile};
 use std::collections::HashMap;
 use std::error::Error;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 pub const NODE_NAME: &str = "sat_collision_node";
@@ -36,6 +64,7 @@ pub const NODE_NAME: &str = "sat_collision_node";
 const WARN_PERIOD: Duration = Duration::from_secs(5);
 
 /// Logs a repeating warning at most once per [`WARN_PERIOD`] per key.
+#[derive(Debug, Default)]
 struct Throttle {
     last: HashMap<String, Instant>,
 }
@@ -108,98 +137,181 @@ impl ChangeLog {
     }
 }
 
-/// Publishers of the node.
-struct Outputs {
-    collision: Publisher<Bool>,
-    report: Publisher<CollisionReport>,
-    markers: Publisher<MarkerArray>,
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // The data behind these locks stays consistent at every unlock: after a
+    // panic elsewhere, keep using it rather than losing the node.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Everything the event loop owns.
-struct State {
-    monitor: Monitor,
-    config: NodeConfig,
-    robot: Option<Result<Shape, ShapeError>>,
+/// An id or frame as it may appear in a log line: control characters
+/// escaped, cut to [`LOG_ID_CHARS`].
+fn shown(id: &str) -> String {
+    escape_for_log(id, LOG_ID_CHARS).to_string()
+}
+
+/// ROS time (sim time when enabled), judged by a [`ClockWatch`] against a
+/// steady clock. Shared by every thread that stamps or decides.
+struct RosTime {
     clock: Arc<Mutex<Clock>>,
+    watch: Mutex<ClockWatch>,
+    start: Instant,
+    /// Seconds ROS time may stand still before it counts as stalled.
+    stall_limit: Mutex<f64>,
+}
+
+impl RosTime {
+    fn new(clock: Arc<Mutex<Clock>>, config: &NodeConfig) -> Self {
+        RosTime {
+            clock,
+            watch: Mutex::new(ClockWatch::default()),
+            start: Instant::now(),
+            stall_limit: Mutex::new(stall_limit(config)),
+        }
+    }
+
+    fn read(&self) -> ClockReading {
+        let limit = *lock(&self.stall_limit);
+        let mut watch = lock(&self.watch);
+        let ros = lock(&self.clock)
+            .get_now()
+            .map(|d| d.as_secs_f64())
+            .unwrap_or(0.0);
+        watch.observe(ros, self.start.elapsed().as_secs_f64(), limit)
+    }
+
+    fn arrival(&self) -> Arrival {
+        let r = self.read();
+        Arrival {
+            time: r.ros,
+            generation: r.generation,
+        }
+    }
+}
+
+/// ROS time may stand still for this long before it counts as stalled: the
+/// smallest timeout in force (a clock stopped longer would hide staleness).
+fn stall_limit(config: &NodeConfig) -> f64 {
+    [config.footprint_timeout, config.obstacles_timeout]
+        .into_iter()
+        .filter(|t| *t > 0.0)
+        .reduce(f64::min)
+        .unwrap_or(0.0)
+}
+
+fn stamp_of(seconds: f64) -> Duration {
+    Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or_default()
+}
+
+/// What the report worker is asked to do with a state of the monitor.
+struct ReportJob {
+    monitor: Monitor,
+    now: f64,
+    log: LogLine,
+}
+
+/// The newest report job (keep-latest), and a stop flag.
+#[derive(Default)]
+struct ReportSlot {
+    inner: Mutex<(Option<ReportJob>, bool)>,
+    wake: Condvar,
+}
+
+impl ReportSlot {
+    /// Replaces the waiting job; a log line it carried is kept (a change
+    /// is logged once, with the newest state).
+    fn submit(&self, mut job: ReportJob) {
+        let mut inner = lock(&self.inner);
+        if let Some(old) = inner.0.take() {
+            job.log = old.log.merge(job.log);
+        }
+        inner.0 = Some(job);
+        drop(inner);
+        self.wake.notify_one();
+    }
+
+    fn wait(&self) -> Option<ReportJob> {
+        let mut inner = lock(&self.inner);
+        loop {
+            if inner.1 {
+                return None;
+            }
+            if let Some(job) = inner.0.take() {
+                return Some(job);
+            }
+            inner = self
+                .wake
+                .wait(inner)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
+    fn stop(&self) {
+        lock(&self.inner).1 = true;
+        self.wake.notify_all();
+    }
+}
+
+impl LogLine {
+    /// Two log requests that were not served one by one.
+    fn merge(self, newer: LogLine) -> LogLine {
+        match (self, newer) {
+            (LogLine::Flapping(a), LogLine::Flapping(b)) => LogLine::Flapping(a + b),
+            (LogLine::Flapping(a), _) | (_, LogLine::Flapping(a)) => LogLine::Flapping(a),
+            (LogLine::Change, _) | (_, LogLine::Change) => LogLine::Change,
+            _ => LogLine::Nothing,
+        }
+    }
+}
+
+/// The report worker: report, markers and the change log, off the flag's
+/// path.
+struct ReportWorker {
+    report_pub: Publisher<CollisionReport>,
+    markers_pub: Publisher<MarkerArray>,
+    markers_rate: f64,
     logger: String,
-    outputs: Outputs,
     marker_builder: MarkerBuilder,
     report: Report,
-    /// The `collision_report` message, updated and published in place.
-    report_msg: NativeMsg<CollisionReport>,
-    /// The `collision` message, published in place (r2r's `publish` would
-    /// build a new C message each time).
-    flag_msg: NativeMsg<Bool>,
-    /// Footprint points of the message being handled.
-    points: Vec<Point>,
     last_markers: Option<Instant>,
-    changes: ChangeLog,
     throttle: Throttle,
 }
 
-impl State {
-    /// ROS time (sim time when enabled) since its epoch.
-    fn now(&self) -> Duration {
-        self.clock
-            .lock()
-            .ok()
-            .and_then(|mut c| c.get_now().ok())
-            .unwrap_or_default()
-    }
-
-    fn warn_throttled(&mut self, key: &str, message: &str) {
-        if self.throttle.allow(key) {
-            r2r::log_warn!(&self.logger, "{message}");
+impl ReportWorker {
+    fn run(mut self, slot: &ReportSlot) {
+        lower_priority();
+        // The native report lives on this thread (r2r's native messages are
+        // not Send); numbers and unchanged strings are rewritten in place.
+        let mut report_msg = NativeMsg::<CollisionReport>::new();
+        while let Some(job) = slot.wait() {
+            self.handle(job, &mut report_msg);
         }
     }
 
-    /// Answers an input change or a tick: the flag first, from the flag-only
-    /// query (it is what a safety consumer waits for), then the report,
-    /// markers and log line, each only when somebody is waiting for it.
-    fn publish(&mut self) {
-        let stamp = self.now();
-        let now = stamp.as_secs_f64();
-        self.monitor.expire_instances(now);
-        let flag = self.monitor.flag(now);
-        self.flag_msg.data = flag.colliding;
-        if let Err(e) = self.outputs.collision.publish_native(&mut self.flag_msg) {
-            self.warn_throttled("publish", &format!("could not publish collision: {e}"));
-        }
-        let log_line = self
-            .changes
-            .next((flag.colliding, flag.status), Instant::now());
-        // A report of a thousand results costs far more than the flag (the
-        // full evaluation, then 80 kB to serialise): only while somebody
-        // listens. An unknown count publishes.
+    fn handle(&mut self, job: ReportJob, report_msg: &mut NativeMsg<CollisionReport>) {
+        // An unknown subscriber count publishes.
         let report_wanted = self
-            .outputs
-            .report
+            .report_pub
             .get_inter_process_subscription_count()
             .map_or(true, |n| n > 0);
         let markers_wanted = self.markers_due();
-        if !report_wanted && !markers_wanted && log_line == LogLine::Nothing {
+        if !report_wanted && !markers_wanted && job.log == LogLine::Nothing {
             return;
         }
-        // The report and its message are reused from call to call.
         let mut report = std::mem::take(&mut self.report);
-        self.monitor.evaluate_into(now, &mut report);
-        debug_assert_eq!(
-            (report.colliding, report.status),
-            (flag.colliding, flag.status)
-        );
-        self.log(&report, log_line);
+        job.monitor.evaluate_into(job.now, &mut report);
+        self.log(&report, job.log);
+        let stamp = stamp_of(job.now);
         if report_wanted {
             let filled = convert::fill_native_collision_report(
-                &mut self.report_msg,
+                report_msg,
                 &report,
-                self.monitor.obstacles(),
+                job.monitor.obstacles(),
                 stamp,
             );
             let published = match filled {
                 Ok(()) => self
-                    .outputs
-                    .report
-                    .publish_native(&mut self.report_msg)
+                    .report_pub
+                    .publish_native(report_msg)
                     .map_err(|e| e.to_string()),
                 Err(_) => Err("out of memory for the message".to_owned()),
             };
@@ -208,7 +320,17 @@ impl State {
             }
         }
         if markers_wanted {
-            self.publish_markers(&report, stamp);
+            self.last_markers = Some(Instant::now());
+            let array = self.marker_builder.build(&MarkerInput {
+                report: &report,
+                footprint: job.monitor.footprint(),
+                padding: job.monitor.config().padding,
+                obstacles: job.monitor.obstacles(),
+                stamp,
+            });
+            if let Err(e) = self.markers_pub.publish(&array) {
+                self.warn_throttled("publish", &format!("could not publish markers: {e}"));
+            }
         }
         self.report = report;
     }
@@ -216,31 +338,22 @@ impl State {
     /// Markers are due at most at `markers_rate`, and only while somebody
     /// looks: building them is the costly part.
     fn markers_due(&self) -> bool {
-        if self.config.markers_rate <= 0.0 {
+        if self.markers_rate <= 0.0 {
             return false;
         }
-        let min_period = Duration::from_secs_f64(1.0 / self.config.markers_rate);
+        let min_period = Duration::from_secs_f64(1.0 / self.markers_rate);
         if self.last_markers.is_some_and(|t| t.elapsed() < min_period) {
             return false;
         }
-        self.outputs
-            .markers
+        self.markers_pub
             .get_inter_process_subscription_count()
             .unwrap_or(0)
             > 0
     }
 
-    fn publish_markers(&mut self, report: &Report, stamp: Duration) {
-        self.last_markers = Some(Instant::now());
-        let array = self.marker_builder.build(&MarkerInput {
-            report,
-            footprint: self.monitor.footprint(),
-            padding: self.config.padding,
-            obstacles: self.monitor.obstacles(),
-            stamp,
-        });
-        if let Err(e) = self.outputs.markers.publish(&array) {
-            self.warn_throttled("publish", &format!("could not publish markers: {e}"));
+    fn warn_throttled(&mut self, key: &str, message: &str) {
+        if self.throttle.allow(key) {
+            r2r::log_warn!(&self.logger, "{message}");
         }
     }
 
@@ -260,82 +373,349 @@ impl State {
             _ => r2r::log_info!(&self.logger, "{state}"),
         }
     }
+}
 
-    fn on_footprint(&mut self, msg: PolygonStamped) {
-        let now = self.now().as_secs_f64();
-        convert::points_into(&msg.polygon, &mut self.points);
+/// Lowers the calling thread's scheduling priority (nice +10), so that on a
+/// busy machine the flag's thread and the transport get the cores first.
+fn lower_priority() {
+    // SAFETY: gettid has no preconditions; setpriority on the calling
+    // thread's own id changes only that thread's nice value.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
+    }
+}
+
+/// Returns freed heap memory to the system after a large message (glibc
+/// keeps it otherwise, and RSS would stay at its peak).
+fn trim_heap() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: malloc_trim only releases free memory at the top of glibc's
+    // heaps; it has no preconditions.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Inputs above this many vertices are large: memory is trimmed after them.
+const LARGE_INPUT_VERTICES: usize = 100_000;
+
+/// The obstacle worker: validation and convex splitting of obstacle shapes,
+/// arrays, instances and their expiry, off the flag's path.
+struct ObstacleWorker {
+    monitor: Monitor,
+    pending: Arc<PendingObstacles>,
+    time: Arc<RosTime>,
+    params: Arc<Mutex<Params>>,
+    sets: tokio::sync::watch::Sender<Arc<ObstacleSet>>,
+    logger: String,
+    throttle: Throttle,
+}
+
+impl ObstacleWorker {
+    fn run(mut self) {
+        loop {
+            let wait = self.wait_time();
+            let batch = self.pending.take(wait);
+            if batch.stop {
+                return;
+            }
+            let config = lock(&self.params).0.monitor();
+            let reading = self.time.read();
+            if reading.generation != self.monitor.generation() {
+                // A jump back: instances from before it would never expire.
+                self.monitor.forget_instances();
+            }
+            self.monitor.set_clock(reading.generation, None);
+            self.monitor.set_config(config);
+            let mut large = false;
+            let mut changed = false;
+            if let Some((input, arrival)) = batch.array {
+                large |= self.apply_array(input, arrival);
+                changed = true;
+            }
+            for (input, arrival) in batch.instances {
+                self.apply_instance(input, arrival);
+                changed = true;
+            }
+            changed |= self.monitor.expire_instances(reading.ros) > 0;
+            if changed {
+                self.sets
+                    .send_replace(Arc::clone(self.monitor.obstacle_set()));
+            }
+            self.pending.done();
+            if large {
+                trim_heap();
+            }
+        }
+    }
+
+    /// Until the next instance expires, at most 50 ms.
+    fn wait_time(&self) -> Duration {
+        let timeout = lock(&self.params).0.obstacles_timeout;
+        let now = self.time.read().ros;
         self.monitor
-            .set_footprint(&msg.header.frame_id, &self.points, now);
+            .obstacle_set()
+            .next_expiry(timeout)
+            .map_or(Duration::from_millis(50), |at| {
+                stamp_of(at - now).min(Duration::from_millis(50))
+            })
+    }
+
+    /// Applies an array; true when it was large.
+    fn apply_array(&mut self, input: ArrayInput, arrival: Arrival) -> bool {
+        if arrival.generation != self.monitor.generation() {
+            return false;
+        }
+        match input {
+            ArrayInput::Rejected(rejection) => {
+                self.warn_throttled(
+                    "obstacles",
+                    &format!("obstacle array refused: {}", rejection.status()),
+                );
+                self.monitor.reject_obstacles(rejection, arrival.time);
+                false
+            }
+            ArrayInput::Obstacles {
+                frame_id,
+                obstacles,
+            } => {
+                let vertices: usize = obstacles
+                    .iter()
+                    .map(|(_, g)| match g {
+                        crate::monitor::ObstacleGeometry::Polygon(p) => p.len(),
+                        crate::monitor::ObstacleGeometry::Circle { .. } => 1,
+                    })
+                    .sum();
+                let obstacles: Vec<Obstacle> = obstacles
+                    .into_iter()
+                    .map(|(id, geometry)| Obstacle::new(id, &geometry))
+                    .collect();
+                if let Some(bad) = obstacles.iter().find(|o| o.shape.is_err()) {
+                    let status = bad.shape.as_ref().err().map_or("invalid", |e| e.status());
+                    let message = format!("obstacle `{}` rejected: {status}", shown(&bad.id));
+                    self.warn_throttled("obstacles", &message);
+                }
+                self.monitor
+                    .set_obstacles(&frame_id, obstacles, arrival.time);
+                vertices > LARGE_INPUT_VERTICES
+            }
+        }
+    }
+
+    fn apply_instance(&mut self, input: InstanceInput, arrival: Arrival) {
+        if arrival.generation != self.monitor.generation() {
+            return;
+        }
+        match input {
+            InstanceInput::Rejected(rejection) => {
+                self.warn_throttled(
+                    "instances",
+                    &format!("obstacle instance refused: {}", rejection.status()),
+                );
+                self.monitor.reject_instance(rejection, arrival.time);
+            }
+            InstanceInput::Instance {
+                frame_id,
+                id,
+                points,
+            } => {
+                let id = convert::instance_id(id);
+                let set = self.monitor.obstacle_set();
+                if !set.has_instance(&id) && set.instance_count() >= MAX_INSTANCES {
+                    self.warn_throttled(
+                        "instances",
+                        &format!("obstacle instance refused: more than {MAX_INSTANCES} alive"),
+                    );
+                    self.monitor
+                        .reject_instance(Rejection::TooManyObstacles, arrival.time);
+                    return;
+                }
+                let geometry = crate::monitor::ObstacleGeometry::Polygon(points);
+                let obstacle = Obstacle::new(id, &geometry);
+                self.monitor
+                    .upsert_instance(&frame_id, obstacle, arrival.time);
+            }
+        }
+    }
+
+    fn warn_throttled(&mut self, key: &str, message: &str) {
+        if self.throttle.allow(key) {
+            r2r::log_warn!(&self.logger, "{message}");
+        }
+    }
+}
+
+/// The decision loop's state.
+struct Decision {
+    monitor: Monitor,
+    config: NodeConfig,
+    robot: Option<Result<Shape, ShapeError>>,
+    time: Arc<RosTime>,
+    pending: Arc<PendingObstacles>,
+    footprints: Arc<LatestFootprint>,
+    reports: Arc<ReportSlot>,
+    logger: String,
+    collision: Publisher<Bool>,
+    /// Subscriber counts only: the report worker publishes on them.
+    report_pub: Publisher<CollisionReport>,
+    markers_pub: Publisher<MarkerArray>,
+    /// The `collision` message, published in place (r2r's `publish` would
+    /// build a new C message each time).
+    flag_msg: NativeMsg<Bool>,
+    changes: ChangeLog,
+    throttle: Throttle,
+}
+
+impl Decision {
+    /// Reads the clock into the monitor; the reading.
+    fn clock(&mut self) -> ClockReading {
+        let reading = self.time.read();
+        self.monitor.set_clock(reading.generation, reading.cause);
+        self.monitor
+            .set_pending_obstacles(self.pending.pending_since());
+        reading
+    }
+
+    /// Decides and publishes the flag first (it is what a safety consumer
+    /// waits for); then hands the state to the report worker when a
+    /// report, markers or a log line may be wanted.
+    fn publish(&mut self, reading: ClockReading) {
+        let now = reading.ros;
+        let flag = self.monitor.flag(now);
+        self.flag_msg.data = flag.colliding;
+        if let Err(e) = self.collision.publish_native(&mut self.flag_msg) {
+            self.warn_throttled("publish", &format!("could not publish collision: {e}"));
+        }
+        let log = self
+            .changes
+            .next((flag.colliding, flag.status), Instant::now());
+        let wanted = log != LogLine::Nothing
+            || self
+                .report_pub
+                .get_inter_process_subscription_count()
+                .map_or(true, |n| n > 0)
+            || self
+                .markers_pub
+                .get_inter_process_subscription_count()
+                .is_ok_and(|n| n > 0);
+        if wanted {
+            self.reports.submit(ReportJob {
+                monitor: self.monitor.clone(),
+                now,
+                log,
+            });
+        }
+    }
+
+    fn tick(&mut self) {
+        let reading = self.clock();
+        self.publish(reading);
+    }
+
+    fn on_footprint(&mut self) {
+        let Some((input, arrival)) = self.footprints.take() else {
+            return;
+        };
+        let reading = self.clock();
+        if arrival.generation == reading.generation {
+            self.apply_footprint(&input, arrival);
+        }
+        self.footprints.give_back(input);
+        self.publish(reading);
+    }
+
+    fn apply_footprint(&mut self, input: &FootprintInput, arrival: Arrival) {
+        if let Some(rejection) = input.rejected {
+            self.monitor.reject_footprint(rejection, arrival.time);
+            self.warn_throttled(
+                "footprint",
+                &format!("footprint refused: {}", rejection.status()),
+            );
+            return;
+        }
+        self.monitor
+            .set_footprint(&input.frame_id, &input.points, arrival.time);
         if let Some(error) = self.monitor.footprint_error() {
             let message = format!(
                 "footprint rejected: {} ({} points)",
                 error.status(),
-                self.points.len()
+                input.points.len()
             );
             self.warn_throttled("footprint", &message);
         }
-        self.publish();
     }
 
-    fn on_obstacles(&mut self, msg: ObstacleArray) {
-        let now = self.now().as_secs_f64();
-        let obstacles: Vec<_> = msg.obstacles.iter().map(convert::obstacle).collect();
-        if let Some(bad) = obstacles.iter().find(|o| o.shape.is_err()) {
-            let status = bad.shape.as_ref().err().map_or("invalid", |e| e.status());
-            let message = format!("obstacle `{}` rejected: {status}", bad.id);
-            self.warn_throttled("obstacles", &message);
-        }
-        self.monitor
-            .set_obstacles(&msg.header.frame_id, obstacles, now);
-        self.publish();
-    }
-
-    fn on_instance(&mut self, msg: PolygonInstanceStamped) {
-        let now = self.now().as_secs_f64();
-        let id = convert::instance_id(msg.polygon.id);
-        let geometry =
-            crate::monitor::ObstacleGeometry::Polygon(convert::points(&msg.polygon.polygon));
-        let obstacle = crate::monitor::Obstacle::new(id, &geometry);
-        self.monitor
-            .upsert_instance(&msg.header.frame_id, obstacle, now);
-        self.publish();
+    fn on_obstacle_set(&mut self, set: Arc<ObstacleSet>) {
+        self.monitor.set_obstacle_set(set);
+        let reading = self.clock();
+        self.publish(reading);
     }
 
     fn on_parameter(&mut self, name: &str, params: &Mutex<Params>) {
-        if let Ok(p) = params.lock() {
-            self.config = p.0.clone();
-        }
+        self.config = lock(params).0.clone();
         self.monitor.set_config(self.config.monitor());
+        *lock(&self.time.stall_limit) = stall_limit(&self.config);
         r2r::log_info!(&self.logger, "parameter {name} changed");
-        self.publish();
+        self.tick();
     }
 
-    fn on_check_footprint(&mut self, req: ServiceRequest<CheckFootprint::Service>) {
-        let response = self.check_footprint(&req.message);
-        if let Err(e) = req.respond(response) {
-            self.warn_throttled("service", &format!("could not answer check_footprint: {e}"));
+    fn warn_throttled(&mut self, key: &str, message: &str) {
+        if self.throttle.allow(key) {
+            r2r::log_warn!(&self.logger, "{message}");
         }
     }
 
-    fn check_footprint(&self, request: &CheckFootprint::Request) -> CheckFootprint::Response {
+    /// What a `check_footprint` request needs, taken now; the work itself
+    /// runs elsewhere.
+    fn service_job(&mut self, request: CheckFootprint::Request) -> ServiceJob {
+        self.clock();
+        ServiceJob {
+            monitor: self.monitor.clone(),
+            robot: self.robot.clone(),
+            fail_safe: self.config.fail_safe,
+            max_checks: self.config.max_service_checks,
+            time: Arc::clone(&self.time),
+            request,
+        }
+    }
+}
+
+/// A `check_footprint` request with the state it is answered against.
+struct ServiceJob {
+    monitor: Monitor,
+    robot: Option<Result<Shape, ShapeError>>,
+    fail_safe: bool,
+    max_checks: f64,
+    time: Arc<RosTime>,
+    request: CheckFootprint::Request,
+}
+
+impl ServiceJob {
+    fn answer(self) -> CheckFootprint::Response {
+        let request = &self.request;
         let poses = request.poses.len();
+        let fail_safe = self.fail_safe;
         let refuse = |status: &str| CheckFootprint::Response {
             valid: false,
             status: status.to_owned(),
-            colliding: vec![self.config.fail_safe; poses],
+            colliding: vec![fail_safe; poses],
             distance: vec![0.0; poses],
-            first_collision: if self.config.fail_safe && poses > 0 {
-                0
-            } else {
-                -1
-            },
+            first_collision: if fail_safe && poses > 0 { 0 } else { -1 },
         };
+        // Bounded work: refused before anything is computed.
+        let pairs = poses as f64 * self.monitor.obstacles().len().max(1) as f64;
+        if pairs > self.max_checks {
+            return refuse("request_too_large");
+        }
         let footprint = if request.footprint.points.is_empty() {
             match &self.robot {
                 Some(Ok(shape)) => shape.clone(),
                 Some(Err(_)) => return refuse("invalid_footprint"),
                 None => return refuse("no_robot_footprint"),
             }
+        } else if request.footprint.points.len() > crate::geometry::polygon::MAX_VERTICES {
+            return refuse("invalid_footprint");
         } else {
             match Shape::polygon(&convert::points(&request.footprint)) {
                 Ok(shape) => shape,
@@ -353,10 +733,21 @@ impl State {
         else {
             return refuse("invalid_pose");
         };
-        let now = self.now().as_secs_f64();
-        let result = self
-            .monitor
-            .check_trajectory(&footprint, &poses, request.padding, now);
+        // Judged when the answer is ready: inputs that went stale, a clock
+        // that jumped or stalled while it was computed make it not valid.
+        let mut monitor = self.monitor;
+        let reading = self.time.read();
+        let jumped = reading.generation != monitor.generation();
+        monitor.set_clock(monitor.generation(), reading.cause);
+        let mut result = monitor.check_trajectory(&footprint, &poses, request.padding, reading.ros);
+        if jumped && result.valid {
+            result.valid = false;
+            result.status = crate::monitor::Cause::ClockJumpedBack.status();
+            if fail_safe {
+                result.check.colliding.iter_mut().for_each(|c| *c = true);
+                result.check.first_collision = (!poses.is_empty()).then_some(0);
+            }
+        }
         CheckFootprint::Response {
             valid: result.valid,
             status: result.status.to_owned(),
@@ -371,7 +762,7 @@ impl State {
     }
 }
 
-/// The decision in words, for the log.
+/// The decision in words, for the log (ids escaped and cut).
 fn describe(report: &Report) -> String {
     if !report.valid {
         return format!(
@@ -388,20 +779,23 @@ fn describe(report: &Report) -> String {
             .fold(0.0, f64::max);
         return format!(
             "COLLISION with {} (depth {depth:.3} m)",
-            report.nearest_obstacle_id
+            shown(&report.nearest_obstacle_id)
         );
     }
     let nearest = match report.nearest_obstacle_id.as_str() {
-        "" => "-",
-        id => id,
+        "" => "-".to_owned(),
+        id => shown(id),
     };
     format!("clear (nearest {nearest} at {:.3} m)", report.min_distance)
 }
 
 /// Loads the zones file: a bad file or a bad zone stops start-up, with a
 /// message naming the file and line (`zones_file: <path>:<line>: ...`).
-fn load_zones(path: &str) -> Result<(String, Vec<crate::monitor::Obstacle>), String> {
-    let scene = Scene::load(Path::new(path)).map_err(|e| format!("zones_file: {e}"))?;
+/// Only a regular file is read, with a size cap ([`crate::scene`]).
+fn load_zones(path: &str) -> Result<(String, Vec<Obstacle>), String> {
+    let text =
+        crate::scene::read_capped(Path::new(path)).map_err(|e| format!("zones_file: {e}"))?;
+    let scene = Scene::from_yaml(&text, Path::new(path)).map_err(|e| format!("zones_file: {e}"))?;
     let zones = scene.obstacles();
     if let Some(bad) = zones.iter().find(|z| z.shape.is_err()) {
         let reason = bad
@@ -409,14 +803,12 @@ fn load_zones(path: &str) -> Result<(String, Vec<crate::monitor::Obstacle>), Str
             .as_ref()
             .err()
             .map_or_else(String::new, |e| e.to_string());
-        let line = std::fs::read_to_string(path)
-            .ok()
-            .and_then(|text| crate::scene::obstacle_line(&text, &bad.id))
+        let line = crate::scene::obstacle_line(&text, &bad.id)
             .map(|l| format!(":{l}"))
             .unwrap_or_default();
         return Err(format!(
             "zones_file: {path}{line}: zone `{}`: {reason}",
-            bad.id
+            shown(&bad.id)
         ));
     }
     Ok((scene.frame_id, zones))
@@ -443,21 +835,89 @@ fn create_context() -> Result<r2r::Context, String> {
     }
 }
 
+/// Every `--params-file` on the command line must have an entry for this
+/// node: a file whose keys all name other nodes (a typo in the top key)
+/// would otherwise be ignored silently, `fail_safe: false` and all.
+fn check_params_files(node: &r2r::Node) -> Result<(), String> {
+    let args: Vec<String> = std::env::args().collect();
+    let fqn = node.fully_qualified_name().map_err(|e| e.to_string())?;
+    let name = node.name().map_err(|e| e.to_string())?;
+    crate::params_file::check_params_files(&args, &fqn, &name)
+        .map_err(|e| format!("--params-file {e}"))
+}
+
+/// The next item of `stream` if one is ready now.
+fn ready_now<S: futures::Stream + Unpin>(stream: &mut S) -> Option<S::Item> {
+    futures::FutureExt::now_or_never(stream.next()).flatten()
+}
+
+/// Spins the node on its own thread: subscriptions are created there (r2r's
+/// native messages are not Send), every message is stamped and read the
+/// moment it is taken, then handed on. Reports set-up errors through
+/// `started`.
+fn io_thread(
+    mut node: r2r::Node,
+    time: Arc<RosTime>,
+    footprints: Arc<LatestFootprint>,
+    pending: Arc<PendingObstacles>,
+    running: Arc<AtomicBool>,
+    started: std::sync::mpsc::Sender<Result<(), String>>,
+) {
+    let subscribed = (|| -> r2r::Result<_> {
+        Ok((
+            node.subscribe_native::<PolygonStamped>("footprint", QosProfile::default())?,
+            node.subscribe_native::<ObstacleArray>("obstacles", QosProfile::default())?,
+            node.subscribe_native::<PolygonInstanceStamped>(
+                "obstacle_instances",
+                QosProfile::default(),
+            )?,
+        ))
+    })();
+    let (mut footprint_sub, mut array_sub, mut instance_sub) = match subscribed {
+        Ok(subs) => {
+            let _ = started.send(Ok(()));
+            subs
+        }
+        Err(e) => {
+            let _ = started.send(Err(format!("cannot subscribe: {e}")));
+            return;
+        }
+    };
+    while running.load(Ordering::Relaxed) {
+        node.spin_once(Duration::from_millis(5));
+        // Drained after every spin: r2r's channels (10 deep, dropping the
+        // newest when full) never fill.
+        while let Some(msg) = ready_now(&mut footprint_sub) {
+            footprints.put(&msg, time.arrival());
+        }
+        let mut large = false;
+        while let Some(msg) = ready_now(&mut array_sub) {
+            let arrival = time.arrival();
+            large |= msg.obstacles.size > crate::limits::MAX_OBSTACLES_PER_MESSAGE;
+            pending.put_array(ArrayInput::read(&msg), arrival);
+        }
+        while let Some(msg) = ready_now(&mut instance_sub) {
+            let arrival = time.arrival();
+            pending.put_instance(InstanceInput::read(&msg), arrival);
+        }
+        if large {
+            trim_heap();
+        }
+    }
+}
+
 /// Runs the node until Ctrl-C (SIGINT) or SIGTERM.
 pub async fn run() -> Result<(), Box<dyn Error>> {
     let ctx = create_context()?;
     let mut node = r2r::Node::create(ctx, NODE_NAME, "")?;
     let logger = node.logger().to_owned();
+    check_params_files(&node)?;
 
     let params = Arc::new(Mutex::new(Params::default()));
     let (param_handler, mut param_events) = node
         .make_derived_parameter_handler(params.clone())
         .map_err(|e| format!("invalid parameter: {e}"))?;
-    let config = params
-        .lock()
-        .map_err(|_| "parameter lock poisoned")?
-        .0
-        .clone();
+    let config = lock(&params).0.clone();
 
     if node
         .get_parameter::<Option<bool>>("use_sim_time")
@@ -467,94 +927,171 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     {
         node.get_time_source().enable_sim_time(&mut node)?;
     }
+    let time = Arc::new(RosTime::new(node.get_ros_clock(), &config));
 
-    let mut monitor = Monitor::new(config.monitor());
+    let mut obstacle_monitor = Monitor::new(config.monitor());
     if !config.zones_file.is_empty() {
         let (frame, zones) = load_zones(&config.zones_file)?;
         r2r::log_info!(
             &logger,
-            "{} keep-out zones from {} (frame {frame})",
+            "{} keep-out zones from {} (frame {})",
             zones.len(),
-            config.zones_file
+            shown(&config.zones_file),
+            shown(&frame)
         );
-        monitor.set_zones(&frame, zones);
+        obstacle_monitor.set_zones(&frame, zones);
     }
+    let mut monitor = Monitor::new(config.monitor());
+    monitor.set_obstacle_set(Arc::clone(obstacle_monitor.obstacle_set()));
 
-    let mut footprints = node.subscribe::<PolygonStamped>("footprint", QosProfile::default())?;
-    let mut obstacle_arrays =
-        node.subscribe::<ObstacleArray>("obstacles", QosProfile::default())?;
-    let mut instances =
-        node.subscribe::<PolygonInstanceStamped>("obstacle_instances", QosProfile::default())?;
     let mut service =
         node.create_service::<CheckFootprint::Service>("check_footprint", QosProfile::default())?;
-    let outputs = Outputs {
-        collision: node.create_publisher::<Bool>("collision", QosProfile::default())?,
-        report: node
-            .create_publisher::<CollisionReport>("collision_report", QosProfile::default())?,
-        markers: node
-            .create_publisher::<MarkerArray>("collision_markers", QosProfile::default())?,
-    };
+    let collision = node.create_publisher::<Bool>("collision", QosProfile::default())?;
+    let report_pub =
+        node.create_publisher::<CollisionReport>("collision_report", QosProfile::default())?;
+    let markers_pub =
+        node.create_publisher::<MarkerArray>("collision_markers", QosProfile::default())?;
 
-    let mut state = State {
-        monitor,
-        robot: config.robot_shape(),
-        clock: node.get_ros_clock(),
+    let footprints = Arc::new(LatestFootprint::default());
+    let pending = Arc::new(PendingObstacles::default());
+    let reports = Arc::new(ReportSlot::default());
+    let (sets_tx, mut sets_rx) =
+        tokio::sync::watch::channel(Arc::clone(obstacle_monitor.obstacle_set()));
+
+    let obstacle_worker = ObstacleWorker {
+        monitor: obstacle_monitor,
+        pending: Arc::clone(&pending),
+        time: Arc::clone(&time),
+        params: Arc::clone(&params),
+        sets: sets_tx,
         logger: logger.clone(),
-        outputs,
+        throttle: Throttle::default(),
+    };
+    let obstacle_thread = std::thread::Builder::new()
+        .name("obstacles".into())
+        .spawn(move || obstacle_worker.run())?;
+
+    let report_worker = ReportWorker {
+        report_pub: report_pub.clone(),
+        markers_pub: markers_pub.clone(),
+        markers_rate: config.markers_rate,
+        logger: logger.clone(),
         marker_builder: MarkerBuilder::default(),
         report: Report::default(),
-        report_msg: NativeMsg::new(),
-        flag_msg: NativeMsg::new(),
-        points: Vec::new(),
         last_markers: None,
-        changes: ChangeLog::default(),
-        throttle: Throttle {
-            last: HashMap::new(),
-        },
-        config,
+        throttle: Throttle::default(),
     };
+    let report_slot = Arc::clone(&reports);
+    let report_thread = std::thread::Builder::new()
+        .name("report".into())
+        .spawn(move || report_worker.run(&report_slot))?;
 
     tokio::spawn(param_handler);
     let running = Arc::new(AtomicBool::new(true));
-    let spinning = running.clone();
-    let spinner = tokio::task::spawn_blocking(move || {
-        while spinning.load(Ordering::Relaxed) {
-            node.spin_once(Duration::from_millis(5));
+    let (started_tx, started_rx) = std::sync::mpsc::channel();
+    let io = {
+        let (time, footprints, pending, running) = (
+            Arc::clone(&time),
+            Arc::clone(&footprints),
+            Arc::clone(&pending),
+            Arc::clone(&running),
+        );
+        std::thread::Builder::new()
+            .name("ros_io".into())
+            .spawn(move || io_thread(node, time, footprints, pending, running, started_tx))?
+    };
+    let stop_workers = |running: &AtomicBool| {
+        running.store(false, Ordering::Relaxed);
+        pending.stop();
+        reports.stop();
+    };
+    match started_rx.recv() {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => {
+            stop_workers(&running);
+            return Err(e.into());
         }
-    });
+        Err(_) => {
+            stop_workers(&running);
+            return Err("the ROS thread ended during start-up".into());
+        }
+    }
+
+    let mut decision = Decision {
+        monitor,
+        robot: config.robot_shape(),
+        time,
+        pending: Arc::clone(&pending),
+        footprints: Arc::clone(&footprints),
+        reports: Arc::clone(&reports),
+        logger: logger.clone(),
+        collision,
+        report_pub,
+        markers_pub,
+        flag_msg: NativeMsg::new(),
+        changes: ChangeLog::default(),
+        throttle: Throttle::default(),
+        config,
+    };
 
     // Registered once, before "started" is logged: a Ctrl-C that arrives while a
-    // message is being handled is not lost (a fresh `ctrl_c()` per iteration would
-    // miss it).
+    // message is being handled is not lost.
     let mut interrupt = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     r2r::log_info!(
         &logger,
         "started: publish_rate {} Hz, timeouts {} s / {} s, fail_safe {}, padding {} m",
-        state.config.publish_rate,
-        state.config.footprint_timeout,
-        state.config.obstacles_timeout,
-        state.config.fail_safe,
-        state.config.padding
+        decision.config.publish_rate,
+        decision.config.footprint_timeout,
+        decision.config.obstacles_timeout,
+        decision.config.fail_safe,
+        decision.config.padding
     );
-    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / state.config.publish_rate));
+    let mut tick =
+        tokio::time::interval(Duration::from_secs_f64(1.0 / decision.config.publish_rate));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut answers = FuturesUnordered::new();
 
     loop {
         tokio::select! {
-            Some(msg) = footprints.next() => state.on_footprint(msg),
-            Some(msg) = obstacle_arrays.next() => state.on_obstacles(msg),
-            Some(msg) = instances.next() => state.on_instance(msg),
-            Some(req) = service.next() => state.on_check_footprint(req),
-            Some((name, _)) = param_events.next() => state.on_parameter(&name, &params),
-            _ = tick.tick() => state.publish(),
+            biased;
             _ = interrupt.recv() => break,
             _ = terminate.recv() => break,
+            () = footprints.ready() => decision.on_footprint(),
+            Ok(()) = sets_rx.changed() => {
+                let set = Arc::clone(&sets_rx.borrow_and_update());
+                decision.on_obstacle_set(set);
+            }
+            _ = tick.tick() => decision.tick(),
+            Some((name, _)) = param_events.next() => decision.on_parameter(&name, &params),
+            Some(req) = service.next() => {
+                let job = decision.service_job(req.message.clone());
+                let work = tokio::task::spawn_blocking(move || job.answer());
+                answers.push(async move { (req, work.await) });
+            }
+            Some((req, answer)) = answers.next(), if !answers.is_empty() => {
+                let response = match answer {
+                    Ok(response) => response,
+                    Err(_) => CheckFootprint::Response {
+                        valid: false,
+                        status: "internal_error".to_owned(),
+                        ..Default::default()
+                    },
+                };
+                if let Err(e) = req.respond(response) {
+                    decision.warn_throttled(
+                        "service",
+                        &format!("could not answer check_footprint: {e}"),
+                    );
+                }
+            }
         }
     }
     r2r::log_info!(&logger, "shutting down");
-    running.store(false, Ordering::Relaxed);
-    spinner.await?;
+    stop_workers(&running);
+    let _ = io.join();
+    let _ = obstacle_thread.join();
+    let _ = report_thread.join();
     Ok(())
 }
 

@@ -49,6 +49,9 @@ fn description(name: &str) -> &'static str {
         "exact_range" => {
             "m from the footprint beyond which per-obstacle results may be a flagged lower bound [0, 1e6]"
         }
+        "max_service_checks" => {
+            "most pose x obstacle pairs per check_footprint request; more is refused [1, 1e12]"
+        }
         _ => "",
     }
 }
@@ -67,6 +70,7 @@ impl Params {
             "robot_footprint" => ParameterValue::String(c.robot_footprint.clone()),
             "robot_radius" => ParameterValue::Double(c.robot_radius),
             "exact_range" => ParameterValue::Double(c.exact_range),
+            "max_service_checks" => ParameterValue::Double(c.max_service_checks),
             _ => return None,
         })
     }

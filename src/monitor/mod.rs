@@ -17,6 +17,12 @@ use crate::broadphase::ObstacleIndex;
 use crate::geometry::query::{query, Contact};
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub mod clock;
+
+/// [`MonitorConfig::overload_timeout`] by default (s).
+pub const DEFAULT_OVERLOAD_TIMEOUT: f64 = 0.5;
 
 /// Settings that shape the decision.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +45,10 @@ pub struct MonitorConfig {
     /// `f64::INFINITY` (the default), NaN or a negative value: every
     /// outcome exact.
     pub exact_range: f64,
+    /// Seconds newer obstacle information may wait to be taken in (validated,
+    /// split into convex pieces, indexed) before the answer is
+    /// [`Cause::Overloaded`]; 0 = never.
+    pub overload_timeout: f64,
 }
 
 impl Default for MonitorConfig {
@@ -49,6 +59,7 @@ impl Default for MonitorConfig {
             fail_safe: true,
             padding: 0.0,
             exact_range: f64::INFINITY,
+            overload_timeout: DEFAULT_OVERLOAD_TIMEOUT,
         }
     }
 }
@@ -56,11 +67,26 @@ impl Default for MonitorConfig {
 /// Why a report is not valid, in the order they are checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cause {
+    /// `use_sim_time` and no `/clock` yet: ROS time reads 0.
+    NoClock,
+    /// ROS time has not advanced for longer than the timeouts (a `/clock`
+    /// that stopped): freshness cannot be judged.
+    ClockStalled,
     NoFootprint,
+    /// ROS time went back; an input in use was received before the jump.
+    ClockJumpedBack,
     StaleFootprint,
+    /// The footprint message itself was refused (its frame id, its size).
+    RejectedFootprint(Rejection),
     InvalidFootprint,
     NoObstacles,
     StaleObstacles,
+    /// Newer obstacle information arrived but has not been taken in within
+    /// [`MonitorConfig::overload_timeout`]: the node is behind.
+    Overloaded,
+    /// The latest obstacle array (or an obstacle instance) was refused as a
+    /// whole (its frame id, an id, its size).
+    RejectedObstacles(Rejection),
     FrameMismatch,
     InvalidObstacle,
 }
@@ -68,13 +94,42 @@ pub enum Cause {
 impl Cause {
     pub fn status(self) -> &'static str {
         match self {
+            Cause::NoClock => "no_clock",
+            Cause::ClockStalled => "clock_stalled",
             Cause::NoFootprint => "no_footprint",
+            Cause::ClockJumpedBack => "clock_jumped_back",
             Cause::StaleFootprint => "stale_footprint",
+            Cause::RejectedFootprint(r) | Cause::RejectedObstacles(r) => r.status(),
             Cause::InvalidFootprint => "invalid_footprint",
             Cause::NoObstacles => "no_obstacles",
             Cause::StaleObstacles => "stale_obstacles",
+            Cause::Overloaded => "overloaded",
             Cause::FrameMismatch => "frame_mismatch",
             Cause::InvalidObstacle => "invalid_obstacle",
+        }
+    }
+}
+
+/// Why a whole input message was refused before its shapes were looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// `header.frame_id` too long, not UTF-8, or with a NUL.
+    InvalidFrameId,
+    /// An obstacle id too long, not UTF-8, or with a NUL.
+    InvalidId,
+    /// More obstacles in one message (or live instances) than the limit.
+    TooManyObstacles,
+    /// More vertices in one message than the limit.
+    TooManyVertices,
+}
+
+impl Rejection {
+    pub fn status(self) -> &'static str {
+        match self {
+            Rejection::InvalidFrameId => "invalid_frame_id",
+            Rejection::InvalidId => "invalid_id",
+            Rejection::TooManyObstacles => "too_many_obstacles",
+            Rejection::TooManyVertices => "too_many_vertices",
         }
     }
 }
@@ -277,7 +332,10 @@ pub struct TrajectoryCheck {
 struct Footprint {
     frame_id: String,
     shape: Result<Shape, ShapeError>,
+    /// Set when the message was refused before its points were read.
+    rejected: Option<Rejection>,
     received: f64,
+    generation: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -285,23 +343,38 @@ struct Instance {
     frame_id: String,
     obstacle: Obstacle,
     received: f64,
+    generation: u32,
 }
 
 #[derive(Clone, Debug)]
 struct ObstacleArray {
     frame_id: String,
     received: f64,
+    generation: u32,
+    /// Set when the array was refused as a whole (it then holds no obstacle).
+    rejected: Option<Rejection>,
 }
 
-/// The monitor's state: footprint, obstacle array, obstacle instances and
-/// static zones, each with the time it arrived.
+/// A refused obstacle instance: it keeps the report not valid for as long
+/// as the instance would have lived.
+#[derive(Clone, Copy, Debug)]
+struct RejectedInstance {
+    rejection: Rejection,
+    received: f64,
+}
+
+/// Every obstacle the monitor knows (zones, the latest array, instances),
+/// with when each source arrived, and the boxes of the broad phase.
+///
+/// Shared behind an [`Arc`]: the node builds a new set away from the
+/// decision (validating and splitting big shapes takes time) and hands it
+/// over whole; a report or a planner query keeps the set it started with.
 #[derive(Clone, Debug, Default)]
-pub struct Monitor {
-    config: MonitorConfig,
-    footprint: Option<Footprint>,
+pub struct ObstacleSet {
     array: Option<ObstacleArray>,
     zones_frame: Option<String>,
     instances: BTreeMap<String, Instance>,
+    rejected_instance: Option<RejectedInstance>,
     /// Zones, then the array's obstacles, then instances by id; rebuilt on
     /// every change so evaluation walks one slice.
     obstacles: Vec<Obstacle>,
@@ -309,8 +382,130 @@ pub struct Monitor {
     array_len: usize,
     /// Boxes of `obstacles`, rebuilt with it.
     index: ObstacleIndex,
+}
+
+impl ObstacleSet {
+    /// Every obstacle: zones, array, instances.
+    pub fn obstacles(&self) -> &[Obstacle] {
+        &self.obstacles
+    }
+
+    /// How many obstacle instances are alive.
+    pub fn instance_count(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// Whether an instance with this id is alive.
+    pub fn has_instance(&self, id: &str) -> bool {
+        self.instances.contains_key(id)
+    }
+
+    /// The earliest time at which an instance expires with `timeout`.
+    pub fn next_expiry(&self, timeout: f64) -> Option<f64> {
+        if timeout <= 0.0 {
+            return None;
+        }
+        self.instances
+            .values()
+            .map(|i| i.received + timeout)
+            .reduce(f64::min)
+    }
+
+    fn set_zones(&mut self, frame_id: &str, zones: Vec<Obstacle>) {
+        self.zones_frame = (!zones.is_empty()).then(|| frame_id.to_owned());
+        let rest = self.obstacles.split_off(self.zones_len);
+        self.zones_len = zones.len();
+        self.obstacles = zones;
+        self.obstacles.extend(rest);
+        self.index.rebuild(&self.obstacles);
+    }
+
+    fn set_array(&mut self, array: ObstacleArray, obstacles: Vec<Obstacle>) {
+        self.array = Some(array);
+        self.obstacles.truncate(self.zones_len);
+        self.array_len = obstacles.len();
+        self.obstacles.extend(obstacles);
+        self.append_instances();
+        self.shrink();
+        self.index.rebuild(&self.obstacles);
+    }
+
+    fn rebuild_instances(&mut self) {
+        self.obstacles.truncate(self.zones_len + self.array_len);
+        self.append_instances();
+        self.index.rebuild(&self.obstacles);
+    }
+
+    fn append_instances(&mut self) {
+        self.obstacles
+            .extend(self.instances.values().map(|i| i.obstacle.clone()));
+    }
+
+    /// Gives memory back after a large message: a buffer more than four
+    /// times (and 4,096 entries) larger than what it holds shrinks.
+    fn shrink(&mut self) {
+        let len = self.obstacles.len();
+        if self.obstacles.capacity() > 4 * len.max(1024) {
+            self.obstacles.shrink_to_fit();
+        }
+    }
+
+    /// The obstacle sources disagree on their frame (a refused array has
+    /// none).
+    fn frames_disagree(&self) -> bool {
+        let mut frames = self
+            .array
+            .iter()
+            .filter(|a| a.rejected.is_none())
+            .map(|a| a.frame_id.as_str())
+            .chain(self.zones_frame.as_deref())
+            .chain(self.instances.values().map(|i| i.frame_id.as_str()));
+        let first = frames.next();
+        frames.any(|f| Some(f) != first)
+    }
+
+    /// Some obstacle source is not in `frame`.
+    fn frame_differs(&self, frame: &str) -> bool {
+        self.array
+            .as_ref()
+            .is_some_and(|a| a.rejected.is_none() && a.frame_id != frame)
+            || self.zones_frame.as_deref().is_some_and(|z| z != frame)
+            || self.instances.values().any(|i| i.frame_id != frame)
+    }
+}
+
+/// The monitor's state: the footprint and the obstacle set, each with the
+/// time it arrived, the clock's condition, and the settings.
+#[derive(Debug, Default)]
+pub struct Monitor {
+    config: MonitorConfig,
+    footprint: Option<Footprint>,
+    set: Arc<ObstacleSet>,
+    /// Backward jumps of the clock so far (see [`clock::ClockWatch`]):
+    /// inputs received under an older generation are not trusted.
+    generation: u32,
+    /// `NoClock` or `ClockStalled`, from the last clock reading.
+    clock_cause: Option<Cause>,
+    /// Arrival time of the oldest obstacle input not yet in `set`.
+    pending_since: Option<f64>,
     /// Validates each new footprint in the previous one's buffers.
     builder: PolygonBuilder,
+}
+
+/// A copy shares the obstacle set (cheap: what a report or a planner query
+/// on another thread takes); the footprint buffers are not copied.
+impl Clone for Monitor {
+    fn clone(&self) -> Self {
+        Monitor {
+            config: self.config.clone(),
+            footprint: self.footprint.clone(),
+            set: Arc::clone(&self.set),
+            generation: self.generation,
+            clock_cause: self.clock_cause,
+            pending_since: self.pending_since,
+            builder: PolygonBuilder::default(),
+        }
+    }
 }
 
 impl Monitor {
@@ -344,14 +539,45 @@ impl Monitor {
         (metres.is_finite() && metres >= 0.0).then_some(metres)
     }
 
+    /// What the clock reading said (see [`clock::ClockWatch::observe`]):
+    /// its generation (inputs from an older one are not trusted) and its
+    /// cause, if ROS time cannot judge freshness now.
+    pub fn set_clock(&mut self, generation: u32, cause: Option<Cause>) {
+        self.generation = generation;
+        self.clock_cause = cause;
+    }
+
+    /// The clock generation that new inputs are tagged with.
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+
+    /// Obstacle information arrived at `since` and is being taken in
+    /// elsewhere (`None`: nothing waiting). Past
+    /// [`MonitorConfig::overload_timeout`] the answer is `overloaded`.
+    pub fn set_pending_obstacles(&mut self, since: Option<f64>) {
+        self.pending_since = since;
+    }
+
+    /// The obstacle set, to share or to build the next one from.
+    pub fn obstacle_set(&self) -> &Arc<ObstacleSet> {
+        &self.set
+    }
+
+    /// Replaces the obstacle set with one built elsewhere.
+    pub fn set_obstacle_set(&mut self, set: Arc<ObstacleSet>) {
+        self.set = set;
+    }
+
+    /// The set to change: copied first when a report or query still holds
+    /// it.
+    fn set_mut(&mut self) -> &mut ObstacleSet {
+        Arc::make_mut(&mut self.set)
+    }
+
     /// Static keep-out zones: never stale, never expire.
     pub fn set_zones(&mut self, frame_id: &str, zones: Vec<Obstacle>) {
-        self.zones_frame = (!zones.is_empty()).then(|| frame_id.to_owned());
-        let rest = self.obstacles.split_off(self.zones_len);
-        self.zones_len = zones.len();
-        self.obstacles = zones;
-        self.obstacles.extend(rest);
-        self.index.rebuild(&self.obstacles);
+        self.set_mut().set_zones(frame_id, zones);
     }
 
     /// A new footprint polygon (validated here). Reuses the previous
@@ -369,7 +595,9 @@ impl Monitor {
         self.footprint = Some(Footprint {
             frame_id: frame,
             shape: self.builder.polygon(points),
+            rejected: None,
             received: now,
+            generation: self.generation,
         });
     }
 
@@ -378,70 +606,129 @@ impl Monitor {
         self.footprint = Some(Footprint {
             frame_id: frame_id.to_owned(),
             shape: Ok(shape),
+            rejected: None,
             received: now,
+            generation: self.generation,
+        });
+    }
+
+    /// A footprint message refused before its points were read: it replaces
+    /// the previous footprint, and the report is not valid until a good one
+    /// arrives.
+    pub fn reject_footprint(&mut self, rejection: Rejection, now: f64) {
+        self.footprint = Some(Footprint {
+            frame_id: String::new(),
+            shape: Err(ShapeError::Polygon(
+                crate::geometry::PolygonError::TooFewPoints { distinct: 0 },
+            )),
+            rejected: Some(rejection),
+            received: now,
+            generation: self.generation,
         });
     }
 
     /// Replaces the obstacle array.
     pub fn set_obstacles(&mut self, frame_id: &str, obstacles: Vec<Obstacle>, now: f64) {
-        self.array = Some(ObstacleArray {
+        let array = ObstacleArray {
             frame_id: frame_id.to_owned(),
             received: now,
-        });
-        self.obstacles.truncate(self.zones_len);
-        self.array_len = obstacles.len();
-        self.obstacles.extend(obstacles);
-        self.append_instances();
-        self.index.rebuild(&self.obstacles);
+            generation: self.generation,
+            rejected: None,
+        };
+        self.set_mut().set_array(array, obstacles);
+    }
+
+    /// An obstacle array refused as a whole: it replaces the previous one
+    /// (whose obstacles are gone), and the report is not valid until a good
+    /// array arrives.
+    pub fn reject_obstacles(&mut self, rejection: Rejection, now: f64) {
+        let array = ObstacleArray {
+            frame_id: String::new(),
+            received: now,
+            generation: self.generation,
+            rejected: Some(rejection),
+        };
+        self.set_mut().set_array(array, Vec::new());
     }
 
     /// Inserts or replaces one obstacle instance by id.
     pub fn upsert_instance(&mut self, frame_id: &str, obstacle: Obstacle, now: f64) {
-        self.instances.insert(
+        let generation = self.generation;
+        let set = self.set_mut();
+        set.instances.insert(
             obstacle.id.clone(),
             Instance {
                 frame_id: frame_id.to_owned(),
                 obstacle,
                 received: now,
+                generation,
             },
         );
-        self.rebuild_instances();
+        set.rebuild_instances();
     }
 
-    /// Drops instances older than the obstacles timeout. Returns how many.
+    /// An obstacle instance refused (its frame id, or one instance too
+    /// many): the report is not valid for as long as it would have lived.
+    pub fn reject_instance(&mut self, rejection: Rejection, now: f64) {
+        self.set_mut().rejected_instance = Some(RejectedInstance {
+            rejection,
+            received: now,
+        });
+    }
+
+    /// Drops instances (and a refused instance) older than the obstacles
+    /// timeout. Returns how many instances.
     pub fn expire_instances(&mut self, now: f64) -> usize {
         let timeout = self.config.obstacles_timeout;
         if timeout <= 0.0 {
             return 0;
         }
-        let before = self.instances.len();
-        self.instances.retain(|_, i| now - i.received <= timeout);
-        let expired = before - self.instances.len();
-        if expired > 0 {
-            self.rebuild_instances();
+        let expired = |received: f64| now - received > timeout;
+        let any = self.set.instances.values().any(|i| expired(i.received))
+            || self
+                .set
+                .rejected_instance
+                .is_some_and(|r| expired(r.received));
+        if !any {
+            return 0;
         }
-        expired
+        let set = self.set_mut();
+        if set.rejected_instance.is_some_and(|r| expired(r.received)) {
+            set.rejected_instance = None;
+        }
+        let before = set.instances.len();
+        set.instances.retain(|_, i| !expired(i.received));
+        let count = before - set.instances.len();
+        if count > 0 {
+            set.rebuild_instances();
+        }
+        count
     }
 
-    fn rebuild_instances(&mut self) {
-        self.obstacles.truncate(self.zones_len + self.array_len);
-        self.append_instances();
-        self.index.rebuild(&self.obstacles);
-    }
-
-    fn append_instances(&mut self) {
-        self.obstacles
-            .extend(self.instances.values().map(|i| i.obstacle.clone()));
+    /// Drops every instance and a refused one: after a backward jump of
+    /// the clock their arrival times mean nothing (they would never
+    /// expire).
+    pub fn forget_instances(&mut self) {
+        if self.set.instances.is_empty() && self.set.rejected_instance.is_none() {
+            return;
+        }
+        let set = self.set_mut();
+        set.instances.clear();
+        set.rejected_instance = None;
+        set.rebuild_instances();
     }
 
     /// Every obstacle currently known: zones, array, instances.
     pub fn obstacles(&self) -> &[Obstacle] {
-        &self.obstacles
+        &self.set.obstacles
     }
 
     /// Why the last footprint was rejected, when it was.
     pub fn footprint_error(&self) -> Option<&ShapeError> {
-        self.footprint.as_ref().and_then(|f| f.shape.as_ref().err())
+        self.footprint
+            .as_ref()
+            .filter(|f| f.rejected.is_none())
+            .and_then(|f| f.shape.as_ref().err())
     }
 
     /// The footprint shape, when one has arrived and is valid.
@@ -454,9 +741,15 @@ impl Monitor {
     pub fn frame_id(&self) -> &str {
         self.footprint
             .as_ref()
+            .filter(|f| f.rejected.is_none())
             .map(|f| f.frame_id.as_str())
-            .or(self.array.as_ref().map(|a| a.frame_id.as_str()))
-            .or(self.zones_frame.as_deref())
+            .or(self
+                .set
+                .array
+                .as_ref()
+                .filter(|a| a.rejected.is_none())
+                .map(|a| a.frame_id.as_str()))
+            .or(self.set.zones_frame.as_deref())
             .unwrap_or("")
     }
 
@@ -464,31 +757,55 @@ impl Monitor {
         timeout > 0.0 && now - received > timeout
     }
 
-    /// Whether the obstacle information is missing or stale, ignoring the
-    /// footprint: what a planner query against the obstacles depends on.
+    /// An input received under an older clock generation, or "in the
+    /// future" (only a jump back makes that): from before a jump.
+    fn before_jump(&self, received: f64, generation: u32, now: f64) -> bool {
+        generation != self.generation || received > now + clock::JUMP_TOLERANCE
+    }
+
+    /// Whether the obstacle information is missing, stale, refused or still
+    /// being taken in, ignoring the footprint: what a planner query against
+    /// the obstacles depends on.
     pub fn obstacles_cause(&self, now: f64) -> Option<Cause> {
-        if self.array.is_none() && self.instances.is_empty() && self.zones_len == 0 {
+        let set = &self.set;
+        if set.array.is_none() && set.instances.is_empty() && set.zones_len == 0 {
+            if let Some(r) = set.rejected_instance {
+                return Some(Cause::RejectedObstacles(r.rejection));
+            }
             return Some(Cause::NoObstacles);
         }
-        if let Some(array) = &self.array {
-            if Self::is_stale(array.received, self.config.obstacles_timeout, now) {
+        let timeout = self.config.obstacles_timeout;
+        if let Some(array) = &set.array {
+            if self.before_jump(array.received, array.generation, now) {
+                return Some(Cause::ClockJumpedBack);
+            }
+            if Self::is_stale(array.received, timeout, now) {
                 return Some(Cause::StaleObstacles);
             }
         }
+        if set
+            .instances
+            .values()
+            .any(|i| self.before_jump(i.received, i.generation, now))
+        {
+            return Some(Cause::ClockJumpedBack);
+        }
+        // Instances past their lifetime are dropped by `expire_instances`;
+        // until then they only add obstacles (never a wrong "clear").
+        let overload = self.config.overload_timeout;
+        if self
+            .pending_since
+            .is_some_and(|since| overload > 0.0 && now - since > overload)
+        {
+            return Some(Cause::Overloaded);
+        }
+        if let Some(rejection) = set.array.as_ref().and_then(|a| a.rejected) {
+            return Some(Cause::RejectedObstacles(rejection));
+        }
+        if let Some(r) = set.rejected_instance {
+            return Some(Cause::RejectedObstacles(r.rejection));
+        }
         None
-    }
-
-    /// True when the obstacle sources (array, instances, zones) disagree on
-    /// their frame.
-    fn obstacle_frames_disagree(&self) -> bool {
-        let mut frames = self
-            .array
-            .iter()
-            .map(|a| a.frame_id.as_str())
-            .chain(self.zones_frame.as_deref())
-            .chain(self.instances.values().map(|i| i.frame_id.as_str()));
-        let first = frames.next();
-        frames.any(|f| Some(f) != first)
     }
 
     /// The planner's question: is this robot-frame `footprint`, placed at
@@ -504,16 +821,19 @@ impl Monitor {
         now: f64,
     ) -> TrajectoryCheck {
         let padding = self.config.padding + padding.max(0.0);
-        let check = crate::planner::check_poses(footprint, poses, padding, &self.obstacles);
-        let cause = self.obstacles_cause(now).or_else(|| {
-            if self.obstacle_frames_disagree() {
-                Some(Cause::FrameMismatch)
-            } else if check.invalid_obstacles > 0 {
-                Some(Cause::InvalidObstacle)
-            } else {
-                None
-            }
-        });
+        let check = crate::planner::check_poses(footprint, poses, padding, &self.set.obstacles);
+        let cause = self
+            .clock_cause
+            .or_else(|| self.obstacles_cause(now))
+            .or_else(|| {
+                if self.set.frames_disagree() {
+                    Some(Cause::FrameMismatch)
+                } else if check.invalid_obstacles > 0 {
+                    Some(Cause::InvalidObstacle)
+                } else {
+                    None
+                }
+            });
         let mut result = TrajectoryCheck {
             valid: cause.is_none(),
             status: cause.map_or("ok", Cause::status),
@@ -529,11 +849,20 @@ impl Monitor {
     /// The first reason the inputs cannot be trusted, if any (before looking
     /// at individual obstacles).
     fn input_cause(&self, now: f64) -> Option<Cause> {
+        if let Some(cause) = self.clock_cause {
+            return Some(cause);
+        }
         let Some(footprint) = &self.footprint else {
             return Some(Cause::NoFootprint);
         };
+        if self.before_jump(footprint.received, footprint.generation, now) {
+            return Some(Cause::ClockJumpedBack);
+        }
         if Self::is_stale(footprint.received, self.config.footprint_timeout, now) {
             return Some(Cause::StaleFootprint);
+        }
+        if let Some(rejection) = footprint.rejected {
+            return Some(Cause::RejectedFootprint(rejection));
         }
         if footprint.shape.is_err() {
             return Some(Cause::InvalidFootprint);
@@ -541,11 +870,9 @@ impl Monitor {
         if let Some(cause) = self.obstacles_cause(now) {
             return Some(cause);
         }
-        let frame = footprint.frame_id.as_str();
-        let mismatch = self.array.as_ref().is_some_and(|a| a.frame_id != frame)
-            || self.zones_frame.as_deref().is_some_and(|z| z != frame)
-            || self.instances.values().any(|i| i.frame_id != frame);
-        mismatch.then_some(Cause::FrameMismatch)
+        self.set
+            .frame_differs(&footprint.frame_id)
+            .then_some(Cause::FrameMismatch)
     }
 
     /// The decision of [`evaluate`](Self::evaluate) without the
@@ -554,10 +881,15 @@ impl Monitor {
     /// that could touch the footprint. What the node publishes first.
     pub fn flag(&self, now: f64) -> Flag {
         let geometry = self.footprint().is_some_and(|footprint| {
-            self.index
-                .any_collision(footprint, self.config.padding, &self.obstacles)
+            self.set
+                .index
+                .any_collision(footprint, self.config.padding, &self.set.obstacles)
         });
-        self.decide(self.input_cause(now), self.index.any_invalid(), geometry)
+        self.decide(
+            self.input_cause(now),
+            self.set.index.any_invalid(),
+            geometry,
+        )
     }
 
     /// The fail-safe rule, shared by [`flag`](Self::flag) and
@@ -583,7 +915,7 @@ impl Monitor {
             frame_id: String::new(),
             min_distance: f64::INFINITY,
             nearest_obstacle_id: String::new(),
-            outcomes: Vec::with_capacity(self.obstacles.len()),
+            outcomes: Vec::with_capacity(self.set.obstacles.len()),
         };
         self.evaluate_into(now, &mut report);
         report
@@ -591,21 +923,26 @@ impl Monitor {
 
     /// [`evaluate`](Self::evaluate) into an existing report, reusing its
     /// buffers (outcomes, frame and nearest id): no allocation per call in
-    /// the steady state.
+    /// the steady state. A buffer grown by a much larger obstacle set
+    /// shrinks back.
     pub fn evaluate_into(&self, now: f64, report: &mut Report) {
         report.frame_id.clear();
         report.frame_id.push_str(self.frame_id());
         report.min_distance = f64::INFINITY;
         report.nearest_obstacle_id.clear();
         report.outcomes.clear();
+        let obstacles = &self.set.obstacles;
+        if report.outcomes.capacity() > 4 * obstacles.len().max(1024) {
+            report.outcomes.shrink_to_fit();
+        }
         let cause = self.input_cause(now);
         // Geometry is still computed when only freshness or frames are in
         // doubt: it explains the picture, but it no longer decides alone.
         let summary = match (self.footprint(), self.finite_exact_range()) {
-            (Some(footprint), Some(range)) => self.index.check(
+            (Some(footprint), Some(range)) => self.set.index.check(
                 footprint,
                 self.config.padding,
-                &self.obstacles,
+                obstacles,
                 range,
                 &mut report.outcomes,
             ),
@@ -613,7 +950,7 @@ impl Monitor {
                 check_obstacles(
                     footprint,
                     self.config.padding,
-                    &self.obstacles,
+                    obstacles,
                     &mut report.outcomes,
                 );
                 summarize(&report.outcomes)
@@ -622,7 +959,7 @@ impl Monitor {
         };
         report.min_distance = summary.min_distance;
         if let Some(i) = summary.nearest {
-            report.nearest_obstacle_id.push_str(&self.obstacles[i].id);
+            report.nearest_obstacle_id.push_str(&obstacles[i].id);
         }
         let decision = self.decide(cause, summary.any_invalid, summary.any_colliding);
         report.colliding = decision.colliding;

@@ -1,0 +1,401 @@
+//! Input messages, read in their native (C) form as they are taken from
+//! rcl, and handed on through slots that keep the newest.
+//!
+//! Sizes and strings are checked against [`crate::limits`] and
+//! [`crate::text`] before anything is copied, so an oversized message costs
+//! the node no more than reading its lengths, and a frame id with a NUL or
+//! bytes that are not UTF-8 is refused instead of being compared after a
+//! lossy conversion (r2r's own conversion stops at a NUL and turns invalid
+//! UTF-8 into an empty string).
+//!
+//! Every input is stamped with its arrival (ROS time and clock generation)
+//! the moment it is taken, on the thread that spins the node: freshness is
+//! measured from there, however long the message then waits.
+
+use crate::geometry::Point;
+use crate::limits::{MAX_OBSTACLES_PER_MESSAGE, MAX_VERTICES_PER_MESSAGE};
+use crate::monitor::{ObstacleGeometry, Rejection};
+use crate::text::{check_name, MAX_FRAME_ID_BYTES, MAX_ID_BYTES};
+use r2r_msg_gen::{
+    geometry_msgs__msg__Point32 as NativePoint, geometry_msgs__msg__Polygon as NativePolygon,
+    geometry_msgs__msg__PolygonInstanceStamped as NativeInstance,
+    geometry_msgs__msg__PolygonStamped as NativeFootprint,
+    sat_collision_msgs__msg__Obstacle as NativeObstacle,
+    sat_collision_msgs__msg__ObstacleArray as NativeArray,
+};
+use r2r_rcl::rosidl_runtime_c__String as NativeString;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// When an input was taken from rcl.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Arrival {
+    /// ROS time (s).
+    pub time: f64,
+    /// The clock generation it was read under (see
+    /// [`crate::monitor::clock::ClockWatch`]).
+    pub generation: u32,
+}
+
+/// The bytes of a rosidl string (its `size`, NULs included).
+fn string_bytes(s: &NativeString) -> &[u8] {
+    if s.data.is_null() || s.size == 0 {
+        return &[];
+    }
+    // SAFETY: an initialised rosidl string owns `size` bytes at `data`; the
+    // slice borrows the message that owns the string.
+    unsafe { std::slice::from_raw_parts(s.data.cast::<u8>(), s.size) }
+}
+
+/// The elements of a rosidl sequence that `owner` (the message field
+/// holding it) owns.
+fn sequence<T, O>(_owner: &O, data: *const T, size: usize) -> &[T] {
+    if data.is_null() || size == 0 {
+        return &[];
+    }
+    // SAFETY: an initialised rosidl sequence owns `size` elements at `data`,
+    // and lives as long as `owner`, which the returned slice borrows.
+    unsafe { std::slice::from_raw_parts(data, size) }
+}
+
+fn points_of(polygon: &NativePolygon) -> &[NativePoint] {
+    sequence(polygon, polygon.points.data, polygon.points.size)
+}
+
+/// A checked frame id, copied into `out`.
+fn frame_into(s: &NativeString, out: &mut String) -> Result<(), Rejection> {
+    let frame =
+        check_name(string_bytes(s), MAX_FRAME_ID_BYTES).map_err(|_| Rejection::InvalidFrameId)?;
+    out.clear();
+    out.push_str(frame);
+    Ok(())
+}
+
+fn push_points(points: &[NativePoint], out: &mut Vec<Point>) {
+    out.extend(
+        points
+            .iter()
+            .map(|p| Point::new(f64::from(p.x), f64::from(p.y))),
+    );
+}
+
+/// A footprint message, its buffers reused from message to message.
+#[derive(Debug, Default)]
+pub struct FootprintInput {
+    pub frame_id: String,
+    pub points: Vec<Point>,
+    /// Set when the message was refused; `frame_id` and `points` are then
+    /// meaningless.
+    pub rejected: Option<Rejection>,
+}
+
+impl FootprintInput {
+    /// Reads a native footprint into `self`. More points than a polygon may
+    /// have are refused unread (validation would refuse them anyway).
+    pub fn read(&mut self, msg: &NativeFootprint) {
+        self.points.clear();
+        self.rejected = None;
+        if let Err(r) = frame_into(&msg.header.frame_id, &mut self.frame_id) {
+            self.rejected = Some(r);
+            return;
+        }
+        let points = points_of(&msg.polygon);
+        if points.len() > crate::geometry::polygon::MAX_VERTICES {
+            self.rejected = Some(Rejection::TooManyVertices);
+            return;
+        }
+        push_points(points, &mut self.points);
+        shrink(&mut self.points);
+    }
+}
+
+/// An obstacle array, or why it was refused.
+#[derive(Debug)]
+pub enum ArrayInput {
+    Obstacles {
+        frame_id: String,
+        /// `(id, geometry)` in message order.
+        obstacles: Vec<(String, ObstacleGeometry)>,
+    },
+    Rejected(Rejection),
+}
+
+impl ArrayInput {
+    /// Reads a native obstacle array: counts first, then every string,
+    /// then the points.
+    pub fn read(msg: &NativeArray) -> ArrayInput {
+        match Self::try_read(msg) {
+            Ok(input) => input,
+            Err(r) => ArrayInput::Rejected(r),
+        }
+    }
+
+    fn try_read(msg: &NativeArray) -> Result<ArrayInput, Rejection> {
+        let mut frame_id = String::new();
+        frame_into(&msg.header.frame_id, &mut frame_id)?;
+        let list: &[NativeObstacle] = sequence(msg, msg.obstacles.data, msg.obstacles.size);
+        if list.len() > MAX_OBSTACLES_PER_MESSAGE {
+            return Err(Rejection::TooManyObstacles);
+        }
+        let vertices = list
+            .iter()
+            .map(|o| o.polygon.points.size)
+            .fold(0usize, usize::saturating_add);
+        if vertices > MAX_VERTICES_PER_MESSAGE {
+            return Err(Rejection::TooManyVertices);
+        }
+        let mut obstacles = Vec::with_capacity(list.len());
+        for o in list {
+            let id =
+                check_name(string_bytes(&o.id), MAX_ID_BYTES).map_err(|_| Rejection::InvalidId)?;
+            let mut points = Vec::with_capacity(o.polygon.points.size);
+            push_points(points_of(&o.polygon), &mut points);
+            let geometry = ObstacleGeometry::from_points_and_radius(points, o.radius);
+            obstacles.push((id.to_owned(), geometry));
+        }
+        Ok(ArrayInput::Obstacles {
+            frame_id,
+            obstacles,
+        })
+    }
+}
+
+/// One obstacle instance, or why it was refused.
+#[derive(Debug)]
+pub enum InstanceInput {
+    Instance {
+        frame_id: String,
+        id: i64,
+        points: Vec<Point>,
+    },
+    Rejected(Rejection),
+}
+
+impl InstanceInput {
+    pub fn read(msg: &NativeInstance) -> InstanceInput {
+        let mut frame_id = String::new();
+        if let Err(r) = frame_into(&msg.header.frame_id, &mut frame_id) {
+            return InstanceInput::Rejected(r);
+        }
+        let points = points_of(&msg.polygon.polygon);
+        if points.len() > crate::geometry::polygon::MAX_VERTICES {
+            return InstanceInput::Rejected(Rejection::TooManyVertices);
+        }
+        let mut out = Vec::with_capacity(points.len());
+        push_points(points, &mut out);
+        InstanceInput::Instance {
+            frame_id,
+            id: msg.polygon.id,
+            points: out,
+        }
+    }
+}
+
+/// Gives a reused buffer's memory back after a large message.
+pub fn shrink<T>(buffer: &mut Vec<T>) {
+    if buffer.capacity() > 4 * buffer.len().max(1024) {
+        buffer.shrink_to_fit();
+    }
+}
+
+/// Keeps the newest footprint for the decision: a newer message replaces
+/// one not yet taken (its buffers are reused), so a slow consumer always
+/// gets the latest, never a queue of old ones.
+#[derive(Debug, Default)]
+pub struct LatestFootprint {
+    inner: Mutex<LatestInner>,
+    ready: tokio::sync::Notify,
+}
+
+#[derive(Debug, Default)]
+struct LatestInner {
+    latest: Option<(FootprintInput, Arrival)>,
+    spare: Option<FootprintInput>,
+    /// Messages replaced before they were taken (superseded).
+    superseded: u64,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding one of these locks leaves plain data behind:
+    // keep going with it rather than losing the node.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl LatestFootprint {
+    /// Reads `msg` into a reused buffer and makes it the newest.
+    pub fn put(&self, msg: &NativeFootprint, arrival: Arrival) {
+        let mut buffer = lock(&self.inner).spare.take().unwrap_or_default();
+        buffer.read(msg);
+        let mut inner = lock(&self.inner);
+        if let Some((old, _)) = inner.latest.replace((buffer, arrival)) {
+            inner.superseded += 1;
+            inner.spare = Some(old);
+        }
+        drop(inner);
+        self.ready.notify_one();
+    }
+
+    /// The newest footprint, if one came since the last call.
+    pub fn take(&self) -> Option<(FootprintInput, Arrival)> {
+        lock(&self.inner).latest.take()
+    }
+
+    /// Returns a buffer for reuse.
+    pub fn give_back(&self, buffer: FootprintInput) {
+        let mut inner = lock(&self.inner);
+        if inner.spare.is_none() {
+            inner.spare = Some(buffer);
+        }
+    }
+
+    /// Waits until a footprint is put.
+    pub async fn ready(&self) {
+        self.ready.notified().await;
+    }
+}
+
+/// Obstacle inputs waiting to be taken in (validated, split, indexed) by
+/// the obstacle worker: the newest array, and the newest message of each
+/// instance id (both keep-latest), with the arrival of the oldest input
+/// not yet in the obstacle set the decision uses.
+#[derive(Debug, Default)]
+pub struct PendingObstacles {
+    inner: Mutex<PendingInner>,
+    wake: Condvar,
+}
+
+#[derive(Debug, Default)]
+pub struct PendingInner {
+    pub array: Option<(ArrayInput, Arrival)>,
+    /// Keyed by instance id (refusals by their arrival order).
+    pub instances: Vec<(InstanceInput, Arrival)>,
+    /// Oldest arrival among the queued inputs.
+    queued_since: Option<f64>,
+    /// Oldest arrival among the inputs the worker is taking in now.
+    working_since: Option<f64>,
+    pub stop: bool,
+}
+
+fn min_time(a: Option<f64>, b: f64) -> Option<f64> {
+    Some(a.map_or(b, |a| a.min(b)))
+}
+
+impl PendingObstacles {
+    pub fn put_array(&self, input: ArrayInput, arrival: Arrival) {
+        let mut inner = lock(&self.inner);
+        inner.array = Some((input, arrival));
+        inner.queued_since = min_time(inner.queued_since, arrival.time);
+        drop(inner);
+        self.wake.notify_one();
+    }
+
+    pub fn put_instance(&self, input: InstanceInput, arrival: Arrival) {
+        let mut inner = lock(&self.inner);
+        let id = match &input {
+            InstanceInput::Instance { id, .. } => Some(*id),
+            InstanceInput::Rejected(_) => None,
+        };
+        let same_id = |(queued, _): &(InstanceInput, Arrival)| matches!(queued, InstanceInput::Instance { id: q, .. } if Some(*q) == id);
+        match inner.instances.iter().position(same_id) {
+            Some(i) => inner.instances[i] = (input, arrival),
+            None => inner.instances.push((input, arrival)),
+        }
+        inner.queued_since = min_time(inner.queued_since, arrival.time);
+        drop(inner);
+        self.wake.notify_one();
+    }
+
+    /// Waits for inputs (or `timeout`, or a stop) and takes them all; they
+    /// count as pending until [`done`](Self::done).
+    pub fn take(&self, timeout: Duration) -> PendingInner {
+        let mut inner = lock(&self.inner);
+        if inner.array.is_none() && inner.instances.is_empty() && !inner.stop {
+            inner = self
+                .wake
+                .wait_timeout(inner, timeout)
+                .map(|(guard, _)| guard)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+        let taken = PendingInner {
+            array: inner.array.take(),
+            instances: std::mem::take(&mut inner.instances),
+            queued_since: None,
+            working_since: None,
+            stop: inner.stop,
+        };
+        inner.working_since = inner.queued_since.take();
+        taken
+    }
+
+    /// The inputs last taken are in the set the decision now has.
+    pub fn done(&self) {
+        lock(&self.inner).working_since = None;
+    }
+
+    /// Arrival of the oldest obstacle input not yet in the decision's set.
+    pub fn pending_since(&self) -> Option<f64> {
+        let inner = lock(&self.inner);
+        match (inner.queued_since, inner.working_since) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    pub fn stop(&self) {
+        lock(&self.inner).stop = true;
+        self.wake.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(time: f64) -> Arrival {
+        Arrival {
+            time,
+            generation: 0,
+        }
+    }
+
+    #[test]
+    fn pending_since_covers_queued_and_working_inputs() {
+        let p = PendingObstacles::default();
+        assert_eq!(p.pending_since(), None);
+        p.put_array(ArrayInput::Rejected(Rejection::InvalidId), at(1.0));
+        p.put_array(ArrayInput::Rejected(Rejection::InvalidId), at(2.0));
+        assert_eq!(p.pending_since(), Some(1.0), "the oldest arrival counts");
+        let taken = p.take(Duration::ZERO);
+        assert!(
+            matches!(taken.array, Some((_, a)) if a.time == 2.0),
+            "newest kept"
+        );
+        assert_eq!(p.pending_since(), Some(1.0), "still being taken in");
+        p.put_instance(InstanceInput::Rejected(Rejection::InvalidFrameId), at(3.0));
+        p.done();
+        assert_eq!(p.pending_since(), Some(3.0));
+        let taken = p.take(Duration::ZERO);
+        assert_eq!(taken.instances.len(), 1);
+        p.done();
+        assert_eq!(p.pending_since(), None);
+    }
+
+    #[test]
+    fn instances_keep_the_newest_message_per_id() {
+        let p = PendingObstacles::default();
+        let instance = |id, x: f64| InstanceInput::Instance {
+            frame_id: "map".into(),
+            id,
+            points: vec![Point::new(x, 0.0)],
+        };
+        p.put_instance(instance(1, 0.0), at(1.0));
+        p.put_instance(instance(2, 0.0), at(1.1));
+        p.put_instance(instance(1, 5.0), at(1.2));
+        let taken = p.take(Duration::ZERO);
+        assert_eq!(taken.instances.len(), 2);
+        assert!(matches!(
+            &taken.instances[0].0,
+            InstanceInput::Instance { id: 1, points, .. } if points[0].x == 5.0
+        ));
+    }
+}
