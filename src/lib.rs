@@ -13,6 +13,7 @@ pub mod broadphase;
 pub mod config;
 pub mod geometry;
 pub mod monitor;
+pub mod params_file;
 pub mod planner;
 #[cfg(feature = "ros")]
 pub mod ros;
@@ -20,4 +21,5 @@ pub mod scene;
 pub mod svg;
 #[cfg(test)]
 mod test_rng;
+pub mod text;
 pub mod visual;
