@@ -278,7 +278,7 @@ fn a_billion_laughs_scene_is_refused() {
     let mut text = String::from("footprint: [[0, 0], [1, 0], [1, 1]]\nlaughs:\n  - &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
     for level in 1..=20 {
         let previous = format!("*l{}", level - 1);
-        let items = vec![previous.as_str(); 9].join(", ");
+        let items = [previous.as_str(); 9].join(", ");
         text.push_str(&format!("  - &l{level} [{items}]\n"));
     }
     text.push_str("obstacles: *l20\n");
