@@ -14,6 +14,7 @@ pub mod config;
 pub mod geometry;
 pub mod limits;
 pub mod monitor;
+pub mod params_file;
 pub mod planner;
 #[cfg(feature = "ros")]
 pub mod ros;
@@ -21,4 +22,5 @@ pub mod scene;
 pub mod svg;
 #[cfg(test)]
 mod test_rng;
+pub mod text;
 pub mod visual;

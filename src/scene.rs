@@ -13,12 +13,33 @@
 //! ```
 //!
 //! A zones file is the same format without the footprint.
+//!
+//! Limits: a file is read only when it is a regular file (a FIFO, device,
+//! directory or socket is refused without blocking) of at most
+//! [`MAX_SCENE_BYTES`]; its YAML may not use anchors or aliases, nest deeper
+//! than [`MAX_YAML_DEPTH`] or hold more than [`MAX_YAML_DOCUMENTS`]
+//! document; it may list at most [`MAX_OBSTACLES`] obstacles.
 
 use crate::geometry::{Point, Shape, ShapeError, Vector};
 use crate::monitor::{check_obstacles, summarize, Obstacle, ObstacleGeometry, ObstacleOutcome};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// Largest scene, zones or parameters file read, in bytes (16 MiB). A
+/// 100,000-obstacle zones file in flow style is about 8 MiB.
+pub const MAX_SCENE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Deepest nesting of YAML collections accepted (a scene needs 5: the top
+/// mapping, `obstacles`, an obstacle, `polygon`, a point).
+pub const MAX_YAML_DEPTH: usize = 32;
+
+/// YAML documents accepted in one scene or zones file.
+pub const MAX_YAML_DOCUMENTS: usize = 1;
+
+/// Obstacles accepted in one scene or zones file.
+pub const MAX_OBSTACLES: usize = 100_000;
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -99,6 +120,17 @@ pub enum SceneError {
         path: PathBuf,
         message: String,
     },
+    /// The path names something other than a regular file (`kind`: "a
+    /// FIFO", "a directory", ...); it was not read.
+    NotAFile {
+        path: PathBuf,
+        kind: &'static str,
+    },
+    /// The file is larger than `limit` bytes.
+    TooLarge {
+        path: PathBuf,
+        limit: u64,
+    },
 }
 
 impl fmt::Display for SceneError {
@@ -121,33 +153,233 @@ impl fmt::Display for SceneError {
                 write!(f, ": {message}")
             }
             SceneError::Invalid { path, message } => write!(f, "{}: {message}", path.display()),
+            SceneError::NotAFile { path, kind } => write!(
+                f,
+                "{}: not a regular file ({kind}); give a YAML file",
+                path.display()
+            ),
+            SceneError::TooLarge { path, limit } => write!(
+                f,
+                "{}: larger than the limit of {limit} bytes ({} MiB)",
+                path.display(),
+                limit / (1024 * 1024)
+            ),
         }
     }
 }
 
 impl std::error::Error for SceneError {}
 
-impl Scene {
-    /// Parses YAML text; `path` only names the source in errors.
-    pub fn from_yaml(text: &str, path: &Path) -> Result<Self, SceneError> {
-        let scene: Scene = serde_yaml::from_str(text).map_err(|e| {
-            let location = e.location();
-            SceneError::Parse {
-                path: path.to_owned(),
-                line: location.as_ref().map(|l| l.line()),
-                column: location.as_ref().map(|l| l.column()),
-                message: e.to_string(),
+/// What kind of non-regular file `file_type` is, for error messages.
+fn file_kind(file_type: std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if file_type.is_file() {
+        None
+    } else if file_type.is_dir() {
+        Some("a directory")
+    } else if file_type.is_fifo() {
+        Some("a FIFO")
+    } else if file_type.is_char_device() {
+        Some("a character device")
+    } else if file_type.is_block_device() {
+        Some("a block device")
+    } else if file_type.is_socket() {
+        Some("a socket")
+    } else {
+        Some("not a file")
+    }
+}
+
+/// Reads a text file of at most [`MAX_SCENE_BYTES`]: see [`read_capped_to`].
+pub fn read_capped(path: &Path) -> Result<String, SceneError> {
+    read_capped_to(path, MAX_SCENE_BYTES)
+}
+
+/// Reads the UTF-8 text of the regular file at `path` (a symlink to one is
+/// fine), of at most `max_bytes` bytes.
+///
+/// A FIFO, a device, a directory or a socket is refused
+/// ([`SceneError::NotAFile`]) from its metadata, before it is opened; the
+/// file is then opened with `O_NONBLOCK` (so that a path swapped for a FIFO
+/// in between cannot block the open) and `O_NOCTTY`, and the opened file's
+/// own metadata is checked again. At most `max_bytes + 1` bytes are read,
+/// so a file that grows while it is read (or reports no size, as in
+/// `/proc`) cannot exceed the cap: more than `max_bytes` is
+/// [`SceneError::TooLarge`].
+pub fn read_capped_to(path: &Path, max_bytes: u64) -> Result<String, SceneError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let io = |source: std::io::Error| SceneError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let not_a_file = |kind| SceneError::NotAFile {
+        path: path.to_owned(),
+        kind,
+    };
+    let too_large = || SceneError::TooLarge {
+        path: path.to_owned(),
+        limit: max_bytes,
+    };
+    let metadata = std::fs::metadata(path).map_err(io)?;
+    if let Some(kind) = file_kind(metadata.file_type()) {
+        return Err(not_a_file(kind));
+    }
+    if metadata.len() > max_bytes {
+        return Err(too_large());
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(io)?;
+    let opened = file.metadata().map_err(io)?;
+    if let Some(kind) = file_kind(opened.file_type()) {
+        return Err(not_a_file(kind));
+    }
+    let capacity = usize::try_from(opened.len().min(max_bytes)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity);
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if u64::try_from(bytes.len()).map_or(true, |n| n > max_bytes) {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|e| SceneError::Invalid {
+        path: path.to_owned(),
+        message: format!(
+            "not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ),
+    })
+}
+
+fn parse_error(path: &Path, e: &serde_yaml::Error) -> SceneError {
+    let location = e.location();
+    SceneError::Parse {
+        path: path.to_owned(),
+        line: location.as_ref().map(|l| l.line()),
+        column: location.as_ref().map(|l| l.column()),
+        message: e.to_string(),
+    }
+}
+
+/// The first syntax error serde_yaml's parser (libyaml) finds in `text`, if
+/// any, without building any value (aliases are not followed): used to give
+/// the usual message when the event parser of [`check_yaml_shape`] stops.
+fn libyaml_syntax_error(text: &str, path: &Path) -> Option<SceneError> {
+    use serde::de::IgnoredAny;
+    serde_yaml::Deserializer::from_str(text)
+        .find_map(|document| IgnoredAny::deserialize(document).err())
+        .map(|e| parse_error(path, &e))
+}
+
+/// The error for a text the event parser stopped on. Its own flow-nesting
+/// limit (about 250 levels, met while it looks ahead) is the nesting error.
+/// Otherwise libyaml's message is preferred (the one serde_yaml gives for
+/// malformed YAML), from the text up to the end of the line saphyr stopped
+/// on: that prefix is shallow, and libyaml takes time quadratic in flow
+/// nesting (16,000 levels: 0.8 s), so it never sees the rest. When libyaml
+/// finds nothing there, saphyr's error stands: refused either way.
+fn syntax_error(text: &str, path: &Path, e: &saphyr_parser::ScanError) -> SceneError {
+    let line = e.marker().line();
+    let at = |message: String| SceneError::Parse {
+        path: path.to_owned(),
+        line: Some(line),
+        column: Some(e.marker().col() + 1),
+        message,
+    };
+    if e.info().contains("recursion limit") {
+        return at(format!(
+            "YAML nested deeper than the limit of {MAX_YAML_DEPTH} levels"
+        ));
+    }
+    let prefix_end = text
+        .match_indices('\n')
+        .nth(line.saturating_sub(1))
+        .map_or(text.len(), |(at, _)| at + 1);
+    match libyaml_syntax_error(&text[..prefix_end], path) {
+        Some(libyaml @ SceneError::Parse { line: Some(l), .. }) if l <= line => libyaml,
+        _ => at(format!("invalid YAML: {}", e.info())),
+    }
+}
+
+/// Refuses YAML that could make deserialisation blow up, before serde_yaml
+/// sees it: anchors and aliases (`&a`, `*a`: the "billion laughs"), nesting
+/// deeper than [`MAX_YAML_DEPTH`], more than [`MAX_YAML_DOCUMENTS`]
+/// documents. Walks the events of a streaming parser (saphyr-parser), so an
+/// `&` or `*` inside a quoted string is text, and stops at the first
+/// problem. Errors name the line and column.
+pub fn check_yaml_shape(text: &str, path: &Path) -> Result<(), SceneError> {
+    use saphyr_parser::{Event, Parser};
+    let mut depth = 0usize;
+    let mut documents = 0usize;
+    for item in Parser::new_from_str(text) {
+        let (event, span) = match item {
+            Ok(item) => item,
+            Err(e) => return Err(syntax_error(text, path, &e)),
+        };
+        let at = |message: String| SceneError::Parse {
+            path: path.to_owned(),
+            line: Some(span.start.line()),
+            column: Some(span.start.col() + 1),
+            message,
+        };
+        let anchor = match &event {
+            Event::Alias(_) => {
+                return Err(at(
+                    "YAML aliases (`*name`) are not accepted: write the value out".to_owned(),
+                ))
             }
-        })?;
+            Event::DocumentStart(_) => {
+                documents += 1;
+                if documents > MAX_YAML_DOCUMENTS {
+                    return Err(at(format!(
+                        "more than {MAX_YAML_DOCUMENTS} YAML document (`---`) in the file"
+                    )));
+                }
+                0
+            }
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                depth += 1;
+                if depth > MAX_YAML_DEPTH {
+                    return Err(at(format!(
+                        "YAML nested deeper than the limit of {MAX_YAML_DEPTH} levels"
+                    )));
+                }
+                *anchor
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                depth = depth.saturating_sub(1);
+                0
+            }
+            Event::Scalar(_, _, anchor, _) => *anchor,
+            _ => 0,
+        };
+        if anchor != 0 {
+            return Err(at(
+                "YAML anchors (`&name`) are not accepted: write the value out".to_owned(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Scene {
+    /// Parses YAML text; `path` only names the source in errors. The text
+    /// is first checked by [`check_yaml_shape`] (no anchors or aliases,
+    /// bounded nesting, one document), and the scene by its limits
+    /// ([`MAX_OBSTACLES`]).
+    pub fn from_yaml(text: &str, path: &Path) -> Result<Self, SceneError> {
+        check_yaml_shape(text, path)?;
+        let scene: Scene = serde_yaml::from_str(text).map_err(|e| parse_error(path, &e))?;
         scene.check(path)?;
         Ok(scene)
     }
 
+    /// Reads the file with [`read_capped`] and parses it with
+    /// [`Scene::from_yaml`].
     pub fn load(path: &Path) -> Result<Self, SceneError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SceneError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
+        let text = read_capped(path)?;
         Self::from_yaml(&text, path)
     }
 
@@ -162,6 +394,12 @@ impl Scene {
             return Err(invalid(format!(
                 "padding must be a finite number >= 0, got {}",
                 self.padding
+            )));
+        }
+        if self.obstacles.len() > MAX_OBSTACLES {
+            return Err(invalid(format!(
+                "{} obstacles, more than the limit of {MAX_OBSTACLES}",
+                self.obstacles.len()
             )));
         }
         // Ids and the frame end up in ROS strings, which are C strings.
@@ -381,6 +619,171 @@ mod tests {
         let good =
             "frame_id: map\nobstacles:\n  - id: a\n    circle: {center: [0, 0], radius: 1}\n";
         assert!(Scene::from_yaml(good, path).is_ok());
+    }
+
+    fn error_of(text: &str) -> String {
+        Scene::from_yaml(text, Path::new("z.yaml"))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn anchors_and_aliases_are_refused_with_their_location() {
+        let alias = "frame_id: map\nobstacles:\n  - id: a\n    circle: &c {center: [0, 0], radius: 1}\n  - id: b\n    circle: *c\n";
+        assert_eq!(
+            error_of(alias),
+            "z.yaml:4:13: YAML anchors (`&name`) are not accepted: write the value out"
+        );
+        let laughs = "a: &a [x, x]\nb: &b [*a, *a]\n";
+        assert!(error_of(laughs).starts_with("z.yaml:1:4: YAML anchors"));
+        let scalar_anchor = "frame_id: &f map\n";
+        assert!(error_of(scalar_anchor).starts_with("z.yaml:1:11: YAML anchors"));
+        // `&` and `*` inside quoted strings and plain scalars are text.
+        let text = "frame_id: \"&a *b\"\nobstacles:\n  - id: 'x*y&z'\n    circle: {center: [0, 0], radius: 1}\n  - id: p&q\n    circle: {center: [5, 0], radius: 1}\n";
+        let scene = Scene::from_yaml(text, Path::new("z.yaml"));
+        assert_eq!(
+            scene.as_ref().map(|s| s.frame_id.as_str()).ok(),
+            Some("&a *b")
+        );
+        assert_eq!(
+            scene
+                .map(|s| s.obstacles.iter().map(|o| o.id.clone()).collect::<Vec<_>>())
+                .ok(),
+            Some(vec!["x*y&z".to_owned(), "p&q".to_owned()])
+        );
+    }
+
+    #[test]
+    fn nesting_beyond_the_limit_is_refused() {
+        let deep = |n: usize| format!("frame_id: {}{}\n", "[".repeat(n), "]".repeat(n));
+        // The top mapping is one level.
+        let at_limit = error_of(&deep(MAX_YAML_DEPTH - 1));
+        assert!(!at_limit.contains("nested"), "{at_limit}");
+        assert_eq!(
+            error_of(&deep(MAX_YAML_DEPTH)),
+            format!(
+                "z.yaml:1:{}: YAML nested deeper than the limit of 32 levels",
+                11 + 31
+            )
+        );
+        // Far deeper (2 MB of brackets): refused, without recursion.
+        let err = error_of(&deep(1_000_000));
+        assert!(err.contains("nested deeper"), "{err}");
+        let err = error_of(&"[".repeat(1_000_000));
+        assert!(err.contains("nested deeper"), "{err}");
+        // A syntax error, then deep nesting: the error, found quickly.
+        let text = format!("a: [b: : ]\nc: {}\n", "[".repeat(1_000_000));
+        let err = error_of(&text);
+        assert!(err.starts_with("z.yaml:1:"), "{err}");
+    }
+
+    #[test]
+    fn a_second_document_is_refused() {
+        let two = "frame_id: map\n---\nframe_id: odom\n";
+        assert_eq!(
+            error_of(two),
+            "z.yaml:2:1: more than 1 YAML document (`---`) in the file"
+        );
+        assert!(Scene::from_yaml("---\nframe_id: map\n...\n", Path::new("z.yaml")).is_ok());
+    }
+
+    #[test]
+    fn syntax_errors_keep_libyaml_messages() {
+        let text = "frame_id: map\nobstacles:\n  - id: a\n    polygon: [[0, 0], [1, 0]\n";
+        let err = error_of(text);
+        assert!(err.starts_with("z.yaml:"), "{err}");
+        assert!(err.contains("did not find expected ',' or ']'"), "{err}");
+    }
+
+    #[test]
+    fn obstacle_count_is_capped() {
+        let mut text = String::from("obstacles:\n");
+        for i in 0..=MAX_OBSTACLES {
+            text.push_str(&format!(
+                "- {{id: o{i}, circle: {{center: [0, 0], radius: 1}}}}\n"
+            ));
+        }
+        assert_eq!(
+            error_of(&text),
+            "z.yaml: 100001 obstacles, more than the limit of 100000"
+        );
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("sat_collision_scene_{name}_{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn only_regular_files_are_read() {
+        let dir = temp_dir("regular");
+        let file = dir.join("zones.yaml");
+        let _ = std::fs::write(&file, "frame_id: map\n");
+        assert_eq!(read_capped(&file).ok().as_deref(), Some("frame_id: map\n"));
+        let link = dir.join("link.yaml");
+        let _ = std::fs::remove_file(&link);
+        let _ = std::os::unix::fs::symlink(&file, &link);
+        assert_eq!(read_capped(&link).ok().as_deref(), Some("frame_id: map\n"));
+        let kind = |path: &Path| match read_capped(path) {
+            Err(SceneError::NotAFile { kind, .. }) => kind,
+            other => panic!("{}: {other:?}", path.display()),
+        };
+        assert_eq!(kind(&dir), "a directory");
+        assert_eq!(kind(Path::new("/dev/zero")), "a character device");
+        assert_eq!(kind(Path::new("/dev/null")), "a character device");
+        let fifo = dir.join("fifo.yaml");
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes())
+            .map(|c| unsafe { libc::mkfifo(c.as_ptr(), 0o600) });
+        assert_eq!(made, Ok(0));
+        assert_eq!(kind(&fifo), "a FIFO");
+        assert_eq!(
+            read_capped(&fifo).err().map(|e| e.to_string()),
+            Some(format!(
+                "{}: not a regular file (a FIFO); give a YAML file",
+                fifo.display()
+            ))
+        );
+        let socket = dir.join("socket");
+        let _ = std::fs::remove_file(&socket);
+        let _listener = std::os::unix::net::UnixListener::bind(&socket);
+        assert_eq!(kind(&socket), "a socket");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn size_is_capped_even_when_the_file_reports_none() {
+        let dir = temp_dir("cap");
+        let file = dir.join("big.yaml");
+        let _ = std::fs::write(&file, "0123456789");
+        assert!(read_capped_to(&file, 10).is_ok());
+        assert_eq!(
+            read_capped_to(&file, 9).err().map(|e| e.to_string()),
+            Some(format!(
+                "{}: larger than the limit of 9 bytes (0 MiB)",
+                file.display()
+            ))
+        );
+        // /proc files are regular files of size 0 with content: only the
+        // capped read can notice.
+        let proc_file = Path::new("/proc/self/maps");
+        assert!(matches!(
+            read_capped_to(proc_file, 16),
+            Err(SceneError::TooLarge { limit: 16, .. })
+        ));
+        let binary = dir.join("binary.yaml");
+        let _ = std::fs::write(&binary, b"frame_id: \xff\n");
+        assert_eq!(
+            read_capped(&binary).err().map(|e| e.to_string()),
+            Some(format!(
+                "{}: not UTF-8 text (invalid byte at offset 10)",
+                binary.display()
+            ))
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -191,3 +191,120 @@ fn svg_has_one_shape_per_obstacle_plus_axes_and_arrows() {
         .collect();
     assert_eq!(ids, ["shelf_3", "post_1", "loading_bay", "pallet_7"]);
 }
+
+/// Runs the checker as a child process with a time limit, so that a
+/// regression that blocks (on a FIFO) or spins (on a YAML bomb) fails the
+/// test instead of hanging it. Returns the exit code and standard error.
+fn run_with_timeout(args: &[&str]) -> (Option<i32>, String) {
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sat_collision"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the sat_collision binary runs");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the checker") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("sat_collision {args:?} still running after 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = pipe.read_to_string(&mut stderr);
+    }
+    (status.code(), stderr)
+}
+
+#[test]
+fn a_fifo_is_refused_without_blocking() {
+    let fifo = temp_file("fifo_placeholder.yaml", "").with_file_name("scene.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // Nobody ever writes to it: opening it for reading would block.
+    let (code, err) = run_with_timeout(&["check", fifo.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("scene.fifo: not a regular file (a FIFO)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(&fifo);
+}
+
+#[test]
+fn devices_and_directories_are_refused() {
+    let (code, err) = run_with_timeout(&["check", "/dev/zero"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("/dev/zero: not a regular file (a character device)"),
+        "{err}"
+    );
+    let dir = std::env::temp_dir();
+    let (code, err) = run_with_timeout(&["check", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not a regular file (a directory)"), "{err}");
+}
+
+#[test]
+fn a_file_over_the_size_cap_is_refused() {
+    let big = temp_file("big.yaml", "");
+    let file = std::fs::OpenOptions::new().write(true).open(&big).unwrap();
+    file.set_len(sat_collision::scene::MAX_SCENE_BYTES + 1)
+        .unwrap();
+    drop(file);
+    let (code, err) = run_with_timeout(&["check", big.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("big.yaml: larger than the limit of 16777216 bytes (16 MiB)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(&big);
+}
+
+#[test]
+fn a_billion_laughs_scene_is_refused() {
+    // Each level repeats the previous one 9 times: 9^20 ids once expanded.
+    let mut text = String::from("footprint: [[0, 0], [1, 0], [1, 1]]\nlaughs:\n  - &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for level in 1..=20 {
+        let previous = format!("*l{}", level - 1);
+        let items = [previous.as_str(); 9].join(", ");
+        text.push_str(&format!("  - &l{level} [{items}]\n"));
+    }
+    text.push_str("obstacles: *l20\n");
+    let bomb = temp_file("laughs.yaml", &text);
+    let (code, err) = run_with_timeout(&["check", bomb.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("laughs.yaml:3:5: YAML anchors (`&name`) are not accepted"),
+        "{err}"
+    );
+}
+
+#[test]
+fn nesting_beyond_the_limit_is_refused() {
+    let depth = 100_000;
+    let text = format!(
+        "footprint: [[0, 0], [1, 0], [1, 1]]\nobstacles: {}{}\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let deep = temp_file("deep.yaml", &text);
+    let (code, err) = run_with_timeout(&["check", deep.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("deep.yaml:2:"), "{err}");
+    assert!(
+        err.contains("YAML nested deeper than the limit of 32 levels"),
+        "{err}"
+    );
+}

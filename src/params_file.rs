@@ -1,0 +1,402 @@
+//! ROS 2 parameters files (`--ros-args --params-file PATH`): which of their
+//! entries apply to this node. Pure, so it is testable without ROS.
+//!
+//! rcl reads a parameters file into entries keyed by node name: the keys
+//! above `ros__parameters`, joined with `/` (`robot1: {sat_collision_node:
+//! {ros__parameters: ...}}` is the entry `robot1/sat_collision_node`). r2r
+//! applies an entry when its name is exactly `/**`, `**`, the node's fully
+//! qualified name (`/robot1/sat_collision_node`) or its plain name
+//! (`sat_collision_node`), and silently ignores every other entry: a
+//! misspelt node name would leave every parameter at its default.
+//! [`check_params_file_keys`] turns that into an error.
+
+use crate::scene::read_capped;
+use crate::text::{escape_for_log, LOG_ID_CHARS};
+use saphyr_parser::{Event, Parser};
+use std::path::Path;
+
+/// Names listed in the error, at most.
+const LISTED_NAMES: usize = 10;
+
+/// Deepest mapping followed when looking for `ros__parameters`; a deeper
+/// file is left to rcl.
+const MAX_NAME_DEPTH: usize = 32;
+
+/// The walk stopped: a parse error, or something rcl itself refuses.
+struct Stop;
+
+type Events<'a> = Parser<'a, saphyr_parser::StrInput<'a>>;
+
+fn next_event<'a>(events: &mut Events<'a>) -> Result<Event<'a>, Stop> {
+    match events.next() {
+        Some(Ok((event, _))) => Ok(event),
+        _ => Err(Stop),
+    }
+}
+
+/// Consumes the rest of a node whose first event was `first`.
+fn skip_node(first: &Event<'_>, events: &mut Events<'_>) -> Result<(), Stop> {
+    let mut depth = match first {
+        Event::MappingStart(..) | Event::SequenceStart(..) => 1usize,
+        Event::Scalar(..) | Event::Alias(_) => return Ok(()),
+        _ => return Err(Stop),
+    };
+    while depth > 0 {
+        match next_event(events)? {
+            Event::MappingStart(..) | Event::SequenceStart(..) => depth += 1,
+            Event::MappingEnd | Event::SequenceEnd => depth -= 1,
+            Event::Scalar(..) | Event::Alias(_) => {}
+            _ => return Err(Stop),
+        }
+    }
+    Ok(())
+}
+
+/// Walks a mapping (its `MappingStart` consumed) at node-name level,
+/// recording the name of each entry (the keys in `path`, joined with `/`)
+/// that has a `ros__parameters` key.
+fn walk_names(
+    events: &mut Events<'_>,
+    path: &mut Vec<String>,
+    names: &mut Vec<String>,
+) -> Result<(), Stop> {
+    if path.len() > MAX_NAME_DEPTH {
+        return Err(Stop);
+    }
+    loop {
+        let key = match next_event(events)? {
+            Event::MappingEnd => return Ok(()),
+            Event::Scalar(key, ..) => key,
+            // A collection or an alias as a key: rcl refuses those.
+            _ => return Err(Stop),
+        };
+        let value = next_event(events)?;
+        // rcl compares only the prefix (strncmp with the key's length).
+        if key.starts_with("ros__parameters") {
+            if !path.is_empty() {
+                names.push(path.join("/"));
+            }
+            skip_node(&value, events)?;
+        } else if matches!(value, Event::MappingStart(..)) {
+            path.push(key.into_owned());
+            let walked = walk_names(events, path, names);
+            path.pop();
+            walked?;
+        } else {
+            skip_node(&value, events)?;
+        }
+    }
+}
+
+/// The names of the entries of a parameters file (see the module doc), or
+/// `None` when the text cannot be walked (rcl reports its own errors).
+fn entry_names(yaml_text: &str) -> Option<Vec<String>> {
+    let mut events = Parser::new_from_str(yaml_text);
+    let mut names = Vec::new();
+    let mut walk = || -> Result<(), Stop> {
+        loop {
+            match next_event(&mut events)? {
+                Event::StreamEnd => return Ok(()),
+                Event::MappingStart(..) => walk_names(&mut events, &mut Vec::new(), &mut names)?,
+                event @ (Event::SequenceStart(..) | Event::Scalar(..) | Event::Alias(_)) => {
+                    skip_node(&event, &mut events)?
+                }
+                _ => {}
+            }
+        }
+    };
+    walk().ok()?;
+    Some(names)
+}
+
+/// Checks that a ROS 2 parameters file has an entry for this node when it
+/// has entries at all. `fully_qualified_name` is the node's namespace and
+/// name (`/robot1/sat_collision_node`), `node_name` the plain name.
+///
+/// An entry applies when its name is `/**`, `**`, `fully_qualified_name`
+/// or `node_name` (r2r's rule). A file with entries none of which applies
+/// is an error naming them (escaped for the log) and the node; a file with
+/// no entries, or that does not parse, is `Ok` (rcl reports its own
+/// parse errors).
+pub fn check_params_file_keys(
+    yaml_text: &str,
+    fully_qualified_name: &str,
+    node_name: &str,
+) -> Result<(), String> {
+    let Some(names) = entry_names(yaml_text) else {
+        return Ok(());
+    };
+    let applies = |name: &str| {
+        name == "/**" || name == "**" || name == fully_qualified_name || name == node_name
+    };
+    if names.is_empty() || names.iter().any(|n| applies(n)) {
+        return Ok(());
+    }
+    let mut listed: Vec<String> = names
+        .iter()
+        .take(LISTED_NAMES)
+        .map(|n| escape_for_log(n, LOG_ID_CHARS).into_owned())
+        .collect();
+    if names.len() > LISTED_NAMES {
+        listed.push(format!("... ({} more)", names.len() - LISTED_NAMES));
+    }
+    let node = escape_for_log(node_name, LOG_ID_CHARS);
+    let fqn = escape_for_log(fully_qualified_name, LOG_ID_CHARS);
+    let hint = if fully_qualified_name == format!("/{node_name}") {
+        format!("{node} or /**")
+    } else {
+        format!("{node}, {fqn} or /**")
+    };
+    Err(format!(
+        "params file names no entry for this node ({fqn}): its {} {}; use {hint}",
+        if names.len() == 1 {
+            "key is"
+        } else {
+            "keys are"
+        },
+        listed.join(", ")
+    ))
+}
+
+/// Options of rcl's `--ros-args` sections that take the next argument as
+/// their value.
+const ROS_OPTIONS_WITH_VALUE: &[&str] = &[
+    "-r",
+    "--remap",
+    "-p",
+    "--param",
+    "--params-file",
+    "-e",
+    "--enclave",
+    "--log-level",
+    "--log-config-file",
+    "--log-file-name",
+];
+
+/// The paths given with `--params-file PATH` in the `--ros-args ... [--]`
+/// sections of a command line (rcl's syntax: `--ros-args` starts a section,
+/// `--` ends it, `--params-file` takes the next argument whatever it is).
+/// `args` may start with the program name or not.
+pub fn params_files_from_args(args: &[String]) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut in_ros_args = false;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        if !in_ros_args {
+            in_ros_args = arg == "--ros-args";
+        } else if arg == "--" {
+            in_ros_args = false;
+        } else if ROS_OPTIONS_WITH_VALUE.contains(&arg) {
+            if arg == "--params-file" {
+                if let Some(path) = args.get(i + 1) {
+                    files.push(path.clone());
+                }
+            }
+            i += 1;
+        }
+        i += 1;
+    }
+    files
+}
+
+/// Reads each `--params-file` of `args` with the capped regular-file
+/// reader ([`read_capped`]: a FIFO or a device is refused without blocking,
+/// at most [`crate::scene::MAX_SCENE_BYTES`]) and checks it with
+/// [`check_params_file_keys`]. The first problem, naming the file.
+pub fn check_params_files(
+    args: &[String],
+    fully_qualified_name: &str,
+    node_name: &str,
+) -> Result<(), String> {
+    for path in params_files_from_args(args) {
+        let text = read_capped(Path::new(&path)).map_err(|e| e.to_string())?;
+        check_params_file_keys(&text, fully_qualified_name, node_name)
+            .map_err(|e| format!("{path}: {e}"))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FQN: &str = "/sat_collision_node";
+    const NAME: &str = "sat_collision_node";
+
+    fn check(text: &str) -> Result<(), String> {
+        check_params_file_keys(text, FQN, NAME)
+    }
+
+    #[test]
+    fn each_applying_name_passes() {
+        for key in ["sat_collision_node", "/sat_collision_node", "/**", "\"**\""] {
+            let text = format!("{key}:\n  ros__parameters:\n    padding: 0.1\n");
+            assert_eq!(check(&text), Ok(()), "{key}");
+        }
+        // One applying entry among others is enough.
+        let text = "other_node:\n  ros__parameters: {a: 1}\nsat_collision_node:\n  ros__parameters: {padding: 0.1}\n";
+        assert_eq!(check(text), Ok(()));
+        // The shipped file.
+        let shipped = include_str!("../config/sat_collision.yaml");
+        assert_eq!(check(shipped), Ok(()));
+    }
+
+    #[test]
+    fn a_misspelt_node_name_is_an_error_naming_the_keys() {
+        let text = "sat_colision_node:\n  ros__parameters:\n    padding: 0.1\n";
+        assert_eq!(
+            check(text),
+            Err(
+                "params file names no entry for this node (/sat_collision_node): its key is \
+                 sat_colision_node; use sat_collision_node or /**"
+                    .to_owned()
+            )
+        );
+        let two = "a:\n  ros__parameters: {}\n/b:\n  ros__parameters: {}\n";
+        let err = check(two).err().unwrap_or_default();
+        assert!(err.contains("its keys are a, /b;"), "{err}");
+    }
+
+    #[test]
+    fn namespaces_nest_and_must_match_exactly() {
+        let fqn = "/robot1/sat_collision_node";
+        let nested = "robot1:\n  sat_collision_node:\n    ros__parameters: {padding: 0.1}\n";
+        // rcl names this entry `robot1/sat_collision_node` (no leading
+        // slash), which r2r does not apply.
+        let err = check_params_file_keys(nested, fqn, NAME)
+            .err()
+            .unwrap_or_default();
+        assert!(
+            err.contains("its key is robot1/sat_collision_node; use sat_collision_node, /robot1/sat_collision_node or /**"),
+            "{err}"
+        );
+        let absolute = "/robot1:\n  sat_collision_node:\n    ros__parameters: {padding: 0.1}\n";
+        assert_eq!(check_params_file_keys(absolute, fqn, NAME), Ok(()));
+        let flat = "/robot1/sat_collision_node:\n  ros__parameters: {padding: 0.1}\n";
+        assert_eq!(check_params_file_keys(flat, fqn, NAME), Ok(()));
+        assert!(check_params_file_keys(flat, FQN, NAME).is_err());
+        let plain = "sat_collision_node:\n  ros__parameters: {padding: 0.1}\n";
+        assert_eq!(check_params_file_keys(plain, fqn, NAME), Ok(()));
+    }
+
+    #[test]
+    fn parameter_values_are_not_taken_for_names() {
+        // Nested parameter groups below ros__parameters are not entries.
+        let text =
+            "/**:\n  ros__parameters:\n    group:\n      ros__parameters: 1\n      x: {y: 2}\n";
+        assert_eq!(check(text), Ok(()));
+        let text =
+            "wrong:\n  ros__parameters:\n    sat_collision_node:\n      ros__parameters: {}\n";
+        assert!(check(text).is_err());
+    }
+
+    #[test]
+    fn names_in_the_error_are_escaped() {
+        let text = "\"bad\\nname\\e[31m\":\n  ros__parameters: {}\n";
+        let err = check(text).err().unwrap_or_default();
+        assert!(err.contains("bad\\nname\\u{1b}[31m"), "{err}");
+        assert!(!err.chars().any(char::is_control), "{err}");
+    }
+
+    #[test]
+    fn files_without_entries_or_that_do_not_parse_are_left_to_rcl() {
+        for text in [
+            "",
+            "# only a comment\n",
+            "[1, 2]\n",
+            "just a scalar\n",
+            "sat_colision_node: {}\n",
+            "padding: 0.1\n",
+            "a: [unclosed\n",
+            "{[1]: x}\n",
+        ] {
+            assert_eq!(check(text), Ok(()), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn many_names_are_listed_up_to_a_limit() {
+        let text: String = (0..25)
+            .map(|i| format!("n{i}:\n  ros__parameters: {{}}\n"))
+            .collect();
+        let err = check(&text).err().unwrap_or_default();
+        assert!(err.contains("n9, ... (15 more);"), "{err}");
+        assert!(!err.contains("n10"), "{err}");
+    }
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn params_files_are_found_only_inside_ros_args_sections() {
+        let found = params_files_from_args(&args(&[
+            "sat_collision_node",
+            "--params-file",
+            "not_ros.yaml",
+            "--ros-args",
+            "-p",
+            "padding:=0.1",
+            "--params-file",
+            "a.yaml",
+            "-r",
+            "__ns:=/robot1",
+            "--",
+            "--params-file",
+            "after_end.yaml",
+            "--ros-args",
+            "--params-file",
+            "b.yaml",
+            "--params-file",
+        ]));
+        assert_eq!(found, ["a.yaml", "b.yaml"]);
+        // An option's value is not read as an option.
+        let found = params_files_from_args(&args(&[
+            "--ros-args",
+            "-p",
+            "--params-file",
+            "--params-file",
+            "--",
+        ]));
+        assert_eq!(found, ["--"]);
+        assert!(params_files_from_args(&[]).is_empty());
+    }
+
+    #[test]
+    fn params_files_are_read_with_the_capped_reader() {
+        let dir = std::env::temp_dir().join(format!("sat_collision_params_{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let good = dir.join("good.yaml");
+        let bad = dir.join("bad.yaml");
+        let _ = std::fs::write(
+            &good,
+            "sat_collision_node:\n  ros__parameters: {padding: 0.1}\n",
+        );
+        let _ = std::fs::write(
+            &bad,
+            "sat_colision_node:\n  ros__parameters: {padding: 0.1}\n",
+        );
+        let with = |path: &Path| args(&["--ros-args", "--params-file", &path.to_string_lossy()]);
+        assert_eq!(check_params_files(&with(&good), FQN, NAME), Ok(()));
+        let err = check_params_files(&with(&bad), FQN, NAME)
+            .err()
+            .unwrap_or_default();
+        assert!(
+            err.starts_with(&format!("{}: params file names", bad.display())),
+            "{err}"
+        );
+        let err = check_params_files(&with(&dir), FQN, NAME)
+            .err()
+            .unwrap_or_default();
+        assert!(err.contains("not a regular file (a directory)"), "{err}");
+        let err = check_params_files(&with(Path::new("/dev/zero")), FQN, NAME)
+            .err()
+            .unwrap_or_default();
+        assert!(
+            err.contains("not a regular file (a character device)"),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
