@@ -53,9 +53,10 @@
 //! its pieces have new vertices on the polygon's edges and the count bounds
 //! above do not hold for it.
 
+use super::boxtree::BoxTree;
 use super::convex::ConvexPolygon;
 use super::polygon::SimplePolygon;
-use super::{cross, Point};
+use super::{cross, Aabb, Point};
 
 /// No half-edge / no vertex.
 const NONE: usize = usize::MAX;
@@ -100,6 +101,29 @@ fn float_turn(a: Point, b: Point, c: Point) -> f64 {
 #[inline]
 fn in_closed_triangle(p: Point, a: Point, b: Point, c: Point) -> bool {
     orient(a, b, p) >= 0.0 && orient(b, c, p) >= 0.0 && orient(c, a, p) >= 0.0
+}
+
+/// Every point of `node` is strictly outside the counter-clockwise
+/// triangle `abc`, exactly: for one side, even the box corner farthest to
+/// its left is strictly to its right.
+#[inline]
+fn box_outside_triangle(node: &Aabb, a: Point, b: Point, c: Point) -> bool {
+    [(a, b), (b, c), (c, a)].iter().any(|&(from, to)| {
+        // The sign of a difference of two doubles is exact.
+        let corner = Point::new(
+            if to.y < from.y {
+                node.max.x
+            } else {
+                node.min.x
+            },
+            if to.x > from.x {
+                node.max.y
+            } else {
+                node.min.y
+            },
+        );
+        orient(from, to, corner) < 0.0
+    })
 }
 
 /// Orientation of the triangle `abc`: positive when counter-clockwise,
@@ -195,13 +219,18 @@ struct EarClipper<'a> {
     alive: Vec<bool>,
     len: usize,
     /// Vertices not strictly convex: the only ones that can lie inside an
-    /// ear. Stale entries (clipped, or turned convex) are skipped and pruned.
-    blockers: Vec<usize>,
+    /// ear, in a box tree so that an ear test only looks at those near its
+    /// triangle. Vertices that stop blocking (clipped, or turned convex)
+    /// are removed from it; none is ever added.
+    blockers: BoxTree,
     is_blocker: Vec<bool>,
     is_ear: Vec<bool>,
     /// For the ring edge from `v` to `next[v]`: the half-edge of an already
     /// clipped triangle on its other side, or [`NONE`] for a polygon edge.
     across: Vec<usize>,
+    /// Work lists of [`settle`](Self::settle), kept between clips.
+    pending: Vec<usize>,
+    touched: Vec<usize>,
 }
 
 impl<'a> EarClipper<'a> {
@@ -213,15 +242,21 @@ impl<'a> EarClipper<'a> {
             next: (0..n).map(|v| (v + 1) % n).collect(),
             alive: vec![true; n],
             len: n,
-            blockers: Vec::new(),
+            blockers: BoxTree::default(),
             is_blocker: vec![false; n],
             is_ear: vec![false; n],
             across: vec![NONE; n],
+            pending: Vec::new(),
+            touched: Vec::new(),
         };
         for v in 0..n {
             clipper.is_blocker[v] = clipper.turn_at(v) <= 0.0;
         }
-        clipper.blockers = (0..n).filter(|&v| clipper.is_blocker[v]).collect();
+        let blockers = (0..n).filter(|&v| clipper.is_blocker[v]).collect();
+        clipper.blockers = BoxTree::new(blockers, n, |v| Aabb {
+            min: points[v],
+            max: points[v],
+        });
         clipper.refresh_ears(0);
         clipper
     }
@@ -244,15 +279,22 @@ impl<'a> EarClipper<'a> {
         let (pa, pb, pc) = (p[a], p[v], p[c]);
         let (min_x, max_x) = (pa.x.min(pb.x).min(pc.x), pa.x.max(pb.x).max(pc.x));
         let (min_y, max_y) = (pa.y.min(pb.y).min(pc.y), pa.y.max(pb.y).max(pc.y));
-        !self.blockers.iter().any(|&b| {
-            let q = p[b];
-            self.is_blocker[b]
-                && b != a
-                && b != c
-                && (min_x..=max_x).contains(&q.x)
-                && (min_y..=max_y).contains(&q.y)
-                && in_closed_triangle(q, pa, pb, pc)
-        })
+        let bounds = Aabb {
+            min: Point::new(min_x, min_y),
+            max: Point::new(max_x, max_y),
+        };
+        !self.blockers.search(
+            |node| node.intersects(&bounds) && !box_outside_triangle(node, pa, pb, pc),
+            |b| {
+                let q = p[b];
+                self.is_blocker[b]
+                    && b != a
+                    && b != c
+                    && (min_x..=max_x).contains(&q.x)
+                    && (min_y..=max_y).contains(&q.y)
+                    && in_closed_triangle(q, pa, pb, pc)
+            },
+        )
     }
 
     fn refresh_ears(&mut self, start: usize) {
@@ -347,9 +389,13 @@ impl<'a> EarClipper<'a> {
     /// between its neighbours) is dropped from the ring: it adds nothing to
     /// the region and no triangle can be cut at it.
     fn settle(&mut self, a: usize, c: usize) {
-        let mut pending = vec![a, c];
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.clear();
+        pending.extend([a, c]);
         // Vertices whose triangle (with their neighbours) changed.
-        let mut touched = vec![a, c];
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.clear();
+        touched.extend([a, c]);
         let mut changed_blockers = false;
         while let Some(u) = pending.pop() {
             if !self.alive[u] || self.len <= 3 {
@@ -371,17 +417,23 @@ impl<'a> EarClipper<'a> {
             self.is_blocker[u] = blocker;
         }
         if changed_blockers {
-            let is_blocker = &self.is_blocker;
-            self.blockers.retain(|&b| is_blocker[b]);
+            // Only vertices met here can have stopped blocking.
+            for &u in &touched {
+                if !self.is_blocker[u] {
+                    self.blockers.remove(u);
+                }
+            }
         }
         // Other vertices keep their status: a vertex that stopped blocking
         // cannot have been the only one inside another ear candidate (in
         // exact arithmetic some reflex vertex would be inside too).
-        for u in touched {
+        for &u in &touched {
             if self.alive[u] {
                 self.is_ear[u] = self.ear_test(u);
             }
         }
+        self.pending = pending;
+        self.touched = touched;
     }
 
     /// The ring runs on through `v` without turning back.
