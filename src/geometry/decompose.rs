@@ -104,8 +104,10 @@ fn in_closed_triangle(p: Point, a: Point, b: Point, c: Point) -> bool {
 }
 
 /// Every point of `node` is strictly outside the counter-clockwise
-/// triangle `abc`, exactly: for one side, even the box corner farthest to
-/// its left is strictly to its right.
+/// triangle `abc`: for one side, even the box corner farthest to its left
+/// is certainly (by the floating-point filter of [`orient`]) strictly to
+/// its right. Undecided corners (nearly on the side's line) keep the box:
+/// pruning only saves work, it never decides.
 #[inline]
 fn box_outside_triangle(node: &Aabb, a: Point, b: Point, c: Point) -> bool {
     [(a, b), (b, c), (c, a)].iter().any(|&(from, to)| {
@@ -122,9 +124,27 @@ fn box_outside_triangle(node: &Aabb, a: Point, b: Point, c: Point) -> bool {
                 node.min.y
             },
         );
-        orient(from, to, corner) < 0.0
+        orient_filtered(from, to, corner) < 0.0
     })
 }
+
+/// [`orient`]'s floating-point filter alone: its value when the sign is
+/// certain, 0 otherwise.
+#[inline]
+fn orient_filtered(a: Point, b: Point, c: Point) -> f64 {
+    let left = (a.x - c.x) * (b.y - c.y);
+    let right = (a.y - c.y) * (b.x - c.x);
+    let det = left - right;
+    if det.abs() > ORIENT_FILTER * (left.abs() + right.abs()) {
+        det
+    } else {
+        0.0
+    }
+}
+
+/// Error bound of the floating-point orientation, relative to the sum of
+/// the magnitudes of its two products: `(3 + 16ε)ε`, ε = 2⁻⁵³ (Shewchuk).
+const ORIENT_FILTER: f64 = (3.0 + 16.0 * f64::EPSILON / 2.0) * (f64::EPSILON / 2.0);
 
 /// Orientation of the triangle `abc`: positive when counter-clockwise,
 /// negative when clockwise, zero when collinear, with the **sign exact**
@@ -143,12 +163,10 @@ fn box_outside_triangle(node: &Aabb, a: Point, b: Point, c: Point) -> bool {
 /// [`MAX_COORDINATE`](super::polygon::MAX_COORDINATE) by validation, so
 /// none overflows).
 fn orient(a: Point, b: Point, c: Point) -> f64 {
-    /// `(3 + 16ε)ε`, ε = 2⁻⁵³.
-    const FILTER: f64 = (3.0 + 16.0 * f64::EPSILON / 2.0) * (f64::EPSILON / 2.0);
     let left = (a.x - c.x) * (b.y - c.y);
     let right = (a.y - c.y) * (b.x - c.x);
     let det = left - right;
-    let bound = FILTER * (left.abs() + right.abs());
+    let bound = ORIENT_FILTER * (left.abs() + right.abs());
     if det > bound || -det > bound {
         det
     } else {

@@ -641,21 +641,26 @@ fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)
     let mut candidates = Vec::new();
     for (k, &i) in order.iter().enumerate() {
         let own = &boxes[i];
+        let (a0, a1) = (vertices[i], vertices[(i + 1) % n]);
+        let beside = Beside::new(a0, a1, tol);
         candidates.clear();
         tree.search(
-            |node| node.intersects(own),
+            |node| node.intersects(own) && !beside.far(node),
             |j| {
                 // Neighbours share one vertex; that they do not overlap was
                 // checked with the spikes.
                 let adjacent = (i + 1) % n == j || (j + 1) % n == i;
-                if rank[j] > k && !adjacent && boxes[j].intersects(own) {
+                if rank[j] > k
+                    && !adjacent
+                    && boxes[j].intersects(own)
+                    && !beside.far_segment(vertices[j], vertices[(j + 1) % n])
+                {
                     candidates.push(j);
                 }
                 false
             },
         );
         candidates.sort_unstable_by_key(|&j| rank[j]);
-        let (a0, a1) = (vertices[i], vertices[(i + 1) % n]);
         for &j in &candidates {
             if segments_within(a0, a1, vertices[j], vertices[(j + 1) % n], tol) {
                 return Some((i.min(j), i.max(j)));
@@ -663,6 +668,57 @@ fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)
         }
     }
     None
+}
+
+/// The line through an edge, to rule out boxes of edges far from it: long
+/// edges have large boxes that meet many others (a spiky star), but few of
+/// those boxes come near the edge itself.
+struct Beside {
+    origin: Point,
+    direction: Vector,
+    /// Three tolerances, in units of `cross(direction, offset)`.
+    reach: f64,
+}
+
+impl Beside {
+    fn new(a0: Point, a1: Point, tol: f64) -> Self {
+        let direction = a1 - a0;
+        Beside {
+            origin: a0,
+            direction,
+            reach: 3.0 * tol * direction.norm(),
+        }
+    }
+
+    /// Every point of `b` is more than three tolerances from the line, on
+    /// the same side. Boxes of edges are inflated by `tol`, so no edge in
+    /// `b` comes within two tolerances of the line: it neither crosses the
+    /// edge nor has an end within `tol` of it, nor the edge an end within
+    /// `tol` of it ([`segments_within`] is false). The margin dwarfs the
+    /// rounding of the cross products (relative 1e-15 of coordinates whose
+    /// tolerance is 1e-12 of their magnitude). Never true for an edge of
+    /// zero length.
+    #[inline]
+    fn far(&self, b: &Aabb) -> bool {
+        let side = |x: f64, y: f64| cross(&self.direction, &(Point::new(x, y) - self.origin));
+        let s = [
+            side(b.min.x, b.min.y),
+            side(b.max.x, b.min.y),
+            side(b.max.x, b.max.y),
+            side(b.min.x, b.max.y),
+        ];
+        s.iter().all(|&v| v > self.reach) || s.iter().all(|&v| v < -self.reach)
+    }
+
+    /// Both ends of the segment `b0b1` are more than three tolerances from
+    /// the line, on the same side: as [`far`](Self::far) for the segment
+    /// itself rather than its box.
+    #[inline]
+    fn far_segment(&self, b0: Point, b1: Point) -> bool {
+        let s0 = cross(&self.direction, &(b0 - self.origin));
+        let s1 = cross(&self.direction, &(b1 - self.origin));
+        (s0 > self.reach && s1 > self.reach) || (s0 < -self.reach && s1 < -self.reach)
+    }
 }
 
 /// Box of each ring edge, inflated by `tol`.
