@@ -637,6 +637,7 @@ fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)
     for (k, &i) in order.iter().enumerate() {
         rank[i] = k;
     }
+    let starts: Vec<f64> = order.iter().map(|&i| boxes[i].min.x).collect();
     let tree = BoxTree::new((0..n).collect(), n, |i| boxes[i]);
     let mut candidates = Vec::new();
     for (k, &i) in order.iter().enumerate() {
@@ -644,6 +645,21 @@ fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)
         let (a0, a1) = (vertices[i], vertices[(i + 1) % n]);
         let beside = Beside::new(a0, a1, tol);
         candidates.clear();
+        // The later edges that start (in x) before this one ends: scanned
+        // directly when few, as the sweep does; found in the tree when many.
+        let end = starts.partition_point(|&x| x <= own.max.x).max(k + 1);
+        if end - (k + 1) <= SCAN {
+            for &j in &order[k + 1..end] {
+                let adjacent = (i + 1) % n == j || (j + 1) % n == i;
+                if !adjacent
+                    && boxes[j].intersects(own)
+                    && segments_within(a0, a1, vertices[j], vertices[(j + 1) % n], tol)
+                {
+                    return Some((i.min(j), i.max(j)));
+                }
+            }
+            continue;
+        }
         tree.search(
             |node| node.intersects(own) && !beside.far(node),
             |j| {
@@ -669,6 +685,10 @@ fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)
     }
     None
 }
+
+/// Most later edges overlapping in x that the sweep scans one by one
+/// rather than through the tree.
+const SCAN: usize = 48;
 
 /// The line through an edge, to rule out boxes of edges far from it: long
 /// edges have large boxes that meet many others (a spiky star), but few of
