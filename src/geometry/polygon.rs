@@ -39,7 +39,9 @@ use std::fmt;
 pub const MAX_VERTICES: usize = 65_536;
 
 /// Most vertices accepted for a concave polygon: the simplicity check and
-/// the decomposition of concave polygons are quadratic in the vertex count.
+/// the decomposition of concave polygons cost more than linear time (about
+/// `n log n` for ordinary outlines, more for dense arrangements of long
+/// edges whose bounding boxes overlap, such as a spiky star).
 pub const MAX_CONCAVE_VERTICES: usize = 4_096;
 
 /// Largest accepted coordinate magnitude (metres). Beyond it, differences
@@ -147,7 +149,9 @@ impl SimplePolygon {
     /// Validates and normalises raw points (see the module documentation).
     ///
     /// Cost: linear for convex polygons; for non-convex ones the simplicity
-    /// check is a sweep over the edges' x extents, quadratic at worst, which
+    /// check is a sweep over the edges' x extents whose candidates come
+    /// from a box tree, about `n log n` for ordinary outlines but
+    /// proportional to the number of overlapping edge boxes at worst, which
     /// is why they are capped at [`MAX_CONCAVE_VERTICES`].
     pub fn new(points: &[Point]) -> Result<Self, PolygonError> {
         Self::new_in(points, Vec::new(), &mut Scratch::default())
