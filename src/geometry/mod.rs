@@ -28,6 +28,7 @@
 //! Units are metres and radians; angles follow REP-103 (counter-clockwise
 //! positive, x forward, y left).
 
+mod boxtree;
 pub mod circle;
 pub mod convex;
 pub mod decompose;

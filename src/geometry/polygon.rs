@@ -30,6 +30,7 @@
 //! Errors name edges in the caller's numbering: edge `k` joins input point
 //! `k` to the next one, whatever the orientation.
 
+use super::boxtree::BoxTree;
 use super::{cross, length_tolerance, Aabb, Point, Vector};
 use std::f64::consts::TAU;
 use std::fmt;
@@ -38,7 +39,9 @@ use std::fmt;
 pub const MAX_VERTICES: usize = 65_536;
 
 /// Most vertices accepted for a concave polygon: the simplicity check and
-/// the decomposition of concave polygons are quadratic in the vertex count.
+/// the decomposition of concave polygons cost more than linear time (about
+/// `n log n` for ordinary outlines, more for dense arrangements of long
+/// edges whose bounding boxes overlap, such as a spiky star).
 pub const MAX_CONCAVE_VERTICES: usize = 4_096;
 
 /// Largest accepted coordinate magnitude (metres). Beyond it, differences
@@ -146,7 +149,9 @@ impl SimplePolygon {
     /// Validates and normalises raw points (see the module documentation).
     ///
     /// Cost: linear for convex polygons; for non-convex ones the simplicity
-    /// check is a sweep over the edges' x extents, quadratic at worst, which
+    /// check is a sweep over the edges' x extents whose candidates come
+    /// from a box tree, about `n log n` for ordinary outlines but
+    /// proportional to the number of overlapping edge boxes at worst, which
     /// is why they are capped at [`MAX_CONCAVE_VERTICES`].
     pub fn new(points: &[Point]) -> Result<Self, PolygonError> {
         Self::new_in(points, Vec::new(), &mut Scratch::default())
@@ -619,32 +624,164 @@ fn classify_ccw(vertices: &[Point]) -> Convexity {
 /// A pair of ring edges `(i, j)`, `i < j`, that come within `tol` of each
 /// other anywhere other than at the vertex shared by neighbours.
 ///
-/// Sweep along x: edges sorted by their smallest x are only compared with
-/// the edges that start (in x) before they end, after a bounding-box test.
-/// Quadratic at worst (every edge spanning the same x range), close to
-/// `n log n` for ordinary outlines.
+/// Edges are ranked by the smallest x of their boxes (inflated by `tol`);
+/// the pair reported is the first one met by a sweep along x that compares
+/// each edge with the later-ranked edges whose boxes meet its own, in rank
+/// order. Instead of scanning every later edge that overlaps in x (quadratic
+/// when many edges span the same x range, as in a comb with its teeth
+/// along x), the candidates are found in a box tree over the edges: each
+/// edge costs `O(log n + k)` for the `k` edges whose boxes meet its own,
+/// so a simple outline costs about `n log n`. The answer, pair included, is
+/// exactly the sweep's (see `find_self_intersection_reference`).
 fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)> {
     let n = vertices.len();
-    let edge = |i: usize| (vertices[i], vertices[(i + 1) % n]);
-    let boxes: Vec<Aabb> = (0..n)
+    let boxes = edge_boxes(vertices, tol);
+    let order = rank_order(&boxes);
+    let mut rank = vec![0; n];
+    for (k, &i) in order.iter().enumerate() {
+        rank[i] = k;
+    }
+    let starts: Vec<f64> = order.iter().map(|&i| boxes[i].min.x).collect();
+    let tree = BoxTree::new((0..n).collect(), n, |i| boxes[i]);
+    let mut candidates = Vec::new();
+    for (k, &i) in order.iter().enumerate() {
+        let own = &boxes[i];
+        let (a0, a1) = (vertices[i], vertices[(i + 1) % n]);
+        let beside = Beside::new(a0, a1, tol);
+        candidates.clear();
+        // The later edges that start (in x) before this one ends: scanned
+        // directly when few, as the sweep does; found in the tree when many.
+        let end = starts.partition_point(|&x| x <= own.max.x).max(k + 1);
+        if end - (k + 1) <= SCAN {
+            for &j in &order[k + 1..end] {
+                let adjacent = (i + 1) % n == j || (j + 1) % n == i;
+                if !adjacent
+                    && boxes[j].intersects(own)
+                    && segments_within(a0, a1, vertices[j], vertices[(j + 1) % n], tol)
+                {
+                    return Some((i.min(j), i.max(j)));
+                }
+            }
+            continue;
+        }
+        tree.search(
+            |node| node.intersects(own) && !beside.far(node),
+            |j| {
+                // Neighbours share one vertex; that they do not overlap was
+                // checked with the spikes.
+                let adjacent = (i + 1) % n == j || (j + 1) % n == i;
+                if rank[j] > k
+                    && !adjacent
+                    && boxes[j].intersects(own)
+                    && !beside.far_segment(vertices[j], vertices[(j + 1) % n])
+                {
+                    candidates.push(j);
+                }
+                false
+            },
+        );
+        candidates.sort_unstable_by_key(|&j| rank[j]);
+        for &j in &candidates {
+            if segments_within(a0, a1, vertices[j], vertices[(j + 1) % n], tol) {
+                return Some((i.min(j), i.max(j)));
+            }
+        }
+    }
+    None
+}
+
+/// Most later edges overlapping in x that the sweep scans one by one
+/// rather than through the tree.
+const SCAN: usize = 48;
+
+/// The line through an edge, to rule out boxes of edges far from it: long
+/// edges have large boxes that meet many others (a spiky star), but few of
+/// those boxes come near the edge itself.
+struct Beside {
+    origin: Point,
+    direction: Vector,
+    /// Three tolerances, in units of `cross(direction, offset)`.
+    reach: f64,
+}
+
+impl Beside {
+    fn new(a0: Point, a1: Point, tol: f64) -> Self {
+        let direction = a1 - a0;
+        Beside {
+            origin: a0,
+            direction,
+            reach: 3.0 * tol * direction.norm(),
+        }
+    }
+
+    /// Every point of `b` is more than three tolerances from the line, on
+    /// the same side. Boxes of edges are inflated by `tol`, so no edge in
+    /// `b` comes within two tolerances of the line: it neither crosses the
+    /// edge nor has an end within `tol` of it, nor the edge an end within
+    /// `tol` of it ([`segments_within`] is false). The margin dwarfs the
+    /// rounding of the cross products (relative 1e-15 of coordinates whose
+    /// tolerance is 1e-12 of their magnitude). Never true for an edge of
+    /// zero length.
+    #[inline]
+    fn far(&self, b: &Aabb) -> bool {
+        let side = |x: f64, y: f64| cross(&self.direction, &(Point::new(x, y) - self.origin));
+        let s = [
+            side(b.min.x, b.min.y),
+            side(b.max.x, b.min.y),
+            side(b.max.x, b.max.y),
+            side(b.min.x, b.max.y),
+        ];
+        s.iter().all(|&v| v > self.reach) || s.iter().all(|&v| v < -self.reach)
+    }
+
+    /// Both ends of the segment `b0b1` are more than three tolerances from
+    /// the line, on the same side: as [`far`](Self::far) for the segment
+    /// itself rather than its box.
+    #[inline]
+    fn far_segment(&self, b0: Point, b1: Point) -> bool {
+        let s0 = cross(&self.direction, &(b0 - self.origin));
+        let s1 = cross(&self.direction, &(b1 - self.origin));
+        (s0 > self.reach && s1 > self.reach) || (s0 < -self.reach && s1 < -self.reach)
+    }
+}
+
+/// Box of each ring edge, inflated by `tol`.
+fn edge_boxes(vertices: &[Point], tol: f64) -> Vec<Aabb> {
+    let n = vertices.len();
+    (0..n)
         .map(|i| {
-            let (a, b) = edge(i);
+            let (a, b) = (vertices[i], vertices[(i + 1) % n]);
             Aabb {
                 min: Point::new(a.x.min(b.x), a.y.min(b.y)),
                 max: Point::new(a.x.max(b.x), a.y.max(b.y)),
             }
             .inflated(tol)
         })
-        .collect();
-    let mut order: Vec<usize> = (0..n).collect();
+        .collect()
+}
+
+/// Edges by the smallest x of their boxes, ties by number.
+fn rank_order(boxes: &[Aabb]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..boxes.len()).collect();
     order.sort_by(|&i, &j| boxes[i].min.x.total_cmp(&boxes[j].min.x).then(i.cmp(&j)));
+    order
+}
+
+/// The sweep [`find_self_intersection`] answers for, kept as the reference
+/// of its tests: edges ranked by the smallest x of their boxes, each
+/// compared with every later edge that starts (in x) before it ends.
+/// Quadratic at worst.
+#[cfg(test)]
+fn find_self_intersection_reference(vertices: &[Point], tol: f64) -> Option<(usize, usize)> {
+    let n = vertices.len();
+    let edge = |i: usize| (vertices[i], vertices[(i + 1) % n]);
+    let boxes = edge_boxes(vertices, tol);
+    let order = rank_order(&boxes);
     for (k, &i) in order.iter().enumerate() {
         for &j in &order[k + 1..] {
             if boxes[j].min.x > boxes[i].max.x {
                 break;
             }
-            // Neighbours share one vertex; that they do not overlap was
-            // checked with the spikes.
             let adjacent = (i + 1) % n == j || (j + 1) % n == i;
             if adjacent || !boxes[i].intersects(&boxes[j]) {
                 continue;
@@ -860,6 +997,166 @@ mod tests {
         let p = SimplePolygon::new(&ring).unwrap();
         assert!(p.is_convex());
         assert_eq!(p.vertices().len(), 1000);
+    }
+
+    mod sweep_matches_reference {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// Grid points (exact touches, crossings at vertices, collinear
+        /// overlaps are common), scaled, moved, and some coordinates
+        /// nudged by a few tolerances (near touches on either side).
+        fn ring() -> impl Strategy<Value = Vec<Point>> {
+            (
+                prop_oneof![
+                    prop::collection::vec((0i64..7, 0i64..7, -4i64..5, 0u8..4), 3..7),
+                    prop::collection::vec((0i64..7, 0i64..7, -4i64..5, 0u8..4), 7..48),
+                ],
+                prop::sample::select(vec![1.0f64, 0.1, 1e-3, 7.3, 1e4]),
+                prop::sample::select(vec![0.0f64, 1.0, -250.5, 1e5]),
+            )
+                .prop_map(|(grid, scale, offset)| {
+                    let raw: Vec<Point> = grid
+                        .iter()
+                        .map(|&(x, y, _, _)| Point::new(x as f64 * scale, y as f64 * scale))
+                        .collect();
+                    let tol = match Aabb::from_points(&raw) {
+                        Some(b) => length_tolerance(b.magnitude() + offset.abs()),
+                        None => 0.0,
+                    };
+                    grid.iter()
+                        .zip(raw)
+                        .map(|(&(_, _, nudge, axis), p)| {
+                            let d = nudge as f64 * 0.5 * tol;
+                            let p = Point::new(p.x + offset, p.y + offset);
+                            match axis {
+                                0 => Point::new(p.x + d, p.y),
+                                1 => Point::new(p.x, p.y + d),
+                                _ => p,
+                            }
+                        })
+                        .collect()
+                })
+        }
+
+        /// Valid star-shaped rings, sometimes with one vertex pulled onto
+        /// (or within a few tolerances of) a non-adjacent edge.
+        fn star() -> impl Strategy<Value = Vec<Point>> {
+            (
+                prop::collection::vec((0.2f64..1.0, 0.0f64..0.9), 4..200),
+                any::<prop::sample::Index>(),
+                any::<prop::sample::Index>(),
+                0.0f64..=1.0,
+                -3i64..4,
+                any::<bool>(),
+            )
+                .prop_map(|(radii, from, onto, t, nudge, pull)| {
+                    let n = radii.len();
+                    let mut ring: Vec<Point> = radii
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &(r, jitter))| {
+                            let a = (k as f64 + jitter) * std::f64::consts::TAU / n as f64;
+                            Point::new(r * a.cos(), r * a.sin())
+                        })
+                        .collect();
+                    if pull {
+                        let (v, e) = (from.index(n), onto.index(n));
+                        let (a, b) = (ring[e], ring[(e + 1) % n]);
+                        let on = a + (b - a) * t;
+                        let tol = length_tolerance(1.0);
+                        ring[v] = Point::new(on.x + nudge as f64 * tol, on.y);
+                    }
+                    ring
+                })
+        }
+
+        fn same(ring: &[Point]) -> Result<(), TestCaseError> {
+            let tol = Aabb::from_points(ring).map_or(0.0, |b| length_tolerance(b.magnitude()));
+            prop_assert_eq!(
+                find_self_intersection(ring, tol),
+                find_self_intersection_reference(ring, tol),
+                "{:?}",
+                ring
+            );
+            Ok(())
+        }
+
+        /// Both generators give rings with and without a touching pair.
+        #[test]
+        fn generators_give_both_answers() {
+            use proptest::strategy::ValueTree;
+            let mut runner = proptest::test_runner::TestRunner::deterministic();
+            for (name, strategy) in [("grid", ring().boxed()), ("star", star().boxed())] {
+                let (mut some, mut none) = (0, 0);
+                for _ in 0..1000 {
+                    let ring = strategy.new_tree(&mut runner).unwrap().current();
+                    let tol =
+                        Aabb::from_points(&ring).map_or(0.0, |b| length_tolerance(b.magnitude()));
+                    match find_self_intersection(&ring, tol) {
+                        Some(_) => some += 1,
+                        None => none += 1,
+                    }
+                }
+                eprintln!("{name}: {some} touching, {none} not");
+                assert!(some >= 50 && none >= 50, "{name}: {some} / {none}");
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(3000))]
+
+            #[test]
+            fn on_grid_rings(ring in ring()) {
+                same(&ring)?;
+            }
+
+            #[test]
+            fn on_star_rings(ring in star()) {
+                same(&ring)?;
+            }
+        }
+    }
+
+    /// A 4,096-vertex comb (teeth along x, the worst case of a sweep over
+    /// x extents) validates, and decomposes into convex pieces whose areas
+    /// add up to its area.
+    #[test]
+    fn comb_at_the_concave_limit_validates_and_decomposes() {
+        let teeth = (MAX_CONCAVE_VERTICES - 4) / 4;
+        let mut ring = vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)];
+        for k in 0..teeth {
+            let y = k as f64;
+            let length = 5.0 + (k % 7) as f64;
+            ring.extend([
+                Point::new(1.0, y + 0.2),
+                Point::new(1.0 + length, y + 0.25),
+                Point::new(1.0 + length, y + 0.7),
+                Point::new(1.0, y + 0.8),
+            ]);
+        }
+        ring.extend([Point::new(1.0, teeth as f64), Point::new(0.0, teeth as f64)]);
+        assert_eq!(ring.len(), MAX_CONCAVE_VERTICES);
+        let polygon = SimplePolygon::new(&ring).unwrap();
+        assert!(!polygon.is_convex());
+        assert_eq!(polygon.vertices().len(), MAX_CONCAVE_VERTICES);
+        let pieces = crate::geometry::decompose::convex_decomposition(&polygon);
+        assert!(pieces.len() > teeth);
+        for piece in &pieces {
+            let v = piece.vertices();
+            let m = v.len();
+            assert!(m >= 3);
+            for i in 0..m {
+                let (a, b, c) = (v[(i + m - 1) % m], v[i], v[(i + 1) % m]);
+                assert!(cross(&(b - a), &(c - b)) > 0.0, "{v:?}");
+            }
+        }
+        let sum: f64 = pieces.iter().map(|p| twice_signed_area(p.vertices())).sum();
+        let expected = 2.0 * polygon.area();
+        assert!(
+            (sum - expected).abs() <= 1e-9 * expected,
+            "{sum} vs {expected}"
+        );
     }
 
     #[test]
