@@ -908,6 +908,12 @@ fn io_thread(
 
 /// Runs the node until Ctrl-C (SIGINT) or SIGTERM.
 pub async fn run() -> Result<(), Box<dyn Error>> {
+    // rcl opens a `--params-file` with a plain open: a FIFO would hang
+    // start-up, a device would be read forever. Refused before rcl sees it.
+    let args: Vec<String> = std::env::args().collect();
+    for file in crate::params_file::params_files_from_args(&args) {
+        crate::scene::read_capped(Path::new(&file)).map_err(|e| format!("--params-file {e}"))?;
+    }
     let ctx = create_context()?;
     let mut node = r2r::Node::create(ctx, NODE_NAME, "")?;
     let logger = node.logger().to_owned();
