@@ -790,3 +790,179 @@ pub fn string_value(s: &str) -> ParameterValue {
         ..Default::default()
     }
 }
+
+// ---------------------------------------------------------------------------
+// Helpers of node_failsafe (appended)
+
+impl NodeProcess {
+    /// The child's process id (for /proc/<pid>/status).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Resident set size of the node (VmRSS, kB), if it can be read.
+    pub fn rss_kb(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
+    }
+
+    /// Starts the node like [`spawn`](Self::spawn), with `extra` arguments
+    /// after the parameters (inside the `--ros-args` section), e.g.
+    /// `["--params-file", path]`.
+    pub fn spawn_with_args(ns: &str, params: &[(&str, &str)], extra: &[&str]) -> NodeProcess {
+        let mut cmd = node_command(ns, params);
+        cmd.args(extra);
+        let mut child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {NODE_BIN}: {e}"));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let readers = vec![
+            collect_lines(child.stdout.take().unwrap(), log.clone()),
+            collect_lines(child.stderr.take().unwrap(), log.clone()),
+        ];
+        NodeProcess {
+            child,
+            log,
+            readers,
+        }
+    }
+
+    /// Like [`run_to_exit`](Self::run_to_exit), with `extra` arguments.
+    pub fn run_with_args_to_exit(
+        ns: &str,
+        params: &[(&str, &str)],
+        extra: &[&str],
+        timeout: Duration,
+    ) -> (ExitStatus, String) {
+        let mut process = NodeProcess::spawn_with_args(ns, params, extra);
+        let start = Instant::now();
+        loop {
+            if let Some(status) = process.child.try_wait().expect("wait for the node") {
+                for reader in process.readers.drain(..) {
+                    let _ = reader.join();
+                }
+                return (status, process.log_text());
+            }
+            if start.elapsed() > timeout {
+                panic!(
+                    "node with {params:?} {extra:?} still running after {timeout:?}; output:\n{}",
+                    process.log_text()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Like [`record`], each message with the time it was taken from r2r.
+pub fn record_stamped<T: Send + 'static>(
+    mut stream: impl Stream<Item = T> + Unpin + Send + 'static,
+) -> UnboundedReceiver<(Instant, T)> {
+    let (tx, rx) = unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(msg) = stream.next().await {
+            if tx.send((Instant::now(), msg)).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+impl Harness {
+    /// The peer node (to create more publishers, subscriptions, clients).
+    pub fn peer_node(&self) -> Arc<Mutex<r2r::Node>> {
+        self.peer.node.clone()
+    }
+
+    /// Subscribes to `collision` now, every flag stamped on receipt.
+    pub fn subscribe_stamped_flags(&self) -> UnboundedReceiver<(Instant, Bool)> {
+        let stream = self
+            .peer
+            .node
+            .lock()
+            .unwrap()
+            .subscribe::<Bool>("collision", QosProfile::default())
+            .expect("subscribe collision");
+        record_stamped(stream)
+    }
+
+    /// Subscribes to `collision_report` now, every report stamped on
+    /// receipt.
+    pub fn subscribe_stamped_reports(&self) -> UnboundedReceiver<(Instant, CollisionReport)> {
+        let stream = self
+            .peer
+            .node
+            .lock()
+            .unwrap()
+            .subscribe::<CollisionReport>("collision_report", QosProfile::default())
+            .expect("subscribe collision_report");
+        record_stamped(stream)
+    }
+
+    /// A publisher of the peer on `topic` (relative to the namespace),
+    /// once the node's subscription is matched (at most [`STARTUP`]).
+    pub async fn matched_publisher<T: r2r::WrappedTypesupport + 'static>(
+        &self,
+        topic: &str,
+    ) -> r2r::Publisher<T> {
+        let publisher = self
+            .peer
+            .node
+            .lock()
+            .unwrap()
+            .create_publisher::<T>(topic, QosProfile::default())
+            .unwrap_or_else(|e| panic!("{topic} publisher: {e}"));
+        let matched = publisher
+            .wait_for_inter_process_subscribers()
+            .expect("wait for subscribers");
+        tokio::time::timeout(STARTUP, matched)
+            .await
+            .unwrap_or_else(|_| panic!("nobody subscribes {topic}; {}", self.context_text()))
+            .expect("subscriber match");
+        publisher
+    }
+
+    /// Sends one `check_footprint` request once the service is available
+    /// and waits for its answer at most `timeout` (no retry: a long
+    /// request must not be sent twice). The time from sending to the
+    /// answer comes with it.
+    pub async fn check_footprint_once(
+        &self,
+        request: CheckFootprint::Request,
+        timeout: Duration,
+    ) -> (CheckFootprint::Response, Duration) {
+        let client = self
+            .peer
+            .node
+            .lock()
+            .unwrap()
+            .create_client::<CheckFootprint::Service>("check_footprint", QosProfile::default())
+            .expect("check_footprint client");
+        let available = r2r::Node::is_available(&client).expect("poll service");
+        tokio::time::timeout(STARTUP, available)
+            .await
+            .unwrap_or_else(|_| panic!("check_footprint not available; {}", self.context_text()))
+            .expect("service availability");
+        // Right after discovery a request can be lost (the client's reply
+        // reader not matched yet): give matching a moment, as the request
+        // is sent only once.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let sent = Instant::now();
+        let answer = client.request(&request).expect("send request");
+        match tokio::time::timeout(timeout, answer).await {
+            Ok(response) => (response.expect("check_footprint response"), sent.elapsed()),
+            Err(_) => panic!(
+                "check_footprint did not answer within {timeout:?}; {}",
+                self.context_text()
+            ),
+        }
+    }
+}
