@@ -273,3 +273,371 @@ fn zones_file_that_is_a_device_or_a_fifo_exits_promptly() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---------------------------------------------------------------------------
+// Publishing one-off messages
+
+/// Publishes (`publish`) every 200 ms until a report satisfies `pred` (at
+/// most [`SETTLE`]); the report.
+async fn publish_until(
+    h: &mut Harness,
+    what: &str,
+    mut publish: impl FnMut(),
+    mut pred: impl FnMut(&CollisionReport) -> bool,
+) -> CollisionReport {
+    let deadline = Instant::now() + SETTLE;
+    let mut last = None;
+    loop {
+        publish();
+        let until = tokio::time::Instant::now() + Duration::from_millis(200);
+        while let Ok(Some(r)) = tokio::time::timeout_at(until, h.reports.recv()).await {
+            if pred(&r) {
+                return r;
+            }
+            last = Some(r);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no report {what} within {SETTLE:?}; last one: {last:#?}\n{}",
+            h.context_text()
+        );
+    }
+}
+
+/// Like [`publish_until`], for the flag.
+async fn publish_until_flag(h: &mut Harness, expected: bool, mut publish: impl FnMut()) {
+    let deadline = Instant::now() + SETTLE;
+    while let Ok(_) = h.flags.try_recv() {}
+    loop {
+        publish();
+        let until = tokio::time::Instant::now() + Duration::from_millis(200);
+        while let Ok(Some(b)) = tokio::time::timeout_at(until, h.flags.recv()).await {
+            if b.data == expected {
+                return;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "flag never {expected}; {}",
+            h.context_text()
+        );
+    }
+}
+
+/// Writes `bytes` (any bytes: NULs, invalid UTF-8) into a native string.
+fn set_native_string(s: &mut r2r_rcl::rosidl_runtime_c__String, bytes: &[u8]) {
+    // SAFETY: `s` is an initialised rosidl string owned by a live native
+    // message; assignn copies `bytes.len()` bytes from a valid slice
+    // (NULs included) into a new buffer and frees the old one.
+    let ok = unsafe {
+        r2r_rcl::rosidl_runtime_c__String__assignn(s, bytes.as_ptr().cast(), bytes.len())
+    };
+    assert!(ok, "rosidl string assign failed");
+}
+
+// ---------------------------------------------------------------------------
+// 5. Frame ids that are not strings a C consumer or a comparison can use
+
+/// Frame ids the node must refuse, built natively: one that is not UTF-8
+/// (r2r's own conversion would read it as "") and one over the 256-byte
+/// limit.
+fn bad_frames() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("not UTF-8", b"\xff\xfe".to_vec()),
+        ("300 bytes", vec![b'm'; 300]),
+    ]
+}
+
+/// Publishes footprints, then obstacle arrays, with `frame` (natively)
+/// until the report says `invalid_frame_id` and the flag reads true; back
+/// to a valid scene after each.
+async fn refuses_frame(
+    h: &mut Harness,
+    what: &str,
+    frame: &[u8],
+    footprints: &r2r::Publisher<PolygonStamped>,
+    arrays: &r2r::Publisher<ObstacleArray>,
+    robot: &[(f64, f64)],
+    scene: &ObstacleArray,
+) {
+    let mut msg = r2r::NativeMsg::<PolygonStamped>::from(&footprint("map", robot));
+    set_native_string(&mut msg.header.frame_id, frame);
+    h.set_footprint(None);
+    let r = publish_until(
+        h,
+        &format!("with status invalid_frame_id (footprint frame {what})"),
+        || footprints.publish_native(&mut msg).expect("publish"),
+        |r| r.status == "invalid_frame_id",
+    )
+    .await;
+    assert!(!r.valid, "{what}: {r:#?}");
+    publish_until_flag(h, true, || {
+        footprints.publish_native(&mut msg).expect("publish")
+    })
+    .await;
+    h.set_footprint(Some(footprint("map", robot)));
+    h.report_where("valid again", SETTLE, |r| r.valid).await;
+
+    let mut msg = r2r::NativeMsg::<ObstacleArray>::from(scene);
+    set_native_string(&mut msg.header.frame_id, frame);
+    h.set_obstacles(None);
+    let r = publish_until(
+        h,
+        &format!("with status invalid_frame_id (obstacles frame {what})"),
+        || arrays.publish_native(&mut msg).expect("publish"),
+        |r| r.status == "invalid_frame_id",
+    )
+    .await;
+    assert!(!r.valid, "{what}: {r:#?}");
+    publish_until_flag(h, true, || {
+        arrays.publish_native(&mut msg).expect("publish")
+    })
+    .await;
+    h.set_obstacles(Some(scene.clone()));
+    h.report_where("valid again", SETTLE, |r| r.valid && !r.colliding)
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn frame_ids_not_utf8_or_too_long_are_refused() {
+    let mut h = Harness::start("fs_frames", &[]).await;
+    let robot = square(0.0, 0.0, 0.5);
+    let scene = obstacles("map", vec![obstacle("far", &rect(5.0, -1.0, 6.0, 1.0))]);
+    h.set_obstacles(Some(scene.clone()));
+    h.set_footprint(Some(footprint("map", &robot)));
+    h.report_where("valid", SETTLE, |r| r.valid && !r.colliding).await;
+    let footprints = h.matched_publisher::<PolygonStamped>("footprint").await;
+    let arrays = h.matched_publisher::<ObstacleArray>("obstacles").await;
+    for (what, frame) in bad_frames() {
+        refuses_frame(&mut h, what, &frame, &footprints, &arrays, &robot, &scene).await;
+    }
+    assert!(h.node.is_running());
+}
+
+/// A frame id with an embedded NUL ("map\0odom": r2r's conversion, like
+/// any C consumer, would read "map"). Whether the NUL reaches a subscriber
+/// at all depends on the middleware: rmw_fastrtps serialises a rosidl
+/// string as a C string (`cdr << str->data`), so "map\0odom" goes on the
+/// wire as "map". The test first looks at what a native subscriber of the
+/// peer receives: when the NUL arrives, the node must refuse the frame
+/// (`invalid_frame_id`); when the middleware cut it, the node can only
+/// judge "map", and the report must say so (`frame_id` "map").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn frame_id_with_a_nul_is_refused_when_it_reaches_the_node() {
+    let mut h = Harness::start("fs_nul", &[]).await;
+    let robot = square(0.0, 0.0, 0.5);
+    let scene = obstacles("map", vec![obstacle("far", &rect(5.0, -1.0, 6.0, 1.0))]);
+    h.set_obstacles(Some(scene.clone()));
+    h.set_footprint(Some(footprint("map", &robot)));
+    h.report_where("valid", SETTLE, |r| r.valid && !r.colliding).await;
+    // The peer listens natively on a topic of its own.
+    let mut wire = h
+        .peer_node()
+        .lock()
+        .unwrap()
+        .subscribe_native::<PolygonStamped>("nul_probe", r2r::QosProfile::default())
+        .expect("subscribe nul_probe");
+    let probe = h
+        .peer_node()
+        .lock()
+        .unwrap()
+        .create_publisher::<PolygonStamped>("nul_probe", r2r::QosProfile::default())
+        .expect("probe publisher");
+    let frame: &[u8] = b"map\0odom";
+    let mut msg = r2r::NativeMsg::<PolygonStamped>::from(&footprint("map", &robot));
+    set_native_string(&mut msg.header.frame_id, frame);
+    let deadline = Instant::now() + STARTUP;
+    let received: Vec<u8> = loop {
+        probe.publish_native(&mut msg).expect("publish probe");
+        let next = tokio::time::timeout(Duration::from_millis(200), futures::StreamExt::next(&mut wire)).await;
+        if let Ok(Some(got)) = next {
+            let s = &got.header.frame_id;
+            // SAFETY: an initialised rosidl string owns `size` bytes.
+            break unsafe { std::slice::from_raw_parts(s.data.cast::<u8>(), s.size) }.to_vec();
+        }
+        assert!(Instant::now() < deadline, "the probe never arrived");
+    };
+    note(&format!(
+        "5 NUL frame id: sent {frame:?}, a native subscriber receives {:?}",
+        String::from_utf8_lossy(&received)
+    ));
+    let footprints = h.matched_publisher::<PolygonStamped>("footprint").await;
+    let arrays = h.matched_publisher::<ObstacleArray>("obstacles").await;
+    if received == frame {
+        refuses_frame(&mut h, "NUL", frame, &footprints, &arrays, &robot, &scene).await;
+    } else {
+        // Nothing the node can tell apart from "map": documented, not
+        // judged (see the notes of this test).
+        assert_eq!(received, b"map", "the middleware cut the string at the NUL");
+    }
+    assert!(h.node.is_running());
+}
+
+// ---------------------------------------------------------------------------
+// 4. Oversized inputs and ids that would forge log lines
+
+fn longest_line(log: &str) -> usize {
+    log.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_16_mb_obstacle_id_is_refused_without_memory_or_log_blowup() {
+    let mut h = Harness::start("fs_bigid", &[]).await;
+    let scene = obstacles("map", vec![obstacle("far", &rect(5.0, -1.0, 6.0, 1.0))]);
+    h.set_obstacles(Some(scene.clone()));
+    h.set_footprint(Some(footprint("map", &square(0.0, 0.0, 0.5))));
+    h.report_where("valid", SETTLE, |r| r.valid).await;
+    let arrays = h.matched_publisher::<ObstacleArray>("obstacles").await;
+    // Settled: RSS before the message.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = h.node.rss_kb().expect("VmRSS");
+
+    let huge = obstacles(
+        "map",
+        vec![obstacle(&"x".repeat(16 << 20), &rect(5.0, -1.0, 6.0, 1.0))],
+    );
+    h.set_obstacles(None);
+    let mut peak = before;
+    let mut sent = 0;
+    let r = {
+        let node = &h.node;
+        let mut publish = || {
+            arrays.publish(&huge).expect("publish 16 MB id");
+            sent += 1;
+            peak = peak.max(node.rss_kb().unwrap_or(0));
+        };
+        // Closure borrows h.node: wait on the reports through a second
+        // borrow-free loop.
+        let deadline = Instant::now() + SETTLE;
+        let mut last = None;
+        'outer: loop {
+            publish();
+            let until = tokio::time::Instant::now() + Duration::from_millis(400);
+            while let Ok(Some(r)) = tokio::time::timeout_at(until, h.reports.recv()).await {
+                if r.status == "invalid_id" {
+                    break 'outer r;
+                }
+                last = Some(r);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no invalid_id report; last {last:#?}\n{}",
+                node.log_text()
+            );
+        }
+    };
+    assert!(!r.valid, "{r:#?}");
+    assert!(r.colliding, "fail_safe: {r:#?}");
+    // Keep it the newest for a while (the node gets it a few more times).
+    for _ in 0..3 {
+        arrays.publish(&huge).expect("publish 16 MB id");
+        sent += 1;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        peak = peak.max(h.node.rss_kb().unwrap_or(0));
+    }
+    let after_status = h.report_where("(next)", SETTLE, |_| true).await;
+    assert!(!after_status.valid, "{after_status:#?}");
+    assert!(h.node.is_running(), "node died: {}", h.node.log_text());
+    let after = h.node.rss_kb().expect("VmRSS");
+
+    h.set_obstacles(Some(scene));
+    h.report_where("valid again", SETTLE, |r| r.valid && !r.colliding).await;
+    let log = h.node.log_text();
+    let longest = longest_line(&log);
+    note(&format!(
+        "4a 16 MB id ({sent} messages): VmRSS before {before} kB, peak seen {peak} kB, \
+         after {after} kB (+{} kB); longest log line {longest} chars",
+        after as i64 - before as i64
+    ));
+    assert!(
+        peak < before + 150 * 1024 && after < before + 150 * 1024,
+        "RSS before {before} kB, peak {peak} kB, after {after} kB"
+    );
+    assert!(longest <= 1000, "a log line of {longest} chars:\n{}", &log[..log.len().min(4000)]);
+    assert!(log.contains("obstacle array refused: invalid_id"), "{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_100000_obstacle_array_is_refused_and_a_normal_one_recovers() {
+    let mut h = Harness::start("fs_manyobs", &[]).await;
+    let scene = obstacles("map", vec![obstacle("far", &rect(5.0, -1.0, 6.0, 1.0))]);
+    h.set_obstacles(Some(scene.clone()));
+    h.set_footprint(Some(footprint("map", &square(0.0, 0.0, 0.5))));
+    h.report_where("valid", SETTLE, |r| r.valid).await;
+    let arrays = h.matched_publisher::<ObstacleArray>("obstacles").await;
+
+    let many = obstacles(
+        "map",
+        (0..100_000)
+            .map(|i| circle(&format!("c{i}"), 10.0 + f64::from(i % 1000), f64::from(i / 1000), 0.25))
+            .collect(),
+    );
+    h.set_obstacles(None);
+    let r = publish_until(
+        &mut h,
+        "with status too_many_obstacles",
+        || arrays.publish(&many).expect("publish"),
+        |r| r.status == "too_many_obstacles",
+    )
+    .await;
+    assert!(!r.valid, "{r:#?}");
+    assert!(r.colliding, "fail_safe: {r:#?}");
+    publish_until_flag(&mut h, true, || arrays.publish(&many).expect("publish")).await;
+
+    h.set_obstacles(Some(scene));
+    let r = h
+        .report_where("valid again", SETTLE, |r| r.valid && !r.colliding)
+        .await;
+    assert_eq!(result_ids(&r), ["far"]);
+    h.flag_settles(false).await;
+    assert!(h.node.is_running());
+}
+
+/// Short, but with a newline and an ANSI escape (red) in it.
+const FORGING_ID: &str = "a\nFAKE LOG LINE\x1b[31m";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ids_are_escaped_in_log_lines_even_when_the_flag_flaps() {
+    let mut h = Harness::start("fs_forge", &[]).await;
+    h.set_obstacles(Some(obstacles(
+        "map",
+        vec![obstacle(FORGING_ID, &rect(2.8, -1.0, 3.5, 1.0))],
+    )));
+    let clear = footprint("map", &square(0.0, 0.0, 0.5));
+    let hit = footprint("map", &square(2.5, 0.0, 0.5));
+    h.set_footprint(Some(clear.clone()));
+    let r = h.report_where("valid", SETTLE, |r| r.valid).await;
+    assert_eq!(r.nearest_obstacle_id, FORGING_ID, "the id itself round-trips");
+    h.flag_settles(false).await;
+
+    // Collides and clears, faster than the change log logs each change.
+    for k in 0..40 {
+        let colliding = k % 2 == 0;
+        h.set_footprint(Some(if colliding { hit.clone() } else { clear.clone() }));
+        h.flag_within(colliding, SETTLE).await;
+    }
+    let r = h
+        .report_where("clear at the end", SETTLE, |r| r.valid && !r.colliding)
+        .await;
+    assert_eq!(r.nearest_obstacle_id, FORGING_ID);
+    // The flapping count comes with a publication after the window.
+    let deadline = Instant::now() + SETTLE;
+    while !h.node.log_text().contains("flag flapping") && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let log = h.node.log_text();
+    let escaped = r"a\nFAKE LOG LINE\u{1b}[31m";
+    let mentions = log.matches(escaped).count();
+    note(&format!(
+        "4c forging id: {mentions} log lines name it escaped; flapping line: {}",
+        log.contains("flag flapping")
+    ));
+    assert!(mentions > 0, "the id is not in the log in escaped form:\n{log}");
+    assert!(log.contains("flag flapping"), "no flapping line:\n{log}");
+    assert!(!log.contains('\x1b'), "raw ESC in the log:\n{log:?}");
+    assert!(
+        !log.lines().any(|l| l.starts_with("FAKE LOG LINE")),
+        "a forged log line:\n{log}"
+    );
+    assert!(!log.contains("\nFAKE LOG LINE"), "{log:?}");
+}
