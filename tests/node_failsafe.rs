@@ -641,3 +641,152 @@ async fn ids_are_escaped_in_log_lines_even_when_the_flag_flaps() {
     );
     assert!(!log.contains("\nFAKE LOG LINE"), "{log:?}");
 }
+
+// ---------------------------------------------------------------------------
+// 3. Sim time: no clock, a clock that stalls, one that jumps back
+
+/// What the test's `/clock` publisher does.
+struct SimClock {
+    running: bool,
+    /// Sim time (s) at `since`.
+    at: f64,
+    since: Instant,
+}
+
+impl SimClock {
+    fn now(&self) -> f64 {
+        if self.running {
+            self.at + self.since.elapsed().as_secs_f64()
+        } else {
+            self.at
+        }
+    }
+
+    fn set(&mut self, running: bool, at: f64) {
+        *self = SimClock {
+            running,
+            at,
+            since: Instant::now(),
+        };
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sim_time_no_clock_stalled_clock_and_a_jump_back_are_not_valid() {
+    use r2r::rosgraph_msgs::msg::Clock;
+    use std::sync::{Arc, Mutex};
+    let mut h = Harness::start("fs_sim", &[("use_sim_time", "true")]).await;
+    let peer = h.peer_node();
+    let clock_pub = peer
+        .lock()
+        .unwrap()
+        .create_publisher::<Clock>("/clock", r2r::QosProfile::default())
+        .expect("/clock publisher");
+    let arrays = peer
+        .lock()
+        .unwrap()
+        .create_publisher::<ObstacleArray>("obstacles", r2r::QosProfile::default())
+        .expect("obstacles publisher");
+    let clock = Arc::new(Mutex::new(SimClock {
+        running: false,
+        at: 0.0,
+        since: Instant::now(),
+    }));
+    // /clock at 50 Hz while running; silent otherwise.
+    let clock_task = {
+        let clock = clock.clone();
+        tokio::spawn(async move {
+            loop {
+                let now = {
+                    let c = clock.lock().unwrap();
+                    c.running.then(|| c.now())
+                };
+                if let Some(t) = now {
+                    let msg = Clock {
+                        clock: r2r::builtin_interfaces::msg::Time {
+                            sec: t.floor() as i32,
+                            nanosec: ((t - t.floor()) * 1e9) as u32,
+                        },
+                    };
+                    let _ = clock_pub.publish(&msg);
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        })
+    };
+    // Obstacles at 2 Hz (fresh for the 1 s timeout; slow enough that the
+    // array from before a jump stays in use for a while), the footprint at
+    // 10 Hz by the feeder. A clear scene: the flag is true only by
+    // fail_safe.
+    let scene = obstacles("map", vec![obstacle("far", &rect(5.0, -1.0, 6.0, 1.0))]);
+    let obstacle_task = tokio::spawn(async move {
+        loop {
+            let _ = arrays.publish(&scene);
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    });
+    h.set_footprint(Some(footprint("map", &square(0.0, 0.0, 0.5))));
+
+    // No /clock: ROS time reads 0.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let r = h.report_with_status("no_clock").await;
+    assert!(!r.valid && r.colliding, "{r:#?}");
+    h.flag_settles(true).await;
+
+    // /clock from 1000 s, in real time: valid and clear.
+    clock.lock().unwrap().set(true, 1000.0);
+    let r = h
+        .report_where("valid with /clock", SETTLE, |r| r.valid)
+        .await;
+    assert!(!r.colliding, "{r:#?}");
+    assert!(r.header.stamp.sec >= 1000, "stamped in sim time: {r:#?}");
+    h.flag_within(false, SETTLE).await;
+
+    // /clock stops, inputs keep coming: stalled.
+    let stopped = Instant::now();
+    {
+        let mut c = clock.lock().unwrap();
+        let t = c.now();
+        c.set(false, t);
+    }
+    let r = h.report_with_status("clock_stalled").await;
+    let stall_after = stopped.elapsed();
+    assert!(!r.valid && r.colliding, "{r:#?}");
+    // Every report from there on (until the clock restarts) is not valid.
+    for _ in 0..5 {
+        let r = h.report_where("(next)", SETTLE, |_| true).await;
+        assert_eq!(r.status, "clock_stalled", "{r:#?}");
+    }
+    h.flag_within(true, SETTLE).await;
+
+    // Restarted where it stopped: valid again.
+    {
+        let mut c = clock.lock().unwrap();
+        let t = c.now();
+        c.set(true, t);
+    }
+    h.report_where("valid after the restart", SETTLE, |r| r.valid)
+        .await;
+
+    // Jump back from ~1000 s to 10 s, /clock and inputs keep coming.
+    let jumped = Instant::now();
+    clock.lock().unwrap().set(true, 10.0);
+    let r = h.report_with_status("clock_jumped_back").await;
+    let jump_seen_after = jumped.elapsed();
+    assert!(!r.valid && r.colliding, "{r:#?}");
+    let r = h
+        .report_where("valid after the jump", SETTLE, |r| r.valid)
+        .await;
+    let valid_after = jumped.elapsed();
+    assert!(!r.colliding, "{r:#?}");
+    assert!(
+        r.header.stamp.sec < 1000,
+        "stamped after the jump: {r:#?}"
+    );
+    note(&format!(
+        "3 sim time: clock_stalled {stall_after:?} after /clock stopped; \
+         clock_jumped_back {jump_seen_after:?} after the jump, valid again after {valid_after:?}"
+    ));
+    clock_task.abort();
+    obstacle_task.abort();
+}
