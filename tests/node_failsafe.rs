@@ -15,7 +15,7 @@
 mod node_common;
 
 use node_common::*;
-use r2r::geometry_msgs::msg::{Polygon, PolygonStamped, Pose, Quaternion};
+use r2r::geometry_msgs::msg::{PolygonStamped, Pose, Quaternion};
 use r2r::sat_collision_msgs::msg::{CollisionReport, Obstacle, ObstacleArray};
 use r2r::sat_collision_msgs::srv::CheckFootprint;
 use r2r::std_msgs::msg::Bool;
@@ -789,4 +789,303 @@ async fn sim_time_no_clock_stalled_clock_and_a_jump_back_are_not_valid() {
     ));
     clock_task.abort();
     obstacle_task.abort();
+}
+
+// ---------------------------------------------------------------------------
+// 1. Freshness from arrival under load, and 2. a flag never starved
+
+/// Vertices of each heavy obstacle (a comb), and how many of them: 240,000
+/// vertices in one message, under the 262,144 limit.
+const HEAVY_VERTICES: usize = 4_000;
+const HEAVY_COUNT: usize = 60;
+
+/// The wall, and 60 concave combs far from the robot (y >= 10).
+fn heavy_array(wall: &Obstacle) -> ObstacleArray {
+    let mut list = vec![wall.clone()];
+    for i in 0..HEAVY_COUNT {
+        let points = comb(HEAVY_VERTICES, -2.0, 10.0 + 3.0 * i as f64, 1.0 / 1024.0);
+        list.push(obstacle(&format!("comb{i}"), &points));
+    }
+    obstacles("map", list)
+}
+
+/// Checks the gaps between stamped flags; the largest.
+fn assert_flag_gaps(flags: &[(Instant, Bool)], what: &str) -> Duration {
+    let (gap, count) = largest_gap(flags);
+    assert!(count >= 2, "{what}: {count} collision messages");
+    assert!(
+        gap <= MAX_FLAG_GAP,
+        "{what}: {gap:?} between two collision messages ({count} received)"
+    );
+    gap
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn heavy_obstacle_array_neither_keeps_an_old_footprint_valid_nor_starves_the_flag() {
+    let mut h = Harness::start("fs_heavy", &[]).await;
+    let mut flags = h.subscribe_stamped_flags();
+    let mut reports = h.subscribe_stamped_reports();
+    let wall = obstacle("wall", &rect(2.8, -1.0, 3.5, 1.0));
+    let clear = footprint("map", &square(0.0, 0.0, 0.5));
+    let hit = footprint("map", &square(2.5, 0.0, 0.5));
+    h.set_obstacles(Some(obstacles("map", vec![wall.clone()])));
+    h.set_footprint(Some(clear));
+    h.report_where("valid and clear", SETTLE, |r| r.valid && !r.colliding)
+        .await;
+    h.flag_settles(false).await;
+    // Both stamped subscriptions are matched by now.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    while flags.try_recv().is_ok() {}
+    while reports.try_recv().is_ok() {}
+
+    // The heavy array, re-published at 10 Hz by the feeder; the colliding
+    // footprint 300 ms later, while the node takes it in.
+    let heavy = heavy_array(&wall);
+    let load_start = Instant::now();
+    h.set_obstacles(Some(heavy));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let hit_sent = Instant::now();
+    h.set_footprint(Some(hit));
+    let end = hit_sent + Duration::from_secs(8);
+    let stamped_flags = drain_until(&mut flags, end).await;
+    let stamped_reports = drain_until(&mut reports, Instant::now()).await;
+    let bound = hit_sent + MAX_FLAG_GAP;
+
+    // 1a: the flag reads true within 1 s of the colliding footprint, and
+    // stays so; no report says "valid and clear" after that.
+    let first_true = stamped_flags
+        .iter()
+        .find(|(t, b)| *t >= hit_sent && b.data)
+        .map(|(t, _)| t.duration_since(hit_sent));
+    let late_false: Vec<Duration> = stamped_flags
+        .iter()
+        .filter(|(t, b)| *t > bound && !b.data)
+        .map(|(t, _)| t.duration_since(hit_sent))
+        .collect();
+    let late_clear: Vec<(Duration, &str, usize)> = stamped_reports
+        .iter()
+        .filter(|(t, r)| *t > bound && r.valid && !r.colliding)
+        .map(|(t, r)| (t.duration_since(hit_sent), r.status.as_str(), r.results.len()))
+        .collect();
+    let taken_in = stamped_reports
+        .iter()
+        .find(|(_, r)| r.results.len() == HEAVY_COUNT + 1)
+        .map(|(t, _)| t.duration_since(load_start));
+    let statuses: std::collections::BTreeMap<&str, usize> =
+        stamped_reports.iter().fold(Default::default(), |mut m, (_, r)| {
+            *m.entry(r.status.as_str()).or_default() += 1;
+            m
+        });
+    // 2c: the flag keeps coming while the array is taken in.
+    let (gap, count) = largest_gap(&stamped_flags);
+    note(&format!(
+        "1a/2c heavy array ({HEAVY_COUNT} x {HEAVY_VERTICES} vertices at 10 Hz): first true flag \
+         {first_true:?} after the colliding footprint; array first in a report {taken_in:?} after \
+         it was sent; largest gap between collision messages {gap:?} ({count} in 8.3 s); \
+         report statuses {statuses:?}"
+    ));
+    assert!(
+        first_true.is_some_and(|d| d <= MAX_FLAG_GAP),
+        "no true flag within 1 s of the colliding footprint: {first_true:?}; {}",
+        h.context_text()
+    );
+    assert!(late_false.is_empty(), "clear flags after 1 s: {late_false:?}");
+    assert!(
+        late_clear.is_empty(),
+        "valid and clear reports after 1 s (age, status, results): {late_clear:?}"
+    );
+    assert!(
+        taken_in.is_some(),
+        "the heavy array never showed in a report (statuses {statuses:?}); {}",
+        h.context_text()
+    );
+    assert_flag_gaps(&stamped_flags, "heavy obstacle array");
+    assert!(h.node.is_running());
+}
+
+/// The footprint of item 1b: a 4,094-vertex comb (concave), its bottom-left
+/// corner at (`x0`, 0); 4091/1024 m long.
+fn comb_footprint(x0: f64) -> PolygonStamped {
+    footprint("map", &comb(4_094, x0, 0.0, 1.0 / 1024.0))
+}
+
+const COMB_LENGTH: f64 = 4091.0 / 1024.0;
+/// The obstacle ahead: its near side at x = 8.
+const AHEAD_X: f64 = 8.0;
+/// Footprint k is shifted by (k mod 256) / 256 m along x.
+const SHIFT: f64 = 1.0 / 256.0;
+
+/// Which footprint (mod 256) a report's `min_distance` is about.
+fn footprint_index(min_distance: f64) -> Option<usize> {
+    let k = (AHEAD_X - COMB_LENGTH - min_distance) / SHIFT;
+    let rounded = k.round();
+    ((k - rounded).abs() < 1e-3 && (0.0..256.0).contains(&rounded)).then_some(rounded as usize)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn valid_reports_are_about_footprints_younger_than_the_timeout() {
+    let mut h = Harness::start("fs_fresh", &[]).await;
+    let mut reports = h.subscribe_stamped_reports();
+    h.set_obstacles(Some(obstacles(
+        "map",
+        vec![obstacle("ahead", &rect(AHEAD_X, -1.0, AHEAD_X + 1.0, 3.0))],
+    )));
+    h.set_footprint(Some(comb_footprint(0.0)));
+    h.report_where("valid", SETTLE, |r| r.valid).await;
+    let footprints = h.matched_publisher::<PolygonStamped>("footprint").await;
+    h.set_footprint(None);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    while reports.try_recv().is_ok() {}
+
+    // 160 footprints at 20 Hz, each remembered with its send time.
+    const COUNT: usize = 160;
+    let messages: Vec<PolygonStamped> = (0..COUNT)
+        .map(|k| comb_footprint(k as f64 * SHIFT))
+        .collect();
+    let mut sent: Vec<Instant> = Vec::with_capacity(COUNT);
+    let mut received = Vec::new();
+    let start = tokio::time::Instant::now();
+    for (k, msg) in messages.iter().enumerate() {
+        tokio::time::sleep_until(start + Duration::from_millis(50) * k as u32).await;
+        sent.push(Instant::now());
+        footprints.publish(msg).expect("publish footprint");
+        while let Ok(r) = reports.try_recv() {
+            received.push(r);
+        }
+    }
+    // Reports after the last footprint: until it is stale for sure.
+    received.extend(drain_until(&mut reports, Instant::now() + Duration::from_secs(2)).await);
+
+    let margin = Duration::from_millis(500);
+    let mut valid = 0;
+    let mut oldest = Duration::ZERO;
+    let mut oldest_streaming = Duration::ZERO;
+    let last_sent = *sent.last().expect("footprints sent");
+    let mut problems = Vec::new();
+    for (at, r) in &received {
+        if !r.valid {
+            continue;
+        }
+        valid += 1;
+        let Some(k) = footprint_index(r.min_distance).filter(|k| *k < sent.len()) else {
+            problems.push(format!("valid report about no footprint sent: {r:?}"));
+            continue;
+        };
+        let age = at.saturating_duration_since(sent[k]);
+        oldest = oldest.max(age);
+        if *at < last_sent {
+            oldest_streaming = oldest_streaming.max(age);
+        }
+        if age > Duration::from_secs(1) + margin {
+            problems.push(format!(
+                "valid report received {age:?} after footprint {k} was sent (min_distance {})",
+                r.min_distance
+            ));
+        }
+    }
+    let statuses: std::collections::BTreeMap<&str, usize> =
+        received.iter().fold(Default::default(), |mut m, (_, r)| {
+            *m.entry(r.status.as_str()).or_default() += 1;
+            m
+        });
+    note(&format!(
+        "1b 4,094-vertex footprints at 20 Hz: {} reports ({statuses:?}), {valid} valid; \
+         oldest footprint behind a valid report: {oldest:?} ({oldest_streaming:?} while \
+         footprints were coming)",
+        received.len()
+    ));
+    assert!(problems.is_empty(), "{problems:#?}\n{}", h.context_text());
+    assert!(
+        valid >= 20,
+        "only {valid} valid reports for {COUNT} footprints ({statuses:?})"
+    );
+    // The last footprint is stale 1 s after it arrived: the last report says so.
+    let last = &received.last().expect("reports").1;
+    assert_eq!(last.status, "stale_footprint", "{last:#?}");
+}
+
+/// 10,000 small squares along +x, farthest first: every pose of a
+/// trajectory near the origin is checked exactly against each (each is
+/// nearer than the ones before, so no box test skips it).
+fn far_to_near_obstacles() -> ObstacleArray {
+    obstacles(
+        "map",
+        (0..10_000)
+            .map(|i| {
+                obstacle(
+                    &format!("o{i}"),
+                    &square(20.0 + f64::from(10_000 - i), 0.0, 0.25),
+                )
+            })
+            .collect(),
+    )
+}
+
+fn robot_request(poses: usize) -> CheckFootprint::Request {
+    CheckFootprint::Request {
+        footprint: polygon(&rect(-0.5, -0.25, 0.5, 0.25)),
+        poses: (0..poses)
+            .map(|k| {
+                pose(
+                    (k % 100) as f64 * 0.01,
+                    (k / 100 % 100) as f64 * 0.01,
+                    k as f64 * 0.001,
+                )
+            })
+            .collect(),
+        padding: 0.0,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn check_footprint_neither_starves_the_flag_nor_computes_a_request_too_large() {
+    let mut h = Harness::start("fs_service", &[]).await;
+    let mut flags = h.subscribe_stamped_flags();
+    h.set_obstacles(Some(far_to_near_obstacles()));
+    h.set_footprint(Some(footprint("map", &square(0.0, 0.0, 0.5))));
+    h.report_where("valid, 10,000 obstacles", SETTLE, |r| {
+        r.valid && r.results.len() == 10_000
+    })
+    .await;
+
+    // 2b: 100,000 poses x 10,000 obstacles = 1e9 pairs > 1e7 (default).
+    let (r, took) = h
+        .check_footprint_once(robot_request(100_000), Duration::from_secs(60))
+        .await;
+    note(&format!("2b 100,000 poses x 10,000 obstacles: answered in {took:?} ({})", r.status));
+    assert!(!r.valid, "{:?}", (&r.status, r.colliding.len()));
+    assert_eq!(r.status, "request_too_large");
+    assert_eq!(r.colliding.len(), 100_000);
+    assert!(r.colliding.iter().all(|&c| c), "fail_safe: every pose colliding");
+    assert_eq!(r.first_collision, 0);
+    assert!(took < Duration::from_secs(10), "not answered promptly: {took:?}");
+
+    // 2a: a request that is computed, and takes a while.
+    let set = h.set_parameter("max_service_checks", double_value(1e12)).await;
+    assert!(set.successful, "{set:?}");
+    let poses = 1_500;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    while flags.try_recv().is_ok() {}
+    let call_start = Instant::now();
+    let (r, took) = h
+        .check_footprint_once(robot_request(poses), Duration::from_secs(120))
+        .await;
+    let stamped = drain_until(&mut flags, Instant::now()).await;
+    let during: Vec<(Instant, Bool)> = stamped
+        .into_iter()
+        .filter(|(t, _)| *t >= call_start)
+        .collect();
+    let (gap, count) = largest_gap(&during);
+    note(&format!(
+        "2a {poses} poses x 10,000 obstacles (max_service_checks 1e12): answered in {took:?}; \
+         largest gap between collision messages {gap:?} ({count} received meanwhile)"
+    ));
+    assert!(r.valid, "{:?}", r.status);
+    assert_eq!(r.colliding.len(), poses);
+    assert!(r.colliding.iter().all(|&c| !c), "all clear");
+    assert_eq!(r.first_collision, -1);
+    // The nearest square (i = 9,999) has its near side at x = 20.75.
+    assert!(r.distance.iter().all(|d| *d > 19.0 && *d < 21.0), "{:?}", &r.distance[..5]);
+    assert_flag_gaps(&during, "check_footprint computing");
+    assert!(h.node.is_running());
 }
