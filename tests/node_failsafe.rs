@@ -418,7 +418,8 @@ async fn frame_ids_not_utf8_or_too_long_are_refused() {
 /// any C consumer, would read "map"). Whether the NUL reaches a subscriber
 /// at all depends on the middleware: rmw_fastrtps serialises a rosidl
 /// string as a C string (`cdr << str->data`), so "map\0odom" goes on the
-/// wire as "map". The test first looks at what a native subscriber of the
+/// wire as "map" (and it reads one back with `String__assign(tmp.c_str())`,
+/// which would cut a NUL that came on the wire). The test first looks at what a native subscriber of the
 /// peer receives: when the NUL arrives, the node must refuse the frame
 /// (`invalid_frame_id`); when the middleware cut it, the node can only
 /// judge "map", and the report must say so (`frame_id` "map").
@@ -634,7 +635,18 @@ async fn ids_are_escaped_in_log_lines_even_when_the_flag_flaps() {
     ));
     assert!(mentions > 0, "the id is not in the log in escaped form:\n{log}");
     assert!(log.contains("flag flapping"), "no flapping line:\n{log}");
-    assert!(!log.contains('\x1b'), "raw ESC in the log:\n{log:?}");
+    // Every mention is the escaped one: no raw newline before, no raw ESC
+    // after "FAKE LOG LINE".
+    assert_eq!(
+        log.matches("FAKE LOG LINE").count(),
+        mentions,
+        "an unescaped mention of the id:\n{log:?}"
+    );
+    assert!(!log.contains("LINE\x1b"), "raw ESC in the log:\n{log:?}");
+    // rcutils colours its own lines only when told to.
+    if std::env::var("RCUTILS_COLORIZED_OUTPUT").as_deref() != Ok("1") {
+        assert!(!log.contains('\x1b'), "raw ESC in the log:\n{log:?}");
+    }
     assert!(
         !log.lines().any(|l| l.starts_with("FAKE LOG LINE")),
         "a forged log line:\n{log}"
