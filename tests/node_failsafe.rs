@@ -52,10 +52,7 @@ fn comb(n: usize, x0: f64, y0: f64, step: f64) -> Vec<(f64, f64)> {
 
 /// A unique temporary directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "sat_failsafe_{}_{name}",
-        std::process::id()
-    ));
+    let dir = std::env::temp_dir().join(format!("sat_failsafe_{}_{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
@@ -93,7 +90,10 @@ fn largest_gap<T>(stamped: &[(Instant, T)]) -> (Duration, usize) {
 }
 
 /// Everything `rx` holds now, and what arrives until `until`.
-async fn drain_until<T>(rx: &mut UnboundedReceiver<(Instant, T)>, until: Instant) -> Vec<(Instant, T)> {
+async fn drain_until<T>(
+    rx: &mut UnboundedReceiver<(Instant, T)>,
+    until: Instant,
+) -> Vec<(Instant, T)> {
     let mut out = Vec::new();
     loop {
         let deadline = tokio::time::Instant::from_std(until);
@@ -140,13 +140,20 @@ async fn service_pose_with_a_huge_quaternion_is_the_same_rotation() {
     let half = std::f64::consts::FRAC_1_SQRT_2;
     let request = |q| CheckFootprint::Request {
         footprint: polygon(&rect(-0.5, -0.25, 0.5, 0.25)),
-        poses: vec![quat_pose(0.0, 0.0, (0.0, 0.0, 0.0, 1.0)), quat_pose(0.0, 0.0, q)],
+        poses: vec![
+            quat_pose(0.0, 0.0, (0.0, 0.0, 0.0, 1.0)),
+            quat_pose(0.0, 0.0, q),
+        ],
         padding: 0.0,
     };
     let unit = h.check_footprint(request((0.0, 0.0, half, half))).await;
     assert!(unit.valid, "{unit:?}");
     assert_eq!(unit.status, "ok");
-    assert_eq!(unit.colliding, [false, true], "yaw 0 clear, yaw 90 colliding: {unit:?}");
+    assert_eq!(
+        unit.colliding,
+        [false, true],
+        "yaw 0 clear, yaw 90 colliding: {unit:?}"
+    );
     assert!((unit.distance[0] - 0.15).abs() < 1e-6, "{unit:?}");
     assert_eq!(unit.first_collision, 1);
 
@@ -180,7 +187,11 @@ fn params_file_naming_another_node_stops_start_up() {
         &["--params-file", typo.to_str().unwrap()],
         PROMPT_EXIT,
     );
-    assert_eq!(status.code(), Some(1), "exit status {status:?}; output:\n{out}");
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "exit status {status:?}; output:\n{out}"
+    );
     let expected = format!(
         "--params-file {}: params file names no entry for this node \
          (/t_fs_ptypo/sat_collision_node): its key is sat_colision_node; \
@@ -214,7 +225,10 @@ fn params_file_naming_another_node_stops_start_up() {
             std::thread::sleep(Duration::from_millis(50));
         }
         let log = node.log_text();
-        assert!(log.contains("padding 0.25 m"), "{key}: file not applied:\n{log}");
+        assert!(
+            log.contains("padding 0.25 m"),
+            "{key}: file not applied:\n{log}"
+        );
         assert!(node.is_running(), "{key}: {log}");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -237,7 +251,11 @@ fn params_file_that_is_a_fifo_exits_promptly() {
         status.code(),
         started.elapsed()
     ));
-    assert_eq!(status.code(), Some(1), "exit status {status:?}; output:\n{out}");
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "exit status {status:?}; output:\n{out}"
+    );
     assert!(
         out.contains("--params-file") && out.contains("not a regular file (a FIFO)"),
         "{out}"
@@ -405,7 +423,8 @@ async fn frame_ids_not_utf8_or_too_long_are_refused() {
     let scene = obstacles("map", vec![obstacle("far", &rect(5.0, -1.0, 6.0, 1.0))]);
     h.set_obstacles(Some(scene.clone()));
     h.set_footprint(Some(footprint("map", &robot)));
-    h.report_where("valid", SETTLE, |r| r.valid && !r.colliding).await;
+    h.report_where("valid", SETTLE, |r| r.valid && !r.colliding)
+        .await;
     let footprints = h.matched_publisher::<PolygonStamped>("footprint").await;
     let arrays = h.matched_publisher::<ObstacleArray>("obstacles").await;
     for (what, frame) in bad_frames() {
@@ -430,7 +449,8 @@ async fn frame_id_with_a_nul_is_refused_when_it_reaches_the_node() {
     let scene = obstacles("map", vec![obstacle("far", &rect(5.0, -1.0, 6.0, 1.0))]);
     h.set_obstacles(Some(scene.clone()));
     h.set_footprint(Some(footprint("map", &robot)));
-    h.report_where("valid", SETTLE, |r| r.valid && !r.colliding).await;
+    h.report_where("valid", SETTLE, |r| r.valid && !r.colliding)
+        .await;
     // The peer listens natively on a topic of its own.
     let mut wire = h
         .peer_node()
@@ -450,7 +470,11 @@ async fn frame_id_with_a_nul_is_refused_when_it_reaches_the_node() {
     let deadline = Instant::now() + STARTUP;
     let received: Vec<u8> = loop {
         probe.publish_native(&mut msg).expect("publish probe");
-        let next = tokio::time::timeout(Duration::from_millis(200), futures::StreamExt::next(&mut wire)).await;
+        let next = tokio::time::timeout(
+            Duration::from_millis(200),
+            futures::StreamExt::next(&mut wire),
+        )
+        .await;
         if let Ok(Some(got)) = next {
             let s = &got.header.frame_id;
             // SAFETY: an initialised rosidl string owns `size` bytes.
@@ -542,7 +566,8 @@ async fn a_16_mb_obstacle_id_is_refused_without_memory_or_log_blowup() {
     let after = h.node.rss_kb().expect("VmRSS");
 
     h.set_obstacles(Some(scene));
-    h.report_where("valid again", SETTLE, |r| r.valid && !r.colliding).await;
+    h.report_where("valid again", SETTLE, |r| r.valid && !r.colliding)
+        .await;
     let log = h.node.log_text();
     let longest = longest_line(&log);
     note(&format!(
@@ -554,7 +579,11 @@ async fn a_16_mb_obstacle_id_is_refused_without_memory_or_log_blowup() {
         peak < before + 150 * 1024 && after < before + 150 * 1024,
         "RSS before {before} kB, peak {peak} kB, after {after} kB"
     );
-    assert!(longest <= 1000, "a log line of {longest} chars:\n{}", &log[..log.len().min(4000)]);
+    assert!(
+        longest <= 1000,
+        "a log line of {longest} chars:\n{}",
+        &log[..log.len().min(4000)]
+    );
     assert!(log.contains("obstacle array refused: invalid_id"), "{log}");
 }
 
@@ -570,7 +599,14 @@ async fn a_100000_obstacle_array_is_refused_and_a_normal_one_recovers() {
     let many = obstacles(
         "map",
         (0..100_000)
-            .map(|i| circle(&format!("c{i}"), 10.0 + f64::from(i % 1000), f64::from(i / 1000), 0.25))
+            .map(|i| {
+                circle(
+                    &format!("c{i}"),
+                    10.0 + f64::from(i % 1000),
+                    f64::from(i / 1000),
+                    0.25,
+                )
+            })
             .collect(),
     );
     h.set_obstacles(None);
@@ -608,13 +644,20 @@ async fn ids_are_escaped_in_log_lines_even_when_the_flag_flaps() {
     let hit = footprint("map", &square(2.5, 0.0, 0.5));
     h.set_footprint(Some(clear.clone()));
     let r = h.report_where("valid", SETTLE, |r| r.valid).await;
-    assert_eq!(r.nearest_obstacle_id, FORGING_ID, "the id itself round-trips");
+    assert_eq!(
+        r.nearest_obstacle_id, FORGING_ID,
+        "the id itself round-trips"
+    );
     h.flag_settles(false).await;
 
     // Collides and clears, faster than the change log logs each change.
     for k in 0..40 {
         let colliding = k % 2 == 0;
-        h.set_footprint(Some(if colliding { hit.clone() } else { clear.clone() }));
+        h.set_footprint(Some(if colliding {
+            hit.clone()
+        } else {
+            clear.clone()
+        }));
         h.flag_within(colliding, SETTLE).await;
     }
     let r = h
@@ -633,7 +676,10 @@ async fn ids_are_escaped_in_log_lines_even_when_the_flag_flaps() {
         "4c forging id: {mentions} log lines name it escaped; flapping line: {}",
         log.contains("flag flapping")
     ));
-    assert!(mentions > 0, "the id is not in the log in escaped form:\n{log}");
+    assert!(
+        mentions > 0,
+        "the id is not in the log in escaped form:\n{log}"
+    );
     assert!(log.contains("flag flapping"), "no flapping line:\n{log}");
     // Every mention is the escaped one: no raw newline before, no raw ESC
     // after "FAKE LOG LINE".
@@ -791,10 +837,7 @@ async fn sim_time_no_clock_stalled_clock_and_a_jump_back_are_not_valid() {
         .await;
     let valid_after = jumped.elapsed();
     assert!(!r.colliding, "{r:#?}");
-    assert!(
-        r.header.stamp.sec < 1000,
-        "stamped after the jump: {r:#?}"
-    );
+    assert!(r.header.stamp.sec < 1000, "stamped after the jump: {r:#?}");
     note(&format!(
         "3 sim time: clock_stalled {stall_after:?} after /clock stopped; \
          clock_jumped_back {jump_seen_after:?} after the jump, valid again after {valid_after:?}"
@@ -877,17 +920,25 @@ async fn heavy_obstacle_array_neither_keeps_an_old_footprint_valid_nor_starves_t
     let late_clear: Vec<(Duration, &str, usize)> = stamped_reports
         .iter()
         .filter(|(t, r)| *t > bound && r.valid && !r.colliding)
-        .map(|(t, r)| (t.duration_since(hit_sent), r.status.as_str(), r.results.len()))
+        .map(|(t, r)| {
+            (
+                t.duration_since(hit_sent),
+                r.status.as_str(),
+                r.results.len(),
+            )
+        })
         .collect();
     let taken_in = stamped_reports
         .iter()
         .find(|(_, r)| r.results.len() == HEAVY_COUNT + 1)
         .map(|(t, _)| t.duration_since(load_start));
     let statuses: std::collections::BTreeMap<&str, usize> =
-        stamped_reports.iter().fold(Default::default(), |mut m, (_, r)| {
-            *m.entry(r.status.as_str()).or_default() += 1;
-            m
-        });
+        stamped_reports
+            .iter()
+            .fold(Default::default(), |mut m, (_, r)| {
+                *m.entry(r.status.as_str()).or_default() += 1;
+                m
+            });
     // 2c: the flag keeps coming while the array is taken in.
     let (gap, count) = largest_gap(&stamped_flags);
     note(&format!(
@@ -901,7 +952,10 @@ async fn heavy_obstacle_array_neither_keeps_an_old_footprint_valid_nor_starves_t
         "no true flag within 1 s of the colliding footprint: {first_true:?}; {}",
         h.context_text()
     );
-    assert!(late_false.is_empty(), "clear flags after 1 s: {late_false:?}");
+    assert!(
+        late_false.is_empty(),
+        "clear flags after 1 s: {late_false:?}"
+    );
     assert!(
         late_clear.is_empty(),
         "valid and clear reports after 1 s (age, status, results): {late_clear:?}"
@@ -1064,16 +1118,27 @@ async fn check_footprint_neither_starves_the_flag_nor_computes_a_request_too_lar
     let (r, took) = h
         .check_footprint_once(robot_request(100_000), Duration::from_secs(60))
         .await;
-    note(&format!("2b 100,000 poses x 10,000 obstacles: answered in {took:?} ({})", r.status));
+    note(&format!(
+        "2b 100,000 poses x 10,000 obstacles: answered in {took:?} ({})",
+        r.status
+    ));
     assert!(!r.valid, "{:?}", (&r.status, r.colliding.len()));
     assert_eq!(r.status, "request_too_large");
     assert_eq!(r.colliding.len(), 100_000);
-    assert!(r.colliding.iter().all(|&c| c), "fail_safe: every pose colliding");
+    assert!(
+        r.colliding.iter().all(|&c| c),
+        "fail_safe: every pose colliding"
+    );
     assert_eq!(r.first_collision, 0);
-    assert!(took < Duration::from_secs(10), "not answered promptly: {took:?}");
+    assert!(
+        took < Duration::from_secs(10),
+        "not answered promptly: {took:?}"
+    );
 
     // 2a: a request that is computed, and takes a while.
-    let set = h.set_parameter("max_service_checks", double_value(1e12)).await;
+    let set = h
+        .set_parameter("max_service_checks", double_value(1e12))
+        .await;
     assert!(set.successful, "{set:?}");
     let poses = 1_500;
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -1097,7 +1162,11 @@ async fn check_footprint_neither_starves_the_flag_nor_computes_a_request_too_lar
     assert!(r.colliding.iter().all(|&c| !c), "all clear");
     assert_eq!(r.first_collision, -1);
     // The nearest square (i = 9,999) has its near side at x = 20.75.
-    assert!(r.distance.iter().all(|d| *d > 19.0 && *d < 21.0), "{:?}", &r.distance[..5]);
+    assert!(
+        r.distance.iter().all(|d| *d > 19.0 && *d < 21.0),
+        "{:?}",
+        &r.distance[..5]
+    );
     assert_flag_gaps(&during, "check_footprint computing");
     assert!(h.node.is_running());
 }
