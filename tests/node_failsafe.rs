@@ -325,7 +325,7 @@ async fn publish_until(
 /// Like [`publish_until`], for the flag.
 async fn publish_until_flag(h: &mut Harness, expected: bool, mut publish: impl FnMut()) {
     let deadline = Instant::now() + SETTLE;
-    while let Ok(_) = h.flags.try_recv() {}
+    while h.flags.try_recv().is_ok() {}
     loop {
         publish();
         let until = tokio::time::Instant::now() + Duration::from_millis(200);

@@ -291,7 +291,12 @@ mod tests {
 
     fn pose(qx: f64, qy: f64, qz: f64, qw: f64) -> Pose {
         let mut p = Pose::default();
-        (p.orientation.x, p.orientation.y, p.orientation.z, p.orientation.w) = (qx, qy, qz, qw);
+        (
+            p.orientation.x,
+            p.orientation.y,
+            p.orientation.z,
+            p.orientation.w,
+        ) = (qx, qy, qz, qw);
         p
     }
 
@@ -305,7 +310,17 @@ mod tests {
     #[test]
     fn scaled_quaternions_give_the_same_yaw() {
         let quarter = std::f64::consts::FRAC_PI_2;
-        for s in [1e-300, 1e-150, 1e-3, 1.0, 1e3, 1e150, 1e200, 1e300, f64::MAX / 2.0] {
+        for s in [
+            1e-300,
+            1e-150,
+            1e-3,
+            1.0,
+            1e3,
+            1e150,
+            1e200,
+            1e300,
+            f64::MAX / 2.0,
+        ] {
             let y = yaw(&pose(0.0, 0.0, s, s)).expect("a rotation");
             assert!((y - quarter).abs() < 1e-12, "scale {s}: yaw {y}");
         }
@@ -318,6 +333,10 @@ mod tests {
         assert_eq!(yaw(&pose(0.0, 0.0, 0.0, 0.0)), None);
         assert_eq!(yaw(&pose(0.0, 0.0, f64::NAN, 1.0)), None);
         assert_eq!(yaw(&pose(0.0, 0.0, f64::INFINITY, 1.0)), None);
-        assert_eq!(yaw(&pose(0.0, 0.0, 0.0, 5e-324)), Some(0.0), "subnormal still a rotation");
+        assert_eq!(
+            yaw(&pose(0.0, 0.0, 0.0, 5e-324)),
+            Some(0.0),
+            "subnormal still a rotation"
+        );
     }
 }

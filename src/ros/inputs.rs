@@ -79,6 +79,27 @@ fn push_points(points: &[NativePoint], out: &mut Vec<Point>) {
     );
 }
 
+/// Size of a point in a native polygon.
+const POINT_BYTES: usize = std::mem::size_of::<NativePoint>();
+
+/// About how many bytes a native footprint holds (strings and points).
+pub fn footprint_bytes(msg: &NativeFootprint) -> usize {
+    msg.header.frame_id.size + POINT_BYTES * msg.polygon.points.size
+}
+
+/// About how many bytes a native obstacle array holds.
+pub fn array_bytes(msg: &NativeArray) -> usize {
+    sequence(msg, msg.obstacles.data, msg.obstacles.size)
+        .iter()
+        .map(|o| o.id.size + POINT_BYTES * o.polygon.points.size)
+        .fold(msg.header.frame_id.size, usize::saturating_add)
+}
+
+/// About how many bytes a native obstacle instance holds.
+pub fn instance_bytes(msg: &NativeInstance) -> usize {
+    msg.header.frame_id.size + POINT_BYTES * msg.polygon.polygon.points.size
+}
+
 /// A footprint message, its buffers reused from message to message.
 #[derive(Debug, Default)]
 pub struct FootprintInput {

@@ -32,7 +32,7 @@
 
 use super::convert;
 use super::inputs::{
-    ArrayInput, Arrival, FootprintInput, InstanceInput, LatestFootprint, PendingObstacles,
+    self, ArrayInput, Arrival, FootprintInput, InstanceInput, LatestFootprint, PendingObstacles,
 };
 use super::markers::{MarkerBuilder, MarkerInput};
 use super::params::Params;
@@ -399,6 +399,10 @@ fn trim_heap() {
 
 /// Inputs above this many vertices are large: memory is trimmed after them.
 const LARGE_INPUT_VERTICES: usize = 100_000;
+
+/// Messages above this many bytes (native form: strings and points) are
+/// large: memory is trimmed once they are freed.
+const LARGE_MESSAGE_BYTES: usize = 1 << 20;
 
 /// The obstacle worker: validation and convex splitting of obstacle shapes,
 /// arrays, instances and their expiry, off the flag's path.
@@ -887,17 +891,19 @@ fn io_thread(
         node.spin_once(Duration::from_millis(5));
         // Drained after every spin: r2r's channels (10 deep, dropping the
         // newest when full) never fill.
+        let mut large = false;
         while let Some(msg) = ready_now(&mut footprint_sub) {
+            large |= inputs::footprint_bytes(&msg) > LARGE_MESSAGE_BYTES;
             footprints.put(&msg, time.arrival());
         }
-        let mut large = false;
         while let Some(msg) = ready_now(&mut array_sub) {
             let arrival = time.arrival();
-            large |= msg.obstacles.size > crate::limits::MAX_OBSTACLES_PER_MESSAGE;
+            large |= inputs::array_bytes(&msg) > LARGE_MESSAGE_BYTES;
             pending.put_array(ArrayInput::read(&msg), arrival);
         }
         while let Some(msg) = ready_now(&mut instance_sub) {
             let arrival = time.arrival();
+            large |= inputs::instance_bytes(&msg) > LARGE_MESSAGE_BYTES;
             pending.put_instance(InstanceInput::read(&msg), arrival);
         }
         if large {
