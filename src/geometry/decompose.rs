@@ -597,26 +597,50 @@ impl Mesh {
 /// vertices closer than the rounding error and validation keeps distinct
 /// vertices more than the tolerance apart. `None` when fewer than three
 /// vertices remain (no area).
-fn strictly_convex(mut ring: Vec<Point>) -> Option<Vec<Point>> {
+fn strictly_convex(ring: Vec<Point>) -> Option<Vec<Point>> {
+    let n = ring.len();
+    if n < 3 {
+        return None;
+    }
+    let drops = |a: Point, b: Point, c: Point| {
+        a == b || orient(a, b, c) <= 0.0 || float_turn(a, b, c) <= 0.0
+    };
+    // Usually nothing drops: keep the ring as it is.
+    if !(0..n).any(|i| drops(ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n])) {
+        return Some(ring);
+    }
     // Walk around, dropping one vertex at a time (two at once could be the
     // two copies of a repeated point) and stepping back to recheck the
-    // neighbour that changed, until a full lap finds nothing. Drops are
-    // rare, so this is linear in practice.
-    let mut i = 0;
-    let mut clean = 0;
-    while ring.len() >= 3 && clean < ring.len() {
-        let n = ring.len();
-        let (a, b, c) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
-        if a == b || orient(a, b, c) <= 0.0 || float_turn(a, b, c) <= 0.0 {
-            ring.remove(i);
+    // neighbour that changed, until a full lap finds nothing. A linked
+    // list makes each drop O(1) (a large piece can lose many straight
+    // vertices).
+    let mut prev: Vec<usize> = (0..n).map(|i| (i + n - 1) % n).collect();
+    let mut next: Vec<usize> = (0..n).map(|i| (i + 1) % n).collect();
+    let mut alive = vec![true; n];
+    let (mut len, mut i, mut clean) = (n, 0, 0);
+    while len >= 3 && clean < len {
+        let (a, c) = (prev[i], next[i]);
+        if drops(ring[a], ring[i], ring[c]) {
+            next[a] = c;
+            prev[c] = a;
+            alive[i] = false;
+            len -= 1;
             clean = 0;
-            i = (i + n - 2) % (n - 1);
+            i = a;
         } else {
-            i = (i + 1) % n;
+            i = c;
             clean += 1;
         }
     }
-    (ring.len() >= 3).then_some(ring)
+    if len < 3 {
+        return None;
+    }
+    Some(
+        ring.iter()
+            .zip(&alive)
+            .filter_map(|(p, &keep)| keep.then_some(*p))
+            .collect(),
+    )
 }
 
 // ---------------------------------------------------------------------------
