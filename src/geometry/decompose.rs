@@ -246,7 +246,9 @@ struct EarClipper<'a> {
     /// are removed from it; none is ever added.
     blockers: BoxTree,
     is_blocker: Vec<bool>,
-    is_ear: Vec<bool>,
+    /// Ear status, computed when the clipper first needs it after the
+    /// vertex's neighbourhood last changed (`None` until then).
+    is_ear: Vec<Option<bool>>,
     /// For the ring edge from `v` to `next[v]`: the half-edge of an already
     /// clipped triangle on its other side, or [`NONE`] for a polygon edge.
     across: Vec<usize>,
@@ -266,7 +268,7 @@ impl<'a> EarClipper<'a> {
             len: n,
             blockers: BoxTree::default(),
             is_blocker: vec![false; n],
-            is_ear: vec![false; n],
+            is_ear: vec![None; n],
             across: vec![NONE; n],
             pending: Vec::new(),
             touched: Vec::new(),
@@ -279,8 +281,19 @@ impl<'a> EarClipper<'a> {
             min: points[v],
             max: points[v],
         });
-        clipper.refresh_ears(0);
         clipper
+    }
+
+    /// Whether `v` is an ear, tested now if its status is not known.
+    fn ear_status(&mut self, v: usize) -> bool {
+        match self.is_ear[v] {
+            Some(ear) => ear,
+            None => {
+                let ear = self.ear_test(v);
+                self.is_ear[v] = Some(ear);
+                ear
+            }
+        }
     }
 
     /// Exact-sign turn at `v` in the current ring.
@@ -322,7 +335,7 @@ impl<'a> EarClipper<'a> {
     fn refresh_ears(&mut self, start: usize) {
         let mut v = start;
         for _ in 0..self.len {
-            self.is_ear[v] = self.ear_test(v);
+            self.is_ear[v] = Some(self.ear_test(v));
             v = self.next[v];
         }
     }
@@ -335,7 +348,7 @@ impl<'a> EarClipper<'a> {
         let mut misses = 0;
         let mut refreshed = false;
         while self.len > 3 {
-            if self.is_ear[v] {
+            if self.ear_status(v) {
                 if ear_budget == 0 {
                     return Some(self.ring_from(v));
                 }
@@ -402,7 +415,7 @@ impl<'a> EarClipper<'a> {
         self.prev[c] = a;
         self.alive[v] = false;
         self.is_blocker[v] = false;
-        self.is_ear[v] = false;
+        self.is_ear[v] = Some(false);
         self.len -= 1;
     }
 
@@ -448,10 +461,11 @@ impl<'a> EarClipper<'a> {
         }
         // Other vertices keep their status: a vertex that stopped blocking
         // cannot have been the only one inside another ear candidate (in
-        // exact arithmetic some reflex vertex would be inside too).
+        // exact arithmetic some reflex vertex would be inside too). The
+        // touched ones are tested again when the clipper reaches them.
         for &u in &touched {
             if self.alive[u] {
-                self.is_ear[u] = self.ear_test(u);
+                self.is_ear[u] = None;
             }
         }
         self.pending = pending;

@@ -686,7 +686,6 @@ fn find_self_intersection_scanning(
                 tree.node_max_key(node) as usize > k
                     && tree.node_box(node).intersects(own)
                     && !slab_far(tree.node_slab(node), a0, a1, margin)
-                    && !beside.far(tree.node_box(node))
             },
             |j| {
                 // Neighbours share one vertex; that they do not overlap was
@@ -716,7 +715,7 @@ fn find_self_intersection_scanning(
 /// tolerances) beyond the slab: no segment of the node comes within two
 /// tolerances of it (the normal has unit length up to rounding, and the
 /// margin dwarfs the rounding of the dot products, as for
-/// [`Beside::far`]), so [`segments_within`] is false for all of them.
+/// [`Beside::far_segment`]), so [`segments_within`] is false for all of them.
 #[inline]
 fn slab_far(slab: &Slab, a0: Point, a1: Point, margin: f64) -> bool {
     let v0 = slab.normal.x * a0.x + slab.normal.y * a0.y;
@@ -748,29 +747,13 @@ impl Beside {
         }
     }
 
-    /// Every point of `b` is more than three tolerances from the line, on
-    /// the same side. Boxes of edges are inflated by `tol`, so no edge in
-    /// `b` comes within two tolerances of the line: it neither crosses the
-    /// edge nor has an end within `tol` of it, nor the edge an end within
-    /// `tol` of it ([`segments_within`] is false). The margin dwarfs the
-    /// rounding of the cross products (relative 1e-15 of coordinates whose
-    /// tolerance is 1e-12 of their magnitude). Never true for an edge of
-    /// zero length.
-    #[inline]
-    fn far(&self, b: &Aabb) -> bool {
-        let side = |x: f64, y: f64| cross(&self.direction, &(Point::new(x, y) - self.origin));
-        let s = [
-            side(b.min.x, b.min.y),
-            side(b.max.x, b.min.y),
-            side(b.max.x, b.max.y),
-            side(b.min.x, b.max.y),
-        ];
-        s.iter().all(|&v| v > self.reach) || s.iter().all(|&v| v < -self.reach)
-    }
-
     /// Both ends of the segment `b0b1` are more than three tolerances from
-    /// the line, on the same side: as [`far`](Self::far) for the segment
-    /// itself rather than its box.
+    /// the line, on the same side: no point of it comes within two
+    /// tolerances of the line, so it neither crosses the edge nor has an
+    /// end within `tol` of it, nor the edge an end within `tol` of it
+    /// ([`segments_within`] is false). The margin dwarfs the rounding of
+    /// the cross products (relative 1e-15 of coordinates whose tolerance is
+    /// 1e-12 of their magnitude). Never true for an edge of zero length.
     #[inline]
     fn far_segment(&self, b0: Point, b1: Point) -> bool {
         let s0 = cross(&self.direction, &(b0 - self.origin));
