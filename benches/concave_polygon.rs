@@ -15,7 +15,10 @@
 //! * `spiral`: a thick Archimedean spiral of four turns (outer wall out,
 //!   inner wall back);
 //! * `random`: a random x-monotone polygon (random points, sorted by x,
-//!   split into an upper and a lower chain).
+//!   split into an upper and a lower chain);
+//! * `sawtooth`: 2,046 long, thin teeth leaning at 45° side by side, each
+//!   edge's bounding box overlapping those of about a hundred others (the
+//!   bad case for box filters, in the validation and in the ear test).
 //!
 //! Groups:
 //! * `validate + decompose 4,096-vertex concave polygon`: [`Shape::polygon`]
@@ -106,12 +109,34 @@ fn random_monotone() -> Vec<Point> {
     ring
 }
 
+/// A base with `(N - 4) / 2` teeth of random height (40 to 60) leaning at
+/// 45°, one unit wide at the base, on exactly collinear valleys.
+fn sawtooth() -> Vec<Point> {
+    let teeth = (N - 4) / 2;
+    let mut rng = Rng(5);
+    let width = teeth as f64;
+    let mut ring = vec![
+        Point::new(0.0, -1.0),
+        Point::new(0.5 * width, -1.5),
+        Point::new(width, -1.0),
+    ];
+    for k in (0..teeth).rev() {
+        let x = k as f64;
+        let h = rng.range(40.0, 60.0);
+        ring.push(Point::new(x + 1.0, 0.0));
+        ring.push(Point::new(x + 0.5 + h, h));
+    }
+    ring.push(Point::new(0.0, 0.0));
+    ring
+}
+
 fn shapes() -> Vec<(&'static str, Vec<Point>)> {
     vec![
         ("comb", comb()),
         ("star", star()),
         ("spiral", spiral()),
         ("random", random_monotone()),
+        ("sawtooth", sawtooth()),
     ]
 }
 

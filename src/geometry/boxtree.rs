@@ -8,16 +8,33 @@
 //! be removed (a live count per node lets searches skip emptied subtrees);
 //! their boxes never shrink, which only costs pruning power.
 //!
+//! A tree over segments can also bound each node by a slab: the range of
+//! `normal · p` over its segments' ends, `normal` perpendicular to the
+//! node's dominant segment direction. Long, nearly parallel segments (a
+//! spiky star) have large, mutually overlapping boxes, but thin slabs.
+//! Each node may also carry the largest key of its items (a sweep rank),
+//! so that a search can skip subtrees of items it has already passed.
+//!
 //! Searches are depth first with a fixed-size stack: no allocation.
 
-use super::{Aabb, Point};
+use super::{Aabb, Point, Vector};
 
 /// Most items in a leaf.
 const LEAF: usize = 4;
 /// Depth bound of the search stack: a tree of `n` items is
 /// `log2(n / LEAF) + 1` deep, and a depth-first search holds at most one
 /// pending sibling per level.
-const STACK: usize = 64;
+/// (Trees hold at most a few `2^16` items: 40 is ample.)
+const STACK: usize = 40;
+
+/// The points `p` of a node's segments satisfy `lo <= normal · p <= hi`
+/// (`normal` of unit length, up to rounding).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slab {
+    pub(crate) normal: Vector,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+}
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BoxTree {
@@ -32,6 +49,10 @@ pub(crate) struct BoxTree {
     slot: Vec<usize>,
     /// `slot[id]` exists for every `id < ids`.
     ids: usize,
+    /// Per node, for trees over segments: the node's slab (empty otherwise).
+    slabs: Vec<Slab>,
+    /// Per node: the largest key of its items (empty when no keys).
+    max_key: Vec<u32>,
 }
 
 impl BoxTree {
@@ -44,6 +65,8 @@ impl BoxTree {
             items,
             slot: vec![usize::MAX; ids],
             ids,
+            slabs: Vec::new(),
+            max_key: Vec::new(),
         };
         let item_boxes: Vec<Aabb> = tree.items.iter().map(|&id| box_of(id)).collect();
         // Work on positions 0..m into `item_boxes`, then map back to ids.
@@ -57,6 +80,94 @@ impl BoxTree {
             tree.slot[id] = position;
         }
         tree
+    }
+
+    /// A tree over segments (`ends_of(id)`, whose box is `box_of(id)`),
+    /// with the slab of every node and the largest `key_of(id)` under it.
+    pub(crate) fn over_segments(
+        items: Vec<usize>,
+        ids: usize,
+        box_of: impl Fn(usize) -> Aabb,
+        ends_of: impl Fn(usize) -> (Point, Point),
+        key_of: impl Fn(usize) -> u32,
+    ) -> Self {
+        let mut tree = Self::new(items, ids, box_of);
+        let nodes = tree.boxes.len();
+        tree.slabs = vec![
+            Slab {
+                normal: Vector::new(0.0, 1.0),
+                lo: f64::NEG_INFINITY,
+                hi: f64::INFINITY,
+            };
+            nodes
+        ];
+        tree.max_key = vec![0; nodes];
+        // Ends, doubled-angle direction (a segment and its reverse count
+        // alike, weighted by length) and key of each item, in tree order.
+        let ends: Vec<(Point, Point)> = tree.items.iter().map(|&id| ends_of(id)).collect();
+        let doubled: Vec<Vector> = ends
+            .iter()
+            .map(|&(a, b)| {
+                let d = b - a;
+                let length = d.norm();
+                if length > 0.0 {
+                    Vector::new(d.x * d.x - d.y * d.y, 2.0 * d.x * d.y) / length
+                } else {
+                    Vector::zeros()
+                }
+            })
+            .collect();
+        let keys: Vec<u32> = tree.items.iter().map(|&id| key_of(id)).collect();
+        if !tree.items.is_empty() {
+            tree.bound_segments(0, 0, ends.len(), &ends, &doubled, &keys);
+        }
+        tree
+    }
+
+    /// Slab and largest key of node `node` (items `lo..hi`) and below;
+    /// returns the node's summed doubled direction and largest key.
+    fn bound_segments(
+        &mut self,
+        node: usize,
+        lo: usize,
+        hi: usize,
+        ends: &[(Point, Point)],
+        doubled: &[Vector],
+        keys: &[u32],
+    ) -> (Vector, u32) {
+        let (sum, key) = if hi - lo <= LEAF {
+            let sum = doubled[lo..hi].iter().fold(Vector::zeros(), |s, d| s + d);
+            (sum, keys[lo..hi].iter().copied().max().unwrap_or(0))
+        } else {
+            let mid = lo + (hi - lo) / 2;
+            let (s0, k0) = self.bound_segments(2 * node + 1, lo, mid, ends, doubled, keys);
+            let (s1, k1) = self.bound_segments(2 * node + 2, mid, hi, ends, doubled, keys);
+            (s0 + s1, k0.max(k1))
+        };
+        // Half the doubled angle: (|u| + u.x, u.y) points along it.
+        let half = Vector::new(sum.norm() + sum.x, sum.y);
+        let length = half.norm();
+        let normal = if length > 0.0 {
+            Vector::new(-half.y / length, half.x / length)
+        } else {
+            Vector::new(0.0, 1.0)
+        };
+        let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
+        for &(a, b) in &ends[lo..hi] {
+            let (va, vb) = (
+                normal.x * a.x + normal.y * a.y,
+                normal.x * b.x + normal.y * b.y,
+            );
+            low = low.min(va.min(vb));
+            high = high.max(va.max(vb));
+        }
+        self.slabs[node] = Slab {
+            normal,
+            lo: low,
+            hi: high,
+        };
+        self.max_key[node] = key;
+        (sum, key)
     }
 
     /// Builds node `node` over `order` (positions into `item_boxes`),
@@ -129,18 +240,30 @@ impl BoxTree {
     pub(crate) fn search(
         &self,
         mut enter: impl FnMut(&Aabb) -> bool,
+        visit: impl FnMut(usize) -> bool,
+    ) -> bool {
+        self.search_nodes(|node| enter(&self.boxes[node]), visit)
+    }
+
+    /// [`search`](Self::search) with `enter` given the node number (see
+    /// [`node_box`](Self::node_box), [`node_slab`](Self::node_slab),
+    /// [`node_max_key`](Self::node_max_key)).
+    pub(crate) fn search_nodes(
+        &self,
+        mut enter: impl FnMut(usize) -> bool,
         mut visit: impl FnMut(usize) -> bool,
     ) -> bool {
         if self.items.is_empty() {
             return false;
         }
-        let mut stack = [(0usize, 0usize, 0usize); STACK];
-        stack[0] = (0, 0, self.items.len());
+        let mut stack = [(0u32, 0u32, 0u32); STACK];
+        stack[0] = (0, 0, self.items.len() as u32);
         let mut depth = 1;
         while depth > 0 {
             depth -= 1;
             let (node, lo, hi) = stack[depth];
-            if self.live[node] == 0 || !enter(&self.boxes[node]) {
+            let (node, lo, hi) = (node as usize, lo as usize, hi as usize);
+            if self.live[node] == 0 || !enter(node) {
                 continue;
             }
             if hi - lo <= LEAF {
@@ -153,11 +276,30 @@ impl BoxTree {
             }
             let mid = lo + (hi - lo) / 2;
             // Right pushed first: the left subtree is searched first.
-            stack[depth] = (2 * node + 2, mid, hi);
-            stack[depth + 1] = (2 * node + 1, lo, mid);
+            stack[depth] = ((2 * node + 2) as u32, mid as u32, hi as u32);
+            stack[depth + 1] = ((2 * node + 1) as u32, lo as u32, mid as u32);
             depth += 2;
         }
         false
+    }
+
+    /// Bounding box of node `node`'s items.
+    #[inline]
+    pub(crate) fn node_box(&self, node: usize) -> &Aabb {
+        &self.boxes[node]
+    }
+
+    /// Slab of node `node` (trees built by [`over_segments`](Self::over_segments)).
+    #[inline]
+    pub(crate) fn node_slab(&self, node: usize) -> &Slab {
+        &self.slabs[node]
+    }
+
+    /// Largest key under node `node` (trees built by
+    /// [`over_segments`](Self::over_segments)).
+    #[inline]
+    pub(crate) fn node_max_key(&self, node: usize) -> u32 {
+        self.max_key[node]
     }
 }
 

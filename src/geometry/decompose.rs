@@ -246,7 +246,9 @@ struct EarClipper<'a> {
     /// are removed from it; none is ever added.
     blockers: BoxTree,
     is_blocker: Vec<bool>,
-    is_ear: Vec<bool>,
+    /// Ear status, computed when the clipper first needs it after the
+    /// vertex's neighbourhood last changed (`None` until then).
+    is_ear: Vec<Option<bool>>,
     /// For the ring edge from `v` to `next[v]`: the half-edge of an already
     /// clipped triangle on its other side, or [`NONE`] for a polygon edge.
     across: Vec<usize>,
@@ -266,7 +268,7 @@ impl<'a> EarClipper<'a> {
             len: n,
             blockers: BoxTree::default(),
             is_blocker: vec![false; n],
-            is_ear: vec![false; n],
+            is_ear: vec![None; n],
             across: vec![NONE; n],
             pending: Vec::new(),
             touched: Vec::new(),
@@ -279,8 +281,19 @@ impl<'a> EarClipper<'a> {
             min: points[v],
             max: points[v],
         });
-        clipper.refresh_ears(0);
         clipper
+    }
+
+    /// Whether `v` is an ear, tested now if its status is not known.
+    fn ear_status(&mut self, v: usize) -> bool {
+        match self.is_ear[v] {
+            Some(ear) => ear,
+            None => {
+                let ear = self.ear_test(v);
+                self.is_ear[v] = Some(ear);
+                ear
+            }
+        }
     }
 
     /// Exact-sign turn at `v` in the current ring.
@@ -322,7 +335,7 @@ impl<'a> EarClipper<'a> {
     fn refresh_ears(&mut self, start: usize) {
         let mut v = start;
         for _ in 0..self.len {
-            self.is_ear[v] = self.ear_test(v);
+            self.is_ear[v] = Some(self.ear_test(v));
             v = self.next[v];
         }
     }
@@ -335,7 +348,7 @@ impl<'a> EarClipper<'a> {
         let mut misses = 0;
         let mut refreshed = false;
         while self.len > 3 {
-            if self.is_ear[v] {
+            if self.ear_status(v) {
                 if ear_budget == 0 {
                     return Some(self.ring_from(v));
                 }
@@ -402,7 +415,7 @@ impl<'a> EarClipper<'a> {
         self.prev[c] = a;
         self.alive[v] = false;
         self.is_blocker[v] = false;
-        self.is_ear[v] = false;
+        self.is_ear[v] = Some(false);
         self.len -= 1;
     }
 
@@ -448,10 +461,11 @@ impl<'a> EarClipper<'a> {
         }
         // Other vertices keep their status: a vertex that stopped blocking
         // cannot have been the only one inside another ear candidate (in
-        // exact arithmetic some reflex vertex would be inside too).
+        // exact arithmetic some reflex vertex would be inside too). The
+        // touched ones are tested again when the clipper reaches them.
         for &u in &touched {
             if self.alive[u] {
-                self.is_ear[u] = self.ear_test(u);
+                self.is_ear[u] = None;
             }
         }
         self.pending = pending;
@@ -597,26 +611,50 @@ impl Mesh {
 /// vertices closer than the rounding error and validation keeps distinct
 /// vertices more than the tolerance apart. `None` when fewer than three
 /// vertices remain (no area).
-fn strictly_convex(mut ring: Vec<Point>) -> Option<Vec<Point>> {
+fn strictly_convex(ring: Vec<Point>) -> Option<Vec<Point>> {
+    let n = ring.len();
+    if n < 3 {
+        return None;
+    }
+    let drops = |a: Point, b: Point, c: Point| {
+        a == b || orient(a, b, c) <= 0.0 || float_turn(a, b, c) <= 0.0
+    };
+    // Usually nothing drops: keep the ring as it is.
+    if !(0..n).any(|i| drops(ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n])) {
+        return Some(ring);
+    }
     // Walk around, dropping one vertex at a time (two at once could be the
     // two copies of a repeated point) and stepping back to recheck the
-    // neighbour that changed, until a full lap finds nothing. Drops are
-    // rare, so this is linear in practice.
-    let mut i = 0;
-    let mut clean = 0;
-    while ring.len() >= 3 && clean < ring.len() {
-        let n = ring.len();
-        let (a, b, c) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
-        if a == b || orient(a, b, c) <= 0.0 || float_turn(a, b, c) <= 0.0 {
-            ring.remove(i);
+    // neighbour that changed, until a full lap finds nothing. A linked
+    // list makes each drop O(1) (a large piece can lose many straight
+    // vertices).
+    let mut prev: Vec<usize> = (0..n).map(|i| (i + n - 1) % n).collect();
+    let mut next: Vec<usize> = (0..n).map(|i| (i + 1) % n).collect();
+    let mut alive = vec![true; n];
+    let (mut len, mut i, mut clean) = (n, 0, 0);
+    while len >= 3 && clean < len {
+        let (a, c) = (prev[i], next[i]);
+        if drops(ring[a], ring[i], ring[c]) {
+            next[a] = c;
+            prev[c] = a;
+            alive[i] = false;
+            len -= 1;
             clean = 0;
-            i = (i + n - 2) % (n - 1);
+            i = a;
         } else {
-            i = (i + 1) % n;
+            i = c;
             clean += 1;
         }
     }
-    (ring.len() >= 3).then_some(ring)
+    if len < 3 {
+        return None;
+    }
+    Some(
+        ring.iter()
+            .zip(&alive)
+            .filter_map(|(p, &keep)| keep.then_some(*p))
+            .collect(),
+    )
 }
 
 // ---------------------------------------------------------------------------

@@ -30,7 +30,7 @@
 //! Errors name edges in the caller's numbering: edge `k` joins input point
 //! `k` to the next one, whatever the orientation.
 
-use super::boxtree::BoxTree;
+use super::boxtree::{BoxTree, Slab};
 use super::{cross, length_tolerance, Aabb, Point, Vector};
 use std::f64::consts::TAU;
 use std::fmt;
@@ -634,6 +634,16 @@ fn classify_ccw(vertices: &[Point]) -> Convexity {
 /// so a simple outline costs about `n log n`. The answer, pair included, is
 /// exactly the sweep's (see `find_self_intersection_reference`).
 fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)> {
+    find_self_intersection_scanning(vertices, tol, SCAN)
+}
+
+/// [`find_self_intersection`] scanning at most `scan` later edges directly
+/// (tests use 0: every candidate from the tree).
+fn find_self_intersection_scanning(
+    vertices: &[Point],
+    tol: f64,
+    scan: usize,
+) -> Option<(usize, usize)> {
     let n = vertices.len();
     let boxes = edge_boxes(vertices, tol);
     let order = rank_order(&boxes);
@@ -642,7 +652,14 @@ fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)
         rank[i] = k;
     }
     let starts: Vec<f64> = order.iter().map(|&i| boxes[i].min.x).collect();
-    let tree = BoxTree::new((0..n).collect(), n, |i| boxes[i]);
+    let tree = BoxTree::over_segments(
+        (0..n).collect(),
+        n,
+        |i| boxes[i],
+        |i| (vertices[i], vertices[(i + 1) % n]),
+        |i| rank[i] as u32,
+    );
+    let margin = 3.0 * tol;
     let mut candidates = Vec::new();
     for (k, &i) in order.iter().enumerate() {
         let own = &boxes[i];
@@ -652,7 +669,7 @@ fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)
         // The later edges that start (in x) before this one ends: scanned
         // directly when few, as the sweep does; found in the tree when many.
         let end = starts.partition_point(|&x| x <= own.max.x).max(k + 1);
-        if end - (k + 1) <= SCAN {
+        if end - (k + 1) <= scan {
             for &j in &order[k + 1..end] {
                 let adjacent = (i + 1) % n == j || (j + 1) % n == i;
                 if !adjacent
@@ -664,8 +681,12 @@ fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)
             }
             continue;
         }
-        tree.search(
-            |node| node.intersects(own) && !beside.far(node),
+        tree.search_nodes(
+            |node| {
+                tree.node_max_key(node) as usize > k
+                    && tree.node_box(node).intersects(own)
+                    && !slab_far(tree.node_slab(node), a0, a1, margin)
+            },
             |j| {
                 // Neighbours share one vertex; that they do not overlap was
                 // checked with the spikes.
@@ -688,6 +709,18 @@ fn find_self_intersection(vertices: &[Point], tol: f64) -> Option<(usize, usize)
         }
     }
     None
+}
+
+/// Every point of the segment `a0a1` is more than `margin` (three
+/// tolerances) beyond the slab: no segment of the node comes within two
+/// tolerances of it (the normal has unit length up to rounding, and the
+/// margin dwarfs the rounding of the dot products, as for
+/// [`Beside::far_segment`]), so [`segments_within`] is false for all of them.
+#[inline]
+fn slab_far(slab: &Slab, a0: Point, a1: Point, margin: f64) -> bool {
+    let v0 = slab.normal.x * a0.x + slab.normal.y * a0.y;
+    let v1 = slab.normal.x * a1.x + slab.normal.y * a1.y;
+    v0.max(v1) < slab.lo - margin || v0.min(v1) > slab.hi + margin
 }
 
 /// Most later edges overlapping in x that the sweep scans one by one
@@ -714,29 +747,13 @@ impl Beside {
         }
     }
 
-    /// Every point of `b` is more than three tolerances from the line, on
-    /// the same side. Boxes of edges are inflated by `tol`, so no edge in
-    /// `b` comes within two tolerances of the line: it neither crosses the
-    /// edge nor has an end within `tol` of it, nor the edge an end within
-    /// `tol` of it ([`segments_within`] is false). The margin dwarfs the
-    /// rounding of the cross products (relative 1e-15 of coordinates whose
-    /// tolerance is 1e-12 of their magnitude). Never true for an edge of
-    /// zero length.
-    #[inline]
-    fn far(&self, b: &Aabb) -> bool {
-        let side = |x: f64, y: f64| cross(&self.direction, &(Point::new(x, y) - self.origin));
-        let s = [
-            side(b.min.x, b.min.y),
-            side(b.max.x, b.min.y),
-            side(b.max.x, b.max.y),
-            side(b.min.x, b.max.y),
-        ];
-        s.iter().all(|&v| v > self.reach) || s.iter().all(|&v| v < -self.reach)
-    }
-
     /// Both ends of the segment `b0b1` are more than three tolerances from
-    /// the line, on the same side: as [`far`](Self::far) for the segment
-    /// itself rather than its box.
+    /// the line, on the same side: no point of it comes within two
+    /// tolerances of the line, so it neither crosses the edge nor has an
+    /// end within `tol` of it, nor the edge an end within `tol` of it
+    /// ([`segments_within`] is false). The margin dwarfs the rounding of
+    /// the cross products (relative 1e-15 of coordinates whose tolerance is
+    /// 1e-12 of their magnitude). Never true for an edge of zero length.
     #[inline]
     fn far_segment(&self, b0: Point, b1: Point) -> bool {
         let s0 = cross(&self.direction, &(b0 - self.origin));
@@ -1073,10 +1090,13 @@ mod tests {
 
         fn same(ring: &[Point]) -> Result<(), TestCaseError> {
             let tol = Aabb::from_points(ring).map_or(0.0, |b| length_tolerance(b.magnitude()));
+            let expected = find_self_intersection_reference(ring, tol);
+            prop_assert_eq!(find_self_intersection(ring, tol), expected, "{:?}", ring);
+            // Every candidate from the tree (its slab and side pruning).
             prop_assert_eq!(
-                find_self_intersection(ring, tol),
-                find_self_intersection_reference(ring, tol),
-                "{:?}",
+                find_self_intersection_scanning(ring, tol, 0),
+                expected,
+                "tree only: {:?}",
                 ring
             );
             Ok(())
