@@ -1279,4 +1279,114 @@ mod tests {
             "too_few_points"
         );
     }
+
+    #[test]
+    fn clock_causes_come_first() {
+        let mut m = ready_monitor();
+        m.set_clock(0, Some(Cause::NoClock));
+        let r = m.evaluate(0.5);
+        assert_eq!((r.valid, r.status, r.colliding), (false, "no_clock", true));
+        assert_eq!(m.flag(0.5).status, "no_clock");
+        m.set_clock(0, Some(Cause::ClockStalled));
+        assert_eq!(m.evaluate(0.5).status, "clock_stalled");
+        m.set_clock(0, None);
+        assert_eq!(m.evaluate(0.5).status, "ok");
+    }
+
+    /// After a backward jump, inputs received before it are not trusted
+    /// until they arrive anew: their times mean nothing any more.
+    #[test]
+    fn inputs_from_before_a_clock_jump_are_not_trusted() {
+        let mut m = ready_monitor();
+        m.set_clock(1, None);
+        assert_eq!(m.evaluate(0.2).status, "clock_jumped_back");
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 0.2);
+        assert_eq!(
+            m.evaluate(0.2).status,
+            "clock_jumped_back",
+            "the array is old"
+        );
+        m.set_obstacles("map", vec![obstacle("far", square(3.0, 0.0, 0.5))], 0.3);
+        assert_eq!(m.evaluate(0.3).status, "ok");
+        // An input stamped later than now can only come from before a jump.
+        let mut m = ready_monitor();
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 50.0);
+        assert_eq!(m.evaluate(1.0).status, "clock_jumped_back");
+        assert!(m.flag(1.0).colliding);
+    }
+
+    #[test]
+    fn obstacle_input_waiting_too_long_is_overloaded() {
+        let mut m = ready_monitor();
+        m.set_pending_obstacles(Some(0.1));
+        assert_eq!(m.evaluate(0.5).status, "ok", "within the overload timeout");
+        let r = m.evaluate(0.7);
+        assert_eq!(
+            (r.valid, r.status, r.colliding),
+            (false, "overloaded", true)
+        );
+        assert_eq!(
+            m.flag(0.7),
+            Flag {
+                colliding: true,
+                valid: false,
+                status: "overloaded"
+            }
+        );
+        m.set_pending_obstacles(None);
+        assert_eq!(m.evaluate(0.7).status, "ok");
+    }
+
+    #[test]
+    fn refused_messages_name_their_limit_and_replace_what_they_supersede() {
+        let mut m = ready_monitor();
+        m.reject_obstacles(Rejection::TooManyObstacles, 0.1);
+        let r = m.evaluate(0.2);
+        assert_eq!((r.valid, r.status), (false, "too_many_obstacles"));
+        assert!(m.obstacles().is_empty(), "the previous array is gone");
+        m.set_obstacles("map", vec![obstacle("far", square(3.0, 0.0, 0.5))], 0.3);
+        assert_eq!(m.evaluate(0.3).status, "ok");
+        m.reject_footprint(Rejection::InvalidFrameId, 0.4);
+        let r = m.evaluate(0.4);
+        assert_eq!(
+            (r.valid, r.status, r.colliding),
+            (false, "invalid_frame_id", true)
+        );
+        assert!(m.footprint_error().is_none(), "not a shape error");
+        m.reject_instance(Rejection::TooManyObstacles, 0.5);
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 0.5);
+        assert_eq!(m.evaluate(0.6).status, "too_many_obstacles");
+        m.set_obstacles("map", vec![obstacle("far", square(3.0, 0.0, 0.5))], 1.5);
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 1.5);
+        assert_eq!(m.expire_instances(1.6), 0, "no instance, only the refusal");
+        assert_eq!(
+            m.evaluate(1.6).status,
+            "ok",
+            "the refusal lived one timeout"
+        );
+    }
+
+    #[test]
+    fn a_copy_shares_the_obstacle_set_and_changes_do_not_leak_into_it() {
+        let m = ready_monitor();
+        let mut copy = m.clone();
+        assert!(Arc::ptr_eq(m.obstacle_set(), copy.obstacle_set()));
+        copy.set_obstacles("map", vec![], 0.0);
+        assert_eq!(m.obstacles().len(), 1);
+        assert!(copy.obstacles().is_empty());
+        let mut other = Monitor::new(MonitorConfig::default());
+        other.set_obstacle_set(Arc::clone(m.obstacle_set()));
+        other.set_footprint("map", &square(0.0, 0.0, 0.5), 0.0);
+        assert_eq!(other.evaluate(0.1), m.evaluate(0.1));
+    }
+
+    #[test]
+    fn forgetting_instances_after_a_jump_drops_them() {
+        let mut m = ready_monitor();
+        m.upsert_instance("map", obstacle("i", square(0.0, 0.0, 0.2)), 0.0);
+        assert_eq!(m.obstacles().len(), 2);
+        m.forget_instances();
+        assert_eq!(m.obstacles().len(), 1);
+        assert_eq!(m.obstacle_set().instance_count(), 0);
+    }
 }

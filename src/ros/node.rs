@@ -278,7 +278,7 @@ struct ReportWorker {
 
 impl ReportWorker {
     fn run(mut self, slot: &ReportSlot) {
-        lower_priority();
+        lower_priority(REPORT_NICE);
         // The native report lives on this thread (r2r's native messages are
         // not Send); numbers and unchanged strings are rewritten in place.
         let mut report_msg = NativeMsg::<CollisionReport>::new();
@@ -375,16 +375,22 @@ impl ReportWorker {
     }
 }
 
-/// Lowers the calling thread's scheduling priority (nice +10), so that on a
+/// Lowers the calling thread's scheduling priority to `nice`, so that on a
 /// busy machine the flag's thread and the transport get the cores first.
-fn lower_priority() {
+/// Best effort: a failure leaves the priority as it was.
+fn lower_priority(nice: i32) {
     // SAFETY: gettid has no preconditions; setpriority on the calling
     // thread's own id changes only that thread's nice value.
     unsafe {
         let tid = libc::gettid();
-        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, nice);
     }
 }
+
+/// Nice value of the report thread: the lowest of the node's threads.
+const REPORT_NICE: i32 = 10;
+/// Nice value of the obstacle worker: below the flag, above the report.
+const OBSTACLES_NICE: i32 = 5;
 
 /// Returns freed heap memory to the system after a large message (glibc
 /// keeps it otherwise, and RSS would stay at its peak).
@@ -418,6 +424,7 @@ struct ObstacleWorker {
 
 impl ObstacleWorker {
     fn run(mut self) {
+        lower_priority(OBSTACLES_NICE);
         loop {
             let wait = self.wait_time();
             let batch = self.pending.take(wait);
