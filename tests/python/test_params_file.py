@@ -64,6 +64,7 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         'robot_footprint': '[[0.5, 0.3], [-0.5, 0.3], [-0.5, -0.3], [0.5, -0.3]]',
         'robot_radius': 0.4,
         'exact_range': 2.0,
+        'max_service_checks': 5000.0,
     }
     assert sorted(changed) == sorted(PARAM_NAMES)
     assert all(changed[n] != params[n] for n in PARAM_NAMES)
@@ -93,7 +94,7 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         ok, reason = ros_peer.set_parameter(node, 'padding', 9.0)
         assert not ok and '[0, 5]' in reason, reason
         for name in RUNTIME_PARAMS:
-            value = {'fail_safe': False}.get(name, 0.5)
+            value = {'fail_safe': False, 'max_service_checks': 2.0}.get(name, 0.5)
             ok, reason = ros_peer.set_parameter(node, name, value)
             assert ok, f'{name}: {reason}'
         for name in set(PARAM_NAMES) - set(RUNTIME_PARAMS):
