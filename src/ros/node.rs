@@ -63,22 +63,33 @@ pub const NODE_NAME: &str = "sat_collision_node";
 /// How often a repeating warning may be logged.
 const WARN_PERIOD: Duration = Duration::from_secs(5);
 
-/// Logs a repeating warning at most once per [`WARN_PERIOD`] per key.
-#[derive(Debug, Default)]
-struct Throttle {
-    last: HashMap<String, Instant>,
+/// Logs a repeating warning at most once per [`WARN_PERIOD`] per key; the
+/// message is only formatted when it is logged.
+#[derive(Debug)]
+struct Warnings {
+    logger: String,
+    last: HashMap<&'static str, Instant>,
 }
 
-impl Throttle {
-    fn allow(&mut self, key: &str) -> bool {
-        let now = Instant::now();
-        match self.last.get(key) {
-            Some(t) if now.duration_since(*t) < WARN_PERIOD => false,
-            _ => {
-                self.last.insert(key.to_owned(), now);
-                true
-            }
+impl Warnings {
+    fn new(logger: &str) -> Self {
+        Warnings {
+            logger: logger.to_owned(),
+            last: HashMap::new(),
         }
+    }
+
+    fn warn(&mut self, key: &'static str, message: impl FnOnce() -> String) {
+        let now = Instant::now();
+        if self
+            .last
+            .get(key)
+            .is_some_and(|t| now.duration_since(*t) < WARN_PERIOD)
+        {
+            return;
+        }
+        self.last.insert(key, now);
+        r2r::log_warn!(&self.logger, "{}", message());
     }
 }
 
@@ -273,7 +284,7 @@ struct ReportWorker {
     marker_builder: MarkerBuilder,
     report: Report,
     last_markers: Option<Instant>,
-    throttle: Throttle,
+    warnings: Warnings,
 }
 
 impl ReportWorker {
@@ -316,7 +327,8 @@ impl ReportWorker {
                 Err(_) => Err("out of memory for the message".to_owned()),
             };
             if let Err(e) = published {
-                self.warn_throttled("publish", &format!("could not publish report: {e}"));
+                self.warnings
+                    .warn("publish", || format!("could not publish report: {e}"));
             }
         }
         if markers_wanted {
@@ -329,7 +341,8 @@ impl ReportWorker {
                 stamp,
             });
             if let Err(e) = self.markers_pub.publish(&array) {
-                self.warn_throttled("publish", &format!("could not publish markers: {e}"));
+                self.warnings
+                    .warn("publish", || format!("could not publish markers: {e}"));
             }
         }
         self.report = report;
@@ -349,12 +362,6 @@ impl ReportWorker {
             .get_inter_process_subscription_count()
             .unwrap_or(0)
             > 0
-    }
-
-    fn warn_throttled(&mut self, key: &str, message: &str) {
-        if self.throttle.allow(key) {
-            r2r::log_warn!(&self.logger, "{message}");
-        }
     }
 
     /// One line for a change of the flag or status, or for a flapping flag.
@@ -418,8 +425,7 @@ struct ObstacleWorker {
     time: Arc<RosTime>,
     params: Arc<Mutex<Params>>,
     sets: tokio::sync::watch::Sender<Arc<ObstacleSet>>,
-    logger: String,
-    throttle: Throttle,
+    warnings: Warnings,
 }
 
 impl ObstacleWorker {
@@ -480,10 +486,9 @@ impl ObstacleWorker {
         }
         match input {
             ArrayInput::Rejected(rejection) => {
-                self.warn_throttled(
-                    "obstacles",
-                    &format!("obstacle array refused: {}", rejection.status()),
-                );
+                self.warnings.warn("obstacles", || {
+                    format!("obstacle array refused: {}", rejection.status())
+                });
                 self.monitor.reject_obstacles(rejection, arrival.time);
                 false
             }
@@ -505,7 +510,7 @@ impl ObstacleWorker {
                 if let Some(bad) = obstacles.iter().find(|o| o.shape.is_err()) {
                     let status = bad.shape.as_ref().err().map_or("invalid", |e| e.status());
                     let message = format!("obstacle `{}` rejected: {status}", shown(&bad.id));
-                    self.warn_throttled("obstacles", &message);
+                    self.warnings.warn("obstacles", || message);
                 }
                 self.monitor
                     .set_obstacles(&frame_id, obstacles, arrival.time);
@@ -520,10 +525,9 @@ impl ObstacleWorker {
         }
         match input {
             InstanceInput::Rejected(rejection) => {
-                self.warn_throttled(
-                    "instances",
-                    &format!("obstacle instance refused: {}", rejection.status()),
-                );
+                self.warnings.warn("instances", || {
+                    format!("obstacle instance refused: {}", rejection.status())
+                });
                 self.monitor.reject_instance(rejection, arrival.time);
             }
             InstanceInput::Instance {
@@ -534,10 +538,9 @@ impl ObstacleWorker {
                 let id = convert::instance_id(id);
                 let set = self.monitor.obstacle_set();
                 if !set.has_instance(&id) && set.instance_count() >= MAX_INSTANCES {
-                    self.warn_throttled(
-                        "instances",
-                        &format!("obstacle instance refused: more than {MAX_INSTANCES} alive"),
-                    );
+                    self.warnings.warn("instances", || {
+                        format!("obstacle instance refused: more than {MAX_INSTANCES} alive")
+                    });
                     self.monitor
                         .reject_instance(Rejection::TooManyObstacles, arrival.time);
                     return;
@@ -547,12 +550,6 @@ impl ObstacleWorker {
                 self.monitor
                     .upsert_instance(&frame_id, obstacle, arrival.time);
             }
-        }
-    }
-
-    fn warn_throttled(&mut self, key: &str, message: &str) {
-        if self.throttle.allow(key) {
-            r2r::log_warn!(&self.logger, "{message}");
         }
     }
 }
@@ -575,7 +572,7 @@ struct Decision {
     /// build a new C message each time).
     flag_msg: NativeMsg<Bool>,
     changes: ChangeLog,
-    throttle: Throttle,
+    warnings: Warnings,
 }
 
 impl Decision {
@@ -596,7 +593,8 @@ impl Decision {
         let flag = self.monitor.flag(now);
         self.flag_msg.data = flag.colliding;
         if let Err(e) = self.collision.publish_native(&mut self.flag_msg) {
-            self.warn_throttled("publish", &format!("could not publish collision: {e}"));
+            self.warnings
+                .warn("publish", || format!("could not publish collision: {e}"));
         }
         let log = self
             .changes
@@ -639,10 +637,9 @@ impl Decision {
     fn apply_footprint(&mut self, input: &FootprintInput, arrival: Arrival) {
         if let Some(rejection) = input.rejected {
             self.monitor.reject_footprint(rejection, arrival.time);
-            self.warn_throttled(
-                "footprint",
-                &format!("footprint refused: {}", rejection.status()),
-            );
+            self.warnings.warn("footprint", || {
+                format!("footprint refused: {}", rejection.status())
+            });
             return;
         }
         self.monitor
@@ -653,7 +650,7 @@ impl Decision {
                 error.status(),
                 input.points.len()
             );
-            self.warn_throttled("footprint", &message);
+            self.warnings.warn("footprint", || message);
         }
     }
 
@@ -669,12 +666,6 @@ impl Decision {
         *lock(&self.time.stall_limit) = stall_limit(&self.config);
         r2r::log_info!(&self.logger, "parameter {name} changed");
         self.tick();
-    }
-
-    fn warn_throttled(&mut self, key: &str, message: &str) {
-        if self.throttle.allow(key) {
-            r2r::log_warn!(&self.logger, "{message}");
-        }
     }
 
     /// What a `check_footprint` request needs, taken now; the work itself
@@ -983,8 +974,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         time: Arc::clone(&time),
         params: Arc::clone(&params),
         sets: sets_tx,
-        logger: logger.clone(),
-        throttle: Throttle::default(),
+        warnings: Warnings::new(&logger),
     };
     let obstacle_thread = std::thread::Builder::new()
         .name("obstacles".into())
@@ -998,7 +988,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         marker_builder: MarkerBuilder::default(),
         report: Report::default(),
         last_markers: None,
-        throttle: Throttle::default(),
+        warnings: Warnings::new(&logger),
     };
     let report_slot = Arc::clone(&reports);
     let report_thread = std::thread::Builder::new()
@@ -1049,7 +1039,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         markers_pub,
         flag_msg: NativeMsg::new(),
         changes: ChangeLog::default(),
-        throttle: Throttle::default(),
+        warnings: Warnings::new(&logger),
         config,
     };
 
@@ -1098,9 +1088,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
                     },
                 };
                 if let Err(e) = req.respond(response) {
-                    decision.warn_throttled(
-                        "service",
-                        &format!("could not answer check_footprint: {e}"),
+                    decision.warnings.warn("service", || format!("could not answer check_footprint: {e}"),
                     );
                 }
             }
