@@ -213,10 +213,12 @@ fn stamp_of(seconds: f64) -> Duration {
     Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or_default()
 }
 
-/// What the report worker is asked to do with a state of the monitor.
+/// What the report worker is asked to do with a state of the monitor. The
+/// report is judged at the time it is built, not at the time it was asked
+/// for: a report thread held up by load never publishes a `valid` report
+/// about inputs that have gone stale meanwhile.
 struct ReportJob {
     monitor: Monitor,
-    now: f64,
     log: LogLine,
 }
 
@@ -277,6 +279,7 @@ impl LogLine {
 /// The report worker: report, markers and the change log, off the flag's
 /// path.
 struct ReportWorker {
+    time: Arc<RosTime>,
     report_pub: Publisher<CollisionReport>,
     markers_pub: Publisher<MarkerArray>,
     markers_rate: f64,
@@ -298,7 +301,7 @@ impl ReportWorker {
         }
     }
 
-    fn handle(&mut self, job: ReportJob, report_msg: &mut NativeMsg<CollisionReport>) {
+    fn handle(&mut self, mut job: ReportJob, report_msg: &mut NativeMsg<CollisionReport>) {
         // An unknown subscriber count publishes.
         let report_wanted = self
             .report_pub
@@ -308,10 +311,13 @@ impl ReportWorker {
         if !report_wanted && !markers_wanted && job.log == LogLine::Nothing {
             return;
         }
+        let reading = self.time.read();
+        job.monitor.set_clock(reading.generation, reading.cause);
+        let now = reading.ros;
         let mut report = std::mem::take(&mut self.report);
-        job.monitor.evaluate_into(job.now, &mut report);
+        job.monitor.evaluate_into(now, &mut report);
         self.log(&report, job.log);
-        let stamp = stamp_of(job.now);
+        let stamp = stamp_of(now);
         if report_wanted {
             let filled = convert::fill_native_collision_report(
                 report_msg,
@@ -611,7 +617,6 @@ impl Decision {
         if wanted {
             self.reports.submit(ReportJob {
                 monitor: self.monitor.clone(),
-                now,
                 log,
             });
         }
@@ -981,6 +986,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         .spawn(move || obstacle_worker.run())?;
 
     let report_worker = ReportWorker {
+        time: Arc::clone(&time),
         report_pub: report_pub.clone(),
         markers_pub: markers_pub.clone(),
         markers_rate: config.markers_rate,
