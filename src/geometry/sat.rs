@@ -282,14 +282,27 @@ struct Candidate {
     face: Face,
     distance_squared: f64,
     /// `(vertex - start) · (end - start)` and `|end - start|²`: the foot of
-    /// the perpendicular is inside the edge iff `0 < along < length_squared`.
+    /// the perpendicular is inside the edge iff `0 < along < length_squared`
+    /// (near the end, see [`Candidate::just_before_end`]).
     along: f64,
     length_squared: f64,
 }
 
 impl Candidate {
     fn interior(&self) -> bool {
-        self.along > 0.0 && self.along < self.length_squared
+        self.along > 0.0 && (self.along < self.length_squared || self.just_before_end())
+    }
+
+    /// `along` is measured from the edge's start, so near the end it is
+    /// rounded: a vertex whose foot is inside the edge by less than that
+    /// rounding (e.g. 1e-17 from the end of a 4 m edge) gets
+    /// `along == length_squared` and would count as vertex–vertex, with the
+    /// direction between two points a rounding error apart as its axis, any
+    /// direction at all, which then orients the MTV. Measured from the end,
+    /// the sign is right.
+    fn just_before_end(&self) -> bool {
+        let face = &self.face;
+        (face.vertex - face.end).dot(&(face.end - face.start)) < 0.0
     }
 
     fn corner(&self) -> Point {
@@ -306,7 +319,7 @@ impl Candidate {
             // The foot of the perpendicular is inside the edge: the distance
             // is |separation| and the axis the normal, both computed without
             // cancellation.
-            let t = self.along / self.length_squared;
+            let t = (self.along / self.length_squared).min(1.0);
             (face.start + edge * t, face.sep.abs(), face.axis)
         } else {
             // Vertex–vertex: the direction between two input points is exact.
