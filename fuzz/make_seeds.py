@@ -46,8 +46,14 @@ def tagged(coords):
 
 
 def star(count, radii):
-    """Mode 4: star polygon with `count` vertices, radii bytes (1 + b % 16)."""
-    return bytes([4]) + struct.pack("<H", count) + bytes(radii)
+    """Mode 4 (mode byte 9): star polygon with `count` (3 to 61) vertices,
+    radii bytes (1 + b % 16)."""
+    return bytes([9]) + struct.pack("<H", count) + bytes(radii)
+
+
+def large_star(index, radii):
+    """Mode byte 4: star polygon with LARGE_STARS[index] vertices."""
+    return bytes([4]) + struct.pack("<H", index) + bytes(radii)
 
 
 def frame(scale=0, offset=0):
@@ -77,8 +83,10 @@ polygon = {
     "tagged_special": frame()
     + tagged([b"\x00\x08", b"\x00\x08", b"\x05\x05", b"\x00\x08", b"\x06", b"\x07\x03",
               b"\x04" + struct.pack("<d", 1e-300), b"\x00\x0c"]),
-    "star_100": frame() + star(100, [1, 7, 3, 15, 0, 9]),
-    "star_4100": frame() + star(4100, [1, 5]),
+    "star_60": frame() + star(60, [1, 7, 3, 15, 0, 9]),
+    "star_1000": frame() + large_star(1, [1, 7, 3, 15, 0, 9]),
+    "star_4096": frame() + large_star(2, [1, 5]),
+    "star_4097": frame() + large_star(3, [1, 5]),
 }
 
 A_SQUARE = bytes([1]) + grid(SQUARE)

@@ -78,7 +78,7 @@ fn polygon_tolerance_sized_star_far_away() {
 }
 
 /// pair_query: a circle of radius `f64::MAX` (then accepted: finite and
-/// > 0) overlapping a polygon: depth `f64::MAX`, and the MTV's length,
+/// positive) overlapping a polygon: depth `f64::MAX`, and the MTV's length,
 /// computed by the check, rounded up to infinity. The check now compares
 /// `|mtv / depth|` with 1. (Since `pair_circles_beyond_max_coordinate`,
 /// such a circle is `non_finite`.)
@@ -144,3 +144,59 @@ fn pair_circles_beyond_max_coordinate() {
         "{contact:?}"
     );
 }
+
+/// pair_query: a circle of radius 7.4e-323 (subnormal, accepted) at
+/// (7.4e-323, 7.4e-323) on a polygon's corner at the origin: depth
+/// 7.4e-323, MTV (-5.4e-323, 5.4e-323), whose length is 1.04 × the depth
+/// because subnormals carry few significant bits. Not a library bug (both
+/// are far below the tolerance); the check's `|mtv| == depth` now ignores
+/// depths within 1e4 × `f64::MIN_POSITIVE`.
+#[test]
+fn pair_subnormal_depth() {
+    check_pair_bytes(&BYTES_PAIR_SUBNORMAL_DEPTH);
+}
+
+const BYTES_PAIR_SUBNORMAL_DEPTH: [u8; 44] = [
+    0x00, 0x00, 0x00, 0x02, 0x00, 0x06, 0x00, 0x08, 0x08, 0x08, 0x09, 0x29, 0x0f, 0x0f, 0x0f, 0x0f,
+    0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f,
+    0x0f, 0x2c, 0x04, 0x2d, 0x0a, 0x09, 0x0e, 0x09, 0x0e, 0x0d, 0x0a, 0x2f,
+];
+
+/// pair_query: the triangle (4,4), (0,4), (0,0) and a circle of radius 4
+/// centred at (7.8e-308, 0), just outside the triangle's diagonal edge next
+/// to the vertex (0,0). The clearance walk keeps the nearest face by squared
+/// distance: both the diagonal (foot inside the edge, the closest point)
+/// and the left edge (vertex–vertex with (0,0)) squared to 0 (underflow),
+/// and the first one seen won the tie: axis (1, 0), from the vertex to the
+/// centre, outside the vertex's normal cone. The MTV (-4, 0) left the
+/// triangle 1.17 deep in the circle. Library fix in `sat.rs` (`clearance`):
+/// a tie goes to the face whose closest point is inside its edge (its
+/// normal is a separating axis).
+#[test]
+fn pair_squared_distances_underflow_to_a_tie() {
+    check_pair_bytes(&BYTES_PAIR_UNDERFLOW_TIE);
+    let triangle = Shape::polygon(&[
+        Point::new(4.0, 4.0),
+        Point::new(0.0, 4.0),
+        Point::new(0.0, 0.0),
+    ])
+    .expect("valid");
+    for x in [7.787762948491371e-308, 1e-200, 1e-170] {
+        let circle = Shape::circle(Point::new(x, 0.0), 4.0).expect("valid");
+        let contact = query(&triangle, &circle, 0.0);
+        let expected = nalgebra::Vector2::new(-1.0, 1.0) * (4.0 / 2f64.sqrt());
+        assert!(
+            (contact.mtv - expected).norm() < 1e-9,
+            "x = {x}: {contact:?}"
+        );
+        check_pair(&triangle, &circle, 0.0);
+        check_pair(&circle, &triangle, 0.0);
+    }
+}
+
+const BYTES_PAIR_UNDERFLOW_TIE: [u8; 50] = [
+    0x00, 0x00, 0x00, 0x02, 0x00, 0x06, 0x00, 0x08, 0x08, 0x08, 0x3c, 0x3c, 0x3c, 0x3c, 0x3c, 0x3c,
+    0x7c, 0x3c, 0x3c, 0x3c, 0x3c, 0x09, 0x29, 0x0c, 0x0c, 0x01, 0x00, 0x2c, 0x00, 0x08, 0x08, 0x08,
+    0x3c, 0x3c, 0x3c, 0x3c, 0x3c, 0x3c, 0x7c, 0x04, 0x2d, 0x0a, 0x09, 0x0e, 0x09, 0x0e, 0x0d, 0x71,
+    0x0a, 0xce,
+];

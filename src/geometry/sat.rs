@@ -137,9 +137,10 @@ pub fn separation(a: Core, b: Core) -> Separation {
 /// returns for them, without its first walk. Not for two points.
 pub(crate) fn clearance(a: Core, b: Core) -> Separation {
     let mut deepest = f64::NEG_INFINITY;
-    // The nearest face's squared distance and indices; its closest points
-    // are only worked out once it has won.
-    let mut nearest: Option<(f64, bool, usize, usize)> = None;
+    // The nearest face's squared distance, whether its closest point is
+    // inside its edge, and its indices; its closest points are only worked
+    // out once it has won.
+    let mut nearest: Option<(f64, bool, bool, usize, usize)> = None;
     for_each_face(a, b, |face| {
         deepest = deepest.max(face.sep);
         // A face's edge is at least |sep| from its vertex: skip faces that
@@ -147,11 +148,21 @@ pub(crate) fn clearance(a: Core, b: Core) -> Separation {
         // edges are parallel, rounding can give the face that holds the
         // closest point a separation of exactly 0 and its neighbour 1e-16.
         // Squared distances: no square root until the winner is known.
-        if nearest.is_none_or(|(best, ..)| face.sep * face.sep < best) {
-            let distance_squared = face.candidate().distance_squared;
-            if nearest.is_none_or(|(best, ..)| distance_squared < best) {
+        if nearest.is_none_or(|(best, ..)| face.sep * face.sep <= best) {
+            let candidate = face.candidate();
+            let (distance_squared, interior) = (candidate.distance_squared, candidate.interior());
+            // On a tie an edge's normal beats a vertex–vertex direction. Ties
+            // come from squares underflowing to 0 (cores 1e-160 or less
+            // apart): the vertex–vertex direction is then that of a vertex
+            // next to the closest point, not of the closest point, and may
+            // point anywhere; an edge's normal is a separating axis.
+            let better = |(best, best_interior, ..): (f64, bool, bool, usize, usize)| {
+                distance_squared < best || (distance_squared == best && interior && !best_interior)
+            };
+            if nearest.is_none_or(better) {
                 nearest = Some((
                     distance_squared,
+                    interior,
                     face.edge_on_a,
                     face.edge_index,
                     face.vertex_index,
@@ -160,7 +171,7 @@ pub(crate) fn clearance(a: Core, b: Core) -> Separation {
         }
         true
     });
-    let Some((_, edge_on_a, edge, vertex)) = nearest else {
+    let Some((_, _, edge_on_a, edge, vertex)) = nearest else {
         return Separation {
             value: 0.0,
             axis: Vector::x(),
