@@ -200,3 +200,37 @@ const BYTES_PAIR_UNDERFLOW_TIE: [u8; 50] = [
     0x3c, 0x3c, 0x3c, 0x3c, 0x3c, 0x3c, 0x7c, 0x04, 0x2d, 0x0a, 0x09, 0x0e, 0x09, 0x0e, 0x0d, 0x71,
     0x0a, 0xce,
 ];
+
+/// pair_query: the quadrilateral (-4,0), (-8,-7), (4,-3), (0,0) and a
+/// circle of radius 1 centred at (4.3e-322, 0) — or (1e-17, 0): ordinary
+/// numbers fail the same way — next to the vertex (0,0). The face of the
+/// edge (4,-3)–(0,0) has a separation of 4.4e-16 (exactly ~6e-18: 0.6 and
+/// 0.8 of its normal are rounded), the vertex (0,0) is 1e-17 from the
+/// centre: the nearest face is vertex–vertex, axis (1, 0), outside the
+/// vertex's normal cone, and the MTV (-1, 0) left the polygon 0.4 deep in
+/// the circle. Library fix in `sat.rs` (`clearance`): when the closest
+/// points are nearer than the deepest face's separation (impossible
+/// exactly), the axis is that face's normal.
+#[test]
+fn pair_closest_points_nearer_than_rounding() {
+    check_pair_bytes(&BYTES_PAIR_NEARER_THAN_ROUNDING);
+    let polygon = Shape::polygon(&[
+        Point::new(-4.0, 0.0),
+        Point::new(-8.0, -7.0),
+        Point::new(4.0, -3.0),
+        Point::new(0.0, 0.0),
+    ])
+    .expect("valid");
+    for x in [4.3e-322, 1e-200, 1e-17, 0.0] {
+        let circle = Shape::circle(Point::new(x, 0.0), 1.0).expect("valid");
+        let contact = query(&polygon, &circle, 0.0);
+        assert!(contact.mtv.y < -0.5, "x = {x}: {contact:?}");
+        check_pair(&polygon, &circle, 0.0);
+        check_pair(&circle, &polygon, 0.0);
+    }
+}
+
+const BYTES_PAIR_NEARER_THAN_ROUNDING: [u8; 26] = [
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x04, 0x00, 0x08, 0x08, 0x0c, 0x25, 0x00, 0x01, 0x04, 0x08, 0x57,
+    0x57, 0x57, 0x57, 0x00, 0xf8, 0xf7, 0xf3, 0xfa, 0x0c, 0x08,
+];

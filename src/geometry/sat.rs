@@ -137,12 +137,16 @@ pub fn separation(a: Core, b: Core) -> Separation {
 /// returns for them, without its first walk. Not for two points.
 pub(crate) fn clearance(a: Core, b: Core) -> Separation {
     let mut deepest = f64::NEG_INFINITY;
+    let mut deepest_axis = Vector::x();
     // The nearest face's squared distance, whether its closest point is
     // inside its edge, and its indices; its closest points are only worked
     // out once it has won.
     let mut nearest: Option<(f64, bool, bool, usize, usize)> = None;
     for_each_face(a, b, |face| {
-        deepest = deepest.max(face.sep);
+        if face.sep > deepest {
+            deepest = face.sep;
+            deepest_axis = face.axis;
+        }
         // A face's edge is at least |sep| from its vertex: skip faces that
         // cannot beat the nearest so far. Faces with sep <= 0 are kept: when
         // edges are parallel, rounding can give the face that holds the
@@ -179,11 +183,21 @@ pub(crate) fn clearance(a: Core, b: Core) -> Separation {
         };
     };
     let n = face_at(a, b, edge_on_a, edge, vertex).candidate().closest();
+    // Exactly, the clearance is at least every separation; keep that after
+    // rounding so that `max_separation`'s early exit agrees. When rounding
+    // broke it, the closest points are nearer than the faces' own rounding
+    // (e.g. a circle's centre 1e-17 from a vertex, against a separation of
+    // 4e-16 that is exactly 0): the direction between them, which then
+    // orients the MTV, is noise and may leave the vertex's normal cone. The
+    // deepest face's normal is a separating axis: use it.
+    let axis = if deepest > n.distance {
+        deepest_axis
+    } else {
+        n.axis
+    };
     Separation {
-        // Exactly, the clearance is at least every separation; keep that
-        // after rounding so that `max_separation`'s early exit agrees.
         value: n.distance.max(deepest),
-        axis: n.axis,
+        axis,
         closest: Some((n.on_a, n.on_b)),
     }
 }
