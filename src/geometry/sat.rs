@@ -29,7 +29,7 @@
 //! face, after a single O(log n) support search.
 
 use super::circle::point_separation;
-use super::{cross, ConvexPolygon, Point, Vector};
+use super::{cross, unit, ConvexPolygon, Point, Vector};
 
 /// A convex polygon (counter-clockwise vertices, outward unit edge normals)
 /// or a point (one vertex, no normals).
@@ -352,7 +352,7 @@ impl Candidate {
             let d = face.vertex - corner;
             let length = d.x.hypot(d.y);
             let axis = match length > 0.0 {
-                true => face.oriented_a_to_b(d / length),
+                true => face.oriented_a_to_b(unit(d, length)),
                 false => face.axis,
             };
             (corner, length, axis)

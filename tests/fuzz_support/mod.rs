@@ -12,6 +12,7 @@
 use nalgebra::{Isometry2, Vector2};
 use sat_collision::geometry::decompose::convex_decomposition;
 use sat_collision::geometry::polygon::{classify, MAX_COORDINATE};
+use sat_collision::geometry::query::penetration;
 use sat_collision::geometry::{
     cross, intersects, length_tolerance, query, Aabb, ConvexPolygon, Convexity, Point,
     PolygonBuilder, PolygonError, Shape, ShapeError, SimplePolygon,
@@ -563,8 +564,8 @@ fn is_convex_shape(s: &Shape) -> bool {
     matches!(s, Shape::Convex(_) | Shape::Circle(_))
 }
 
-/// Symmetry, agreement of the boolean test with the full query, sane
-/// numbers, and (convex pairs) the MTV separates.
+/// Symmetry, agreement of the boolean test and of `penetration` with the
+/// full query, sane numbers, and (convex pairs) the MTV separates.
 pub fn check_pair(a: &Shape, b: &Shape, padding: f64) {
     let ab = query(a, b, padding);
     let ba = query(b, a, padding);
@@ -582,6 +583,13 @@ pub fn check_pair(a: &Shape, b: &Shape, padding: f64) {
         intersects(b, a, padding),
         ba.colliding,
         "intersects(b, a) != query(b, a): {ba:?}"
+    );
+    // `penetration` is the collision part of `query`, exactly.
+    let pen = penetration(a, b, padding);
+    assert_eq!(
+        pen,
+        ab.colliding.then_some(ab),
+        "penetration(a, b) != query(a, b)"
     );
     for (name, c) in [("a, b", &ab), ("b, a", &ba)] {
         assert!(
