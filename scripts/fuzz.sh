@@ -16,8 +16,13 @@
 #                   scene_yaml, none for the geometry targets)
 #
 # Needs a nightly toolchain (rustup toolchain install nightly); installs
-# cargo-fuzz when missing. New inputs go into fuzz/corpus/<target>/ (minimise
-# with `cargo +nightly fuzz cmin <target>` before committing), crashes into
+# cargo-fuzz when missing. New inputs go into fuzz/corpus/<target>/; before
+# committing, minimise to the inputs that keep every covered edge (a few
+# hundred files at most; tests/fuzz_corpus.rs replays them all):
+#   cargo +nightly fuzz cmin -O -a -s none --target-dir fuzz/target/none polygon \
+#       -- -use_counters=0          (scene_yaml: -s address, fuzz/target/address)
+#   python3 fuzz/make_seeds.py      (the hand-made seeds back)
+# Crashes go into
 # fuzz/artifacts/<target>/, the libFuzzer output into
 # fuzz/artifacts/logs/<target>.log. Prints one summary line per target and
 # exits 1 when any crash, timeout or out-of-memory artifact was written.
