@@ -10,7 +10,7 @@
 
 use super::query::{piece, piece_count, Piece};
 use super::sat::{separation, Core, Separation};
-use super::{length_tolerance, Aabb, Circle, Point, Shape, Vector};
+use super::{length_tolerance, unit, Aabb, Circle, Point, Shape, Vector};
 
 /// Separation between two points (the cores of two circles). Coincident
 /// points overlap along `+x`: a fixed axis rather than a NaN.
@@ -20,7 +20,7 @@ pub fn point_separation(a: Point, b: Point) -> Separation {
     if length > 0.0 {
         Separation {
             value: length,
-            axis: d / length,
+            axis: unit(d, length),
             closest: Some((a, b)),
         }
     } else {

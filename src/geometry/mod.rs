@@ -59,6 +59,21 @@ pub fn length_tolerance(scale: f64) -> f64 {
     REL_TOLERANCE * scale.max(1.0)
 }
 
+/// `d / length` with `length = |d| > 0`: the unit vector along `d`. When
+/// `length` is subnormal (points 1e-308 apart or less) it is rounded to
+/// the subnormal grid, a few significant bits, and `d / length` is not unit
+/// (0.1 % off for points 1e-321 apart, which a large padding or radius then
+/// multiplies into the MTV): there `d` is scaled to its largest component
+/// first.
+#[inline]
+pub(crate) fn unit(d: Vector, length: f64) -> Vector {
+    if length >= f64::MIN_POSITIVE {
+        return d / length;
+    }
+    let scaled = d / d.x.abs().max(d.y.abs());
+    scaled / scaled.x.hypot(scaled.y)
+}
+
 /// 2-D cross product (z component of the 3-D cross product).
 #[inline]
 pub fn cross(a: &Vector, b: &Vector) -> f64 {

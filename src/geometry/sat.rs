@@ -29,7 +29,7 @@
 //! face, after a single O(log n) support search.
 
 use super::circle::point_separation;
-use super::{cross, ConvexPolygon, Point, Vector};
+use super::{cross, unit, ConvexPolygon, Point, Vector};
 
 /// A convex polygon (counter-clockwise vertices, outward unit edge normals)
 /// or a point (one vertex, no normals).
@@ -137,21 +137,36 @@ pub fn separation(a: Core, b: Core) -> Separation {
 /// returns for them, without its first walk. Not for two points.
 pub(crate) fn clearance(a: Core, b: Core) -> Separation {
     let mut deepest = f64::NEG_INFINITY;
-    // The nearest face's squared distance and indices; its closest points
-    // are only worked out once it has won.
-    let mut nearest: Option<(f64, bool, usize, usize)> = None;
+    let mut deepest_axis = Vector::x();
+    // The nearest face's squared distance, whether its closest point is
+    // inside its edge, and its indices; its closest points are only worked
+    // out once it has won.
+    let mut nearest: Option<(f64, bool, bool, usize, usize)> = None;
     for_each_face(a, b, |face| {
-        deepest = deepest.max(face.sep);
+        if face.sep > deepest {
+            deepest = face.sep;
+            deepest_axis = face.axis;
+        }
         // A face's edge is at least |sep| from its vertex: skip faces that
         // cannot beat the nearest so far. Faces with sep <= 0 are kept: when
         // edges are parallel, rounding can give the face that holds the
         // closest point a separation of exactly 0 and its neighbour 1e-16.
         // Squared distances: no square root until the winner is known.
-        if nearest.is_none_or(|(best, ..)| face.sep * face.sep < best) {
-            let distance_squared = face.candidate().distance_squared;
-            if nearest.is_none_or(|(best, ..)| distance_squared < best) {
+        if nearest.is_none_or(|(best, ..)| face.sep * face.sep <= best) {
+            let candidate = face.candidate();
+            let (distance_squared, interior) = (candidate.distance_squared, candidate.interior());
+            // On a tie an edge's normal beats a vertex–vertex direction. Ties
+            // come from squares underflowing to 0 (cores 1e-160 or less
+            // apart): the vertex–vertex direction is then that of a vertex
+            // next to the closest point, not of the closest point, and may
+            // point anywhere; an edge's normal is a separating axis.
+            let better = |(best, best_interior, ..): (f64, bool, bool, usize, usize)| {
+                distance_squared < best || (distance_squared == best && interior && !best_interior)
+            };
+            if nearest.is_none_or(better) {
                 nearest = Some((
                     distance_squared,
+                    interior,
                     face.edge_on_a,
                     face.edge_index,
                     face.vertex_index,
@@ -160,7 +175,7 @@ pub(crate) fn clearance(a: Core, b: Core) -> Separation {
         }
         true
     });
-    let Some((_, edge_on_a, edge, vertex)) = nearest else {
+    let Some((_, _, edge_on_a, edge, vertex)) = nearest else {
         return Separation {
             value: 0.0,
             axis: Vector::x(),
@@ -168,11 +183,21 @@ pub(crate) fn clearance(a: Core, b: Core) -> Separation {
         };
     };
     let n = face_at(a, b, edge_on_a, edge, vertex).candidate().closest();
+    // Exactly, the clearance is at least every separation; keep that after
+    // rounding so that `max_separation`'s early exit agrees. When rounding
+    // broke it, the closest points are nearer than the faces' own rounding
+    // (e.g. a circle's centre 1e-17 from a vertex, against a separation of
+    // 4e-16 that is exactly 0): the direction between them, which then
+    // orients the MTV, is noise and may leave the vertex's normal cone. The
+    // deepest face's normal is a separating axis: use it.
+    let axis = if deepest > n.distance {
+        deepest_axis
+    } else {
+        n.axis
+    };
     Separation {
-        // Exactly, the clearance is at least every separation; keep that
-        // after rounding so that `max_separation`'s early exit agrees.
         value: n.distance.max(deepest),
-        axis: n.axis,
+        axis,
         closest: Some((n.on_a, n.on_b)),
     }
 }
@@ -282,14 +307,27 @@ struct Candidate {
     face: Face,
     distance_squared: f64,
     /// `(vertex - start) · (end - start)` and `|end - start|²`: the foot of
-    /// the perpendicular is inside the edge iff `0 < along < length_squared`.
+    /// the perpendicular is inside the edge iff `0 < along < length_squared`
+    /// (near the end, see [`Candidate::just_before_end`]).
     along: f64,
     length_squared: f64,
 }
 
 impl Candidate {
     fn interior(&self) -> bool {
-        self.along > 0.0 && self.along < self.length_squared
+        self.along > 0.0 && (self.along < self.length_squared || self.just_before_end())
+    }
+
+    /// `along` is measured from the edge's start, so near the end it is
+    /// rounded: a vertex whose foot is inside the edge by less than that
+    /// rounding (e.g. 1e-17 from the end of a 4 m edge) gets
+    /// `along == length_squared` and would count as vertex–vertex, with the
+    /// direction between two points a rounding error apart as its axis, any
+    /// direction at all, which then orients the MTV. Measured from the end,
+    /// the sign is right.
+    fn just_before_end(&self) -> bool {
+        let face = &self.face;
+        (face.vertex - face.end).dot(&(face.end - face.start)) < 0.0
     }
 
     fn corner(&self) -> Point {
@@ -306,7 +344,7 @@ impl Candidate {
             // The foot of the perpendicular is inside the edge: the distance
             // is |separation| and the axis the normal, both computed without
             // cancellation.
-            let t = self.along / self.length_squared;
+            let t = (self.along / self.length_squared).min(1.0);
             (face.start + edge * t, face.sep.abs(), face.axis)
         } else {
             // Vertex–vertex: the direction between two input points is exact.
@@ -314,7 +352,7 @@ impl Candidate {
             let d = face.vertex - corner;
             let length = d.x.hypot(d.y);
             let axis = match length > 0.0 {
-                true => face.oriented_a_to_b(d / length),
+                true => face.oriented_a_to_b(unit(d, length)),
                 false => face.axis,
             };
             (corner, length, axis)

@@ -2,13 +2,14 @@
 
 use super::convex::ConvexPolygon;
 use super::decompose::convex_decomposition;
-use super::polygon::{PolygonError, Scratch, SimplePolygon};
+use super::polygon::{PolygonError, Scratch, SimplePolygon, MAX_COORDINATE};
 use super::{Aabb, Point, Vector};
 use nalgebra::Isometry2;
 use std::fmt;
 
 /// A disc (closed): round robots, posts, people. Built only through
-/// [`Circle::new`], so the radius is always finite and `> 0`.
+/// [`Circle::new`], so the radius is always finite and `> 0`, and the
+/// centre and the radius are at most [`MAX_COORDINATE`] in magnitude.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Circle {
     pub(crate) center: Point,
@@ -17,8 +18,14 @@ pub struct Circle {
 
 impl Circle {
     /// A circle with a finite centre and a finite radius `> 0`.
+    ///
+    /// Like polygon coordinates, the centre's coordinates and the radius
+    /// must be at most [`MAX_COORDINATE`] in magnitude (else `NonFinite`):
+    /// beyond it, distances between centres and sums of radii overflow to
+    /// infinity (a clearance of `inf` with a zero axis, an infinite depth).
     pub fn new(center: Point, radius: f64) -> Result<Self, ShapeError> {
-        if !(center.x.is_finite() && center.y.is_finite() && radius.is_finite()) {
+        let usable = |v: f64| v.abs() <= MAX_COORDINATE; // false for NaN and inf
+        if !(usable(center.x) && usable(center.y) && usable(radius)) {
             return Err(ShapeError::Polygon(PolygonError::NonFinite { index: 0 }));
         }
         if radius <= 0.0 {
