@@ -371,6 +371,9 @@ struct RejectedInstance {
 /// over whole; a report or a planner query keeps the set it started with.
 #[derive(Clone, Debug, Default)]
 pub struct ObstacleSet {
+    /// Changes whenever the set does (unique in the process): what a viewer
+    /// compares to know whether it has drawn this set already.
+    revision: u64,
     array: Option<ObstacleArray>,
     zones_frame: Option<String>,
     instances: BTreeMap<String, Instance>,
@@ -385,6 +388,11 @@ pub struct ObstacleSet {
 }
 
 impl ObstacleSet {
+    /// See [`ObstacleSet::revision`]'s field: equal revisions, equal sets.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
     /// Every obstacle: zones, array, instances.
     pub fn obstacles(&self) -> &[Obstacle] {
         &self.obstacles
@@ -572,7 +580,10 @@ impl Monitor {
     /// The set to change: copied first when a report or query still holds
     /// it.
     fn set_mut(&mut self) -> &mut ObstacleSet {
-        Arc::make_mut(&mut self.set)
+        static REVISIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let set = Arc::make_mut(&mut self.set);
+        set.revision = REVISIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        set
     }
 
     /// Static keep-out zones: never stale, never expire.

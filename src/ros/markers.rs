@@ -15,7 +15,7 @@ use r2r::geometry_msgs::msg::{Point as RosPoint, Pose, Quaternion, Vector3};
 use r2r::std_msgs::msg::ColorRGBA;
 use r2r::visualization_msgs::msg::{Marker, MarkerArray};
 use std::collections::{HashMap, HashSet};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub const NS_FOOTPRINT: &str = "footprint";
 pub const NS_OBSTACLES: &str = "obstacles";
@@ -98,6 +98,8 @@ pub struct MarkerInput<'a> {
     pub footprint: Option<&'a Shape>,
     pub padding: f64,
     pub obstacles: &'a [Obstacle],
+    /// [`crate::monitor::ObstacleSet::revision`] of `obstacles`.
+    pub obstacles_revision: u64,
     pub stamp: Duration,
 }
 
@@ -112,6 +114,28 @@ pub struct MarkerBuilder {
     next_id: i32,
     live: HashSet<(&'static str, i32)>,
     cleared: bool,
+    /// The obstacle outlines drawn since the last full array: the set they
+    /// came from (its revision), their frame, and each
+    /// outline's colour. An outline already drawn in the same colour from
+    /// the same set is not sent again: RViz keeps it.
+    outlines: OutlinesSent,
+}
+
+/// See [`MarkerBuilder::outlines`].
+#[derive(Default)]
+struct OutlinesSent {
+    set: Option<u64>,
+    frame_id: String,
+    colors: HashMap<i32, [u32; 4]>,
+    last_full: Option<Instant>,
+}
+
+/// Every obstacle outline is sent again at least this often, so a viewer
+/// that subscribes late has them all within a second.
+const FULL_REFRESH: Duration = Duration::from_secs(1);
+
+fn color_key(c: &ColorRGBA) -> [u32; 4] {
+    [c.r.to_bits(), c.g.to_bits(), c.b.to_bits(), c.a.to_bits()]
 }
 
 impl MarkerBuilder {
@@ -160,6 +184,17 @@ impl MarkerBuilder {
             live: HashSet::new(),
         };
         let report = input.report;
+        let set = Some(input.obstacles_revision);
+        let sent = &mut self.outlines;
+        let full = sent.last_full.is_none_or(|t| t.elapsed() >= FULL_REFRESH)
+            || sent.set != set
+            || sent.frame_id != report.frame_id;
+        if full {
+            sent.last_full = Some(Instant::now());
+            sent.set = set;
+            sent.frame_id.clone_from(&report.frame_id);
+            sent.colors.clear();
+        }
         if let Some(footprint) = input.footprint {
             let color = if !report.valid {
                 invalid_color()
@@ -198,7 +233,14 @@ impl MarkerBuilder {
                 None => obstacle.rejected_points.clone(),
             };
             if outline.len() >= 2 {
-                frame.line_strip(NS_OBSTACLES, id, closed(&outline), color);
+                let key = color_key(&color);
+                if self.outlines.colors.get(&id) == Some(&key) {
+                    // Unchanged since it was sent: RViz still has it.
+                    frame.live.insert((NS_OBSTACLES, id));
+                } else {
+                    frame.line_strip(NS_OBSTACLES, id, closed(&outline), color);
+                    self.outlines.colors.insert(id, key);
+                }
             }
             // Beyond `exact_range` the result is a flagged lower bound: the
             // outline alone. Drawing axis, projections and label for every
@@ -335,5 +377,69 @@ fn width(w: f64) -> Vector3 {
         x: w,
         y: 0.0,
         z: 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Point;
+    use crate::monitor::{Monitor, MonitorConfig, ObstacleGeometry};
+
+    fn square(cx: f64, cy: f64, half: f64) -> Vec<Point> {
+        vec![
+            Point::new(cx - half, cy - half),
+            Point::new(cx + half, cy - half),
+            Point::new(cx + half, cy + half),
+            Point::new(cx - half, cy + half),
+        ]
+    }
+
+    fn build(builder: &mut MarkerBuilder, monitor: &Monitor) -> MarkerArray {
+        let report = monitor.evaluate(0.0);
+        builder.build(&MarkerInput {
+            report: &report,
+            footprint: monitor.footprint(),
+            padding: 0.0,
+            obstacles: monitor.obstacles(),
+            obstacles_revision: monitor.obstacle_set().revision(),
+            stamp: Duration::ZERO,
+        })
+    }
+
+    fn outlines(array: &MarkerArray) -> Vec<(i32, i32)> {
+        array
+            .markers
+            .iter()
+            .filter(|m| m.ns == NS_OBSTACLES)
+            .map(|m| (m.id, m.action))
+            .collect()
+    }
+
+    /// An outline already sent in the same colour from the same obstacle set
+    /// is not sent again, and not deleted either; a colour change or a new
+    /// set sends it again.
+    #[test]
+    fn unchanged_outlines_are_sent_once() {
+        let mut m = Monitor::new(MonitorConfig::default());
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 0.0);
+        let obstacles = vec![
+            Obstacle::new("a", &ObstacleGeometry::Polygon(square(3.0, 0.0, 0.5))),
+            Obstacle::new("b", &ObstacleGeometry::Polygon(square(0.0, 3.0, 0.5))),
+        ];
+        m.set_obstacles("map", obstacles.clone(), 0.0);
+        let mut builder = MarkerBuilder::default();
+        let first = build(&mut builder, &m);
+        assert_eq!(outlines(&first).len(), 2);
+        let second = build(&mut builder, &m);
+        assert!(outlines(&second).is_empty(), "{:?}", outlines(&second));
+        // Into `a`: its outline turns red and is sent again, alone.
+        m.set_footprint("map", &square(2.5, 0.0, 0.5), 0.0);
+        let third = build(&mut builder, &m);
+        let a = builder.id_of("a");
+        assert_eq!(outlines(&third), vec![(a, ADD)]);
+        // The same obstacles in a new set: all of them again.
+        m.set_obstacles("map", obstacles, 0.0);
+        assert_eq!(outlines(&build(&mut builder, &m)).len(), 2);
     }
 }

@@ -344,6 +344,7 @@ impl ReportWorker {
                 footprint: job.monitor.footprint(),
                 padding: job.monitor.config().padding,
                 obstacles: job.monitor.obstacles(),
+                obstacles_revision: job.monitor.obstacle_set().revision(),
                 stamp,
             });
             if let Err(e) = self.markers_pub.publish(&array) {
