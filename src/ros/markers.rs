@@ -15,7 +15,7 @@ use r2r::geometry_msgs::msg::{Point as RosPoint, Pose, Quaternion, Vector3};
 use r2r::std_msgs::msg::ColorRGBA;
 use r2r::visualization_msgs::msg::{Marker, MarkerArray};
 use std::collections::{HashMap, HashSet};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub const NS_FOOTPRINT: &str = "footprint";
 pub const NS_OBSTACLES: &str = "obstacles";
@@ -127,12 +127,15 @@ struct OutlinesSent {
     set: Option<u64>,
     frame_id: String,
     colors: HashMap<i32, [u32; 4]>,
-    last_full: Option<Instant>,
+    /// Which tenth of the outlines is sent again in this array.
+    round: i32,
 }
 
-/// Every obstacle outline is sent again at least this often, so a viewer
-/// that subscribes late has them all within a second.
-const FULL_REFRESH: Duration = Duration::from_secs(1);
+/// Every array also sends again the outlines whose marker id is this round
+/// modulo `REFRESH_ROUNDS`: a viewer that subscribes late has them all
+/// within `REFRESH_ROUNDS` arrays (1 s at the default 10 Hz), and no
+/// array carries them all at once.
+const REFRESH_ROUNDS: i32 = 10;
 
 fn color_key(c: &ColorRGBA) -> [u32; 4] {
     [c.r.to_bits(), c.g.to_bits(), c.b.to_bits(), c.a.to_bits()]
@@ -186,11 +189,8 @@ impl MarkerBuilder {
         let report = input.report;
         let set = Some(input.obstacles_revision);
         let sent = &mut self.outlines;
-        let full = sent.last_full.is_none_or(|t| t.elapsed() >= FULL_REFRESH)
-            || sent.set != set
-            || sent.frame_id != report.frame_id;
-        if full {
-            sent.last_full = Some(Instant::now());
+        sent.round = (sent.round + 1) % REFRESH_ROUNDS;
+        if sent.set != set || sent.frame_id != report.frame_id {
             sent.set = set;
             sent.frame_id.clone_from(&report.frame_id);
             sent.colors.clear();
@@ -234,7 +234,8 @@ impl MarkerBuilder {
             };
             if outline.len() >= 2 {
                 let key = color_key(&color);
-                if self.outlines.colors.get(&id) == Some(&key) {
+                let refresh = id.rem_euclid(REFRESH_ROUNDS) == self.outlines.round;
+                if !refresh && self.outlines.colors.get(&id) == Some(&key) {
                     // Unchanged since it was sent: RViz still has it.
                     frame.live.insert((NS_OBSTACLES, id));
                 } else {
@@ -417,10 +418,10 @@ mod tests {
     }
 
     /// An outline already sent in the same colour from the same obstacle set
-    /// is not sent again, and not deleted either; a colour change or a new
-    /// set sends it again.
+    /// is not sent again (but in its refresh round), and not deleted either;
+    /// a colour change or a new set sends it again.
     #[test]
-    fn unchanged_outlines_are_sent_once() {
+    fn unchanged_outlines_are_sent_once_per_refresh_round() {
         let mut m = Monitor::new(MonitorConfig::default());
         m.set_footprint("map", &square(0.0, 0.0, 0.5), 0.0);
         let obstacles = vec![
@@ -431,13 +432,26 @@ mod tests {
         let mut builder = MarkerBuilder::default();
         let first = build(&mut builder, &m);
         assert_eq!(outlines(&first).len(), 2);
-        let second = build(&mut builder, &m);
-        assert!(outlines(&second).is_empty(), "{:?}", outlines(&second));
-        // Into `a`: its outline turns red and is sent again, alone.
+        let (a, b) = (builder.id_of("a"), builder.id_of("b"));
+        // The next REFRESH_ROUNDS arrays send each outline once more, in
+        // its round, and delete none.
+        let mut sent = Vec::new();
+        for _ in 0..REFRESH_ROUNDS {
+            let array = build(&mut builder, &m);
+            assert!(outlines(&array).len() <= 1, "{:?}", outlines(&array));
+            sent.extend(outlines(&array));
+        }
+        sent.sort_unstable();
+        assert_eq!(sent, vec![(a, ADD), (b, ADD)]);
+        // Into `a`: its outline turns red and is sent at once (in the next
+        // array, with `b` only if it is `b`'s round).
         m.set_footprint("map", &square(2.5, 0.0, 0.5), 0.0);
         let third = build(&mut builder, &m);
-        let a = builder.id_of("a");
-        assert_eq!(outlines(&third), vec![(a, ADD)]);
+        assert!(
+            outlines(&third).contains(&(a, ADD)),
+            "{:?}",
+            outlines(&third)
+        );
         // The same obstacles in a new set: all of them again.
         m.set_obstacles("map", obstacles, 0.0);
         assert_eq!(outlines(&build(&mut builder, &m)).len(), 2);
