@@ -200,19 +200,37 @@ pub fn params_files_from_args(args: &[String]) -> Vec<String> {
     files
 }
 
+/// One `--params-file`, read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamsFile {
+    pub path: String,
+    pub text: String,
+}
+
 /// Reads each `--params-file` of `args` with the capped regular-file
 /// reader ([`read_capped`]: a FIFO or a device is refused without blocking,
-/// at most [`crate::scene::MAX_SCENE_BYTES`]) and checks it with
-/// [`check_params_file_keys`]. The first problem, naming the file.
+/// at most [`crate::scene::MAX_SCENE_BYTES`]). Done before rcl opens them
+/// (rcl would block on a FIFO); the first problem, naming the file.
+pub fn read_params_files(args: &[String]) -> Result<Vec<ParamsFile>, String> {
+    params_files_from_args(args)
+        .into_iter()
+        .map(|path| {
+            let text = read_capped(Path::new(&path)).map_err(|e| e.to_string())?;
+            Ok(ParamsFile { path, text })
+        })
+        .collect()
+}
+
+/// Checks each file read by [`read_params_files`] with
+/// [`check_params_file_keys`]; the first problem, naming the file.
 pub fn check_params_files(
-    args: &[String],
+    files: &[ParamsFile],
     fully_qualified_name: &str,
     node_name: &str,
 ) -> Result<(), String> {
-    for path in params_files_from_args(args) {
-        let text = read_capped(Path::new(&path)).map_err(|e| e.to_string())?;
-        check_params_file_keys(&text, fully_qualified_name, node_name)
-            .map_err(|e| format!("{path}: {e}"))?;
+    for file in files {
+        check_params_file_keys(&file.text, fully_qualified_name, node_name)
+            .map_err(|e| format!("{}: {e}", file.path))?;
     }
     Ok(())
 }
@@ -378,21 +396,18 @@ mod tests {
             "sat_colision_node:\n  ros__parameters: {padding: 0.1}\n",
         );
         let with = |path: &Path| args(&["--ros-args", "--params-file", &path.to_string_lossy()]);
-        assert_eq!(check_params_files(&with(&good), FQN, NAME), Ok(()));
-        let err = check_params_files(&with(&bad), FQN, NAME)
-            .err()
-            .unwrap_or_default();
+        let check = |path: &Path| {
+            read_params_files(&with(path)).and_then(|files| check_params_files(&files, FQN, NAME))
+        };
+        assert_eq!(check(&good), Ok(()));
+        let err = check(&bad).err().unwrap_or_default();
         assert!(
             err.starts_with(&format!("{}: params file names", bad.display())),
             "{err}"
         );
-        let err = check_params_files(&with(&dir), FQN, NAME)
-            .err()
-            .unwrap_or_default();
+        let err = check(&dir).err().unwrap_or_default();
         assert!(err.contains("not a regular file (a directory)"), "{err}");
-        let err = check_params_files(&with(Path::new("/dev/zero")), FQN, NAME)
-            .err()
-            .unwrap_or_default();
+        let err = check(Path::new("/dev/zero")).err().unwrap_or_default();
         assert!(
             err.contains("not a regular file (a character device)"),
             "{err}"

@@ -331,11 +331,18 @@ pub struct TrajectoryCheck {
 #[derive(Clone, Debug)]
 struct Footprint {
     frame_id: String,
-    shape: Result<Shape, ShapeError>,
-    /// Set when the message was refused before its points were read.
-    rejected: Option<Rejection>,
+    shape: Result<Shape, FootprintFault>,
     received: f64,
     generation: u32,
+}
+
+/// Why the latest footprint cannot be used.
+#[derive(Clone, Debug)]
+enum FootprintFault {
+    /// Its points are not a valid polygon.
+    Shape(ShapeError),
+    /// The message was refused before its points were read.
+    Rejected(Rejection),
 }
 
 #[derive(Clone, Debug)]
@@ -605,8 +612,7 @@ impl Monitor {
         frame.push_str(frame_id);
         self.footprint = Some(Footprint {
             frame_id: frame,
-            shape: self.builder.polygon(points),
-            rejected: None,
+            shape: self.builder.polygon(points).map_err(FootprintFault::Shape),
             received: now,
             generation: self.generation,
         });
@@ -617,7 +623,6 @@ impl Monitor {
         self.footprint = Some(Footprint {
             frame_id: frame_id.to_owned(),
             shape: Ok(shape),
-            rejected: None,
             received: now,
             generation: self.generation,
         });
@@ -629,10 +634,7 @@ impl Monitor {
     pub fn reject_footprint(&mut self, rejection: Rejection, now: f64) {
         self.footprint = Some(Footprint {
             frame_id: String::new(),
-            shape: Err(ShapeError::Polygon(
-                crate::geometry::PolygonError::TooFewPoints { distinct: 0 },
-            )),
-            rejected: Some(rejection),
+            shape: Err(FootprintFault::Rejected(rejection)),
             received: now,
             generation: self.generation,
         });
@@ -736,10 +738,10 @@ impl Monitor {
 
     /// Why the last footprint was rejected, when it was.
     pub fn footprint_error(&self) -> Option<&ShapeError> {
-        self.footprint
-            .as_ref()
-            .filter(|f| f.rejected.is_none())
-            .and_then(|f| f.shape.as_ref().err())
+        match self.footprint.as_ref().map(|f| &f.shape) {
+            Some(Err(FootprintFault::Shape(e))) => Some(e),
+            _ => None,
+        }
     }
 
     /// The footprint shape, when one has arrived and is valid.
@@ -752,7 +754,7 @@ impl Monitor {
     pub fn frame_id(&self) -> &str {
         self.footprint
             .as_ref()
-            .filter(|f| f.rejected.is_none())
+            .filter(|f| !matches!(f.shape, Err(FootprintFault::Rejected(_))))
             .map(|f| f.frame_id.as_str())
             .or(self
                 .set
@@ -872,11 +874,12 @@ impl Monitor {
         if Self::is_stale(footprint.received, self.config.footprint_timeout, now) {
             return Some(Cause::StaleFootprint);
         }
-        if let Some(rejection) = footprint.rejected {
-            return Some(Cause::RejectedFootprint(rejection));
-        }
-        if footprint.shape.is_err() {
-            return Some(Cause::InvalidFootprint);
+        match footprint.shape {
+            Err(FootprintFault::Rejected(rejection)) => {
+                return Some(Cause::RejectedFootprint(rejection))
+            }
+            Err(FootprintFault::Shape(_)) => return Some(Cause::InvalidFootprint),
+            Ok(_) => {}
         }
         if let Some(cause) = self.obstacles_cause(now) {
             return Some(cause);
@@ -980,10 +983,10 @@ impl Monitor {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn square(cx: f64, cy: f64, half: f64) -> Vec<Point> {
+    pub(crate) fn square(cx: f64, cy: f64, half: f64) -> Vec<Point> {
         vec![
             Point::new(cx - half, cy - half),
             Point::new(cx + half, cy - half),

@@ -286,14 +286,21 @@ pub struct PendingObstacles {
 }
 
 #[derive(Debug, Default)]
-pub struct PendingInner {
-    pub array: Option<(ArrayInput, Arrival)>,
-    /// Keyed by instance id (refusals by their arrival order).
-    pub instances: Vec<(InstanceInput, Arrival)>,
+struct PendingInner {
+    queued: Batch,
     /// Oldest arrival among the queued inputs.
     queued_since: Option<f64>,
     /// Oldest arrival among the inputs the worker is taking in now.
     working_since: Option<f64>,
+}
+
+/// Obstacle inputs taken together by the worker.
+#[derive(Debug, Default)]
+pub struct Batch {
+    pub array: Option<(ArrayInput, Arrival)>,
+    /// One per instance id (refusals in their arrival order).
+    pub instances: Vec<(InstanceInput, Arrival)>,
+    /// The node is shutting down.
     pub stop: bool,
 }
 
@@ -304,7 +311,7 @@ fn min_time(a: Option<f64>, b: f64) -> Option<f64> {
 impl PendingObstacles {
     pub fn put_array(&self, input: ArrayInput, arrival: Arrival) {
         let mut inner = lock(&self.inner);
-        inner.array = Some((input, arrival));
+        inner.queued.array = Some((input, arrival));
         inner.queued_since = min_time(inner.queued_since, arrival.time);
         drop(inner);
         self.wake.notify_one();
@@ -317,9 +324,10 @@ impl PendingObstacles {
             InstanceInput::Rejected(_) => None,
         };
         let same_id = |(queued, _): &(InstanceInput, Arrival)| matches!(queued, InstanceInput::Instance { id: q, .. } if Some(*q) == id);
-        match inner.instances.iter().position(same_id) {
-            Some(i) => inner.instances[i] = (input, arrival),
-            None => inner.instances.push((input, arrival)),
+        let queued = &mut inner.queued.instances;
+        match queued.iter().position(same_id) {
+            Some(i) => queued[i] = (input, arrival),
+            None => queued.push((input, arrival)),
         }
         inner.queued_since = min_time(inner.queued_since, arrival.time);
         drop(inner);
@@ -328,22 +336,24 @@ impl PendingObstacles {
 
     /// Waits for inputs (or `timeout`, or a stop) and takes them all; they
     /// count as pending until [`done`](Self::done).
-    pub fn take(&self, timeout: Duration) -> PendingInner {
+    pub fn take(&self, timeout: Duration) -> Batch {
         let mut inner = lock(&self.inner);
-        if inner.array.is_none() && inner.instances.is_empty() && !inner.stop {
+        let q = &inner.queued;
+        if q.array.is_none() && q.instances.is_empty() && !q.stop {
             inner = self
                 .wake
                 .wait_timeout(inner, timeout)
                 .map(|(guard, _)| guard)
                 .unwrap_or_else(|e| e.into_inner().0);
         }
-        let taken = PendingInner {
-            array: inner.array.take(),
-            instances: std::mem::take(&mut inner.instances),
-            queued_since: None,
-            working_since: None,
-            stop: inner.stop,
-        };
+        let stop = inner.queued.stop;
+        let taken = std::mem::replace(
+            &mut inner.queued,
+            Batch {
+                stop,
+                ..Batch::default()
+            },
+        );
         inner.working_since = inner.queued_since.take();
         taken
     }
@@ -363,7 +373,7 @@ impl PendingObstacles {
     }
 
     pub fn stop(&self) {
-        lock(&self.inner).stop = true;
+        lock(&self.inner).queued.stop = true;
         self.wake.notify_all();
     }
 }

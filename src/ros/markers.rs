@@ -384,17 +384,8 @@ fn width(w: f64) -> Vector3 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Point;
+    use crate::monitor::tests::square;
     use crate::monitor::{Monitor, MonitorConfig, ObstacleGeometry};
-
-    fn square(cx: f64, cy: f64, half: f64) -> Vec<Point> {
-        vec![
-            Point::new(cx - half, cy - half),
-            Point::new(cx + half, cy - half),
-            Point::new(cx + half, cy + half),
-            Point::new(cx - half, cy + half),
-        ]
-    }
 
     fn build(builder: &mut MarkerBuilder, monitor: &Monitor) -> MarkerArray {
         let report = monitor.evaluate(0.0);

@@ -41,6 +41,7 @@ use crate::geometry::{Shape, ShapeError};
 use crate::limits::MAX_INSTANCES;
 use crate::monitor::clock::{ClockReading, ClockWatch};
 use crate::monitor::{Monitor, Obstacle, ObstacleSet, Rejection, Report};
+use crate::params_file;
 use crate::scene::Scene;
 use crate::text::{escape_for_log, LOG_ID_CHARS};
 use futures::stream::FuturesUnordered;
@@ -743,19 +744,12 @@ impl ServiceJob {
         };
         // Judged when the answer is ready: inputs that went stale, a clock
         // that jumped or stalled while it was computed make it not valid.
+        // (Inputs keep the generation they arrived under: after a jump they
+        // read `clock_jumped_back` through the monitor's own rule.)
         let mut monitor = self.monitor;
         let reading = self.time.read();
-        let jumped = reading.generation != monitor.generation();
-        monitor.set_clock(monitor.generation(), reading.cause);
-        let mut result = monitor.check_trajectory(&footprint, &poses, request.padding, reading.ros);
-        if jumped && result.valid {
-            result.valid = false;
-            result.status = crate::monitor::Cause::ClockJumpedBack.status();
-            if fail_safe {
-                result.check.colliding.iter_mut().for_each(|c| *c = true);
-                result.check.first_collision = (!poses.is_empty()).then_some(0);
-            }
-        }
+        monitor.set_clock(reading.generation, reading.cause);
+        let result = monitor.check_trajectory(&footprint, &poses, request.padding, reading.ros);
         CheckFootprint::Response {
             valid: result.valid,
             status: result.status.to_owned(),
@@ -843,17 +837,6 @@ fn create_context() -> Result<r2r::Context, String> {
     }
 }
 
-/// Every `--params-file` on the command line must have an entry for this
-/// node: a file whose keys all name other nodes (a typo in the top key)
-/// would otherwise be ignored silently, `fail_safe: false` and all.
-fn check_params_files(node: &r2r::Node) -> Result<(), String> {
-    let args: Vec<String> = std::env::args().collect();
-    let fqn = node.fully_qualified_name().map_err(|e| e.to_string())?;
-    let name = node.name().map_err(|e| e.to_string())?;
-    crate::params_file::check_params_files(&args, &fqn, &name)
-        .map_err(|e| format!("--params-file {e}"))
-}
-
 /// The next item of `stream` if one is ready now.
 fn ready_now<S: futures::Stream + Unpin>(stream: &mut S) -> Option<S::Item> {
     futures::FutureExt::now_or_never(stream.next()).flatten()
@@ -919,15 +902,19 @@ fn io_thread(
 /// Runs the node until Ctrl-C (SIGINT) or SIGTERM.
 pub async fn run() -> Result<(), Box<dyn Error>> {
     // rcl opens a `--params-file` with a plain open: a FIFO would hang
-    // start-up, a device would be read forever. Refused before rcl sees it.
+    // start-up, a device would be read forever. Read (and refused) before
+    // rcl sees it; once the node exists, every file must have an entry for
+    // it: one whose keys all name other nodes (a typo in the top key) would
+    // otherwise be ignored silently, `fail_safe: false` and all.
     let args: Vec<String> = std::env::args().collect();
-    for file in crate::params_file::params_files_from_args(&args) {
-        crate::scene::read_capped(Path::new(&file)).map_err(|e| format!("--params-file {e}"))?;
-    }
+    let params_files =
+        params_file::read_params_files(&args).map_err(|e| format!("--params-file {e}"))?;
     let ctx = create_context()?;
     let mut node = r2r::Node::create(ctx, NODE_NAME, "")?;
     let logger = node.logger().to_owned();
-    check_params_files(&node)?;
+    let fqn = node.fully_qualified_name()?;
+    params_file::check_params_files(&params_files, &fqn, &node.name()?)
+        .map_err(|e| format!("--params-file {e}"))?;
 
     let params = Arc::new(Mutex::new(Params::default()));
     let (param_handler, mut param_events) = node

@@ -664,13 +664,9 @@ impl Harness {
         .await
     }
 
-    /// Calls `check_footprint` (waits for the service; retries a request
-    /// whose answer does not come, as a service call right after discovery
-    /// can be lost).
-    pub async fn check_footprint(
-        &self,
-        request: CheckFootprint::Request,
-    ) -> CheckFootprint::Response {
+    /// A `check_footprint` client of the peer, once the node's service is
+    /// available.
+    async fn check_footprint_client(&self) -> r2r::Client<CheckFootprint::Service> {
         let client = self
             .peer
             .node
@@ -683,6 +679,17 @@ impl Harness {
             .await
             .unwrap_or_else(|_| panic!("check_footprint not available; {}", self.context_text()))
             .expect("service availability");
+        client
+    }
+
+    /// Calls `check_footprint` (waits for the service; retries a request
+    /// whose answer does not come, as a service call right after discovery
+    /// can be lost).
+    pub async fn check_footprint(
+        &self,
+        request: CheckFootprint::Request,
+    ) -> CheckFootprint::Response {
+        let client = self.check_footprint_client().await;
         for _ in 0..3 {
             let answer = client.request(&request).expect("send request");
             if let Ok(response) = tokio::time::timeout(Duration::from_secs(5), answer).await {
@@ -939,18 +946,7 @@ impl Harness {
         request: CheckFootprint::Request,
         timeout: Duration,
     ) -> (CheckFootprint::Response, Duration) {
-        let client = self
-            .peer
-            .node
-            .lock()
-            .unwrap()
-            .create_client::<CheckFootprint::Service>("check_footprint", QosProfile::default())
-            .expect("check_footprint client");
-        let available = r2r::Node::is_available(&client).expect("poll service");
-        tokio::time::timeout(STARTUP, available)
-            .await
-            .unwrap_or_else(|_| panic!("check_footprint not available; {}", self.context_text()))
-            .expect("service availability");
+        let client = self.check_footprint_client().await;
         // Right after discovery a request can be lost (the client's reply
         // reader not matched yet): give matching a moment, as the request
         // is sent only once.
