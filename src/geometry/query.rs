@@ -30,7 +30,7 @@
 //! Nothing here allocates.
 
 use super::sat::{clearance, deepest_separation, max_separation_witnessed, separation, Core};
-use super::{length_tolerance, Aabb, ConvexPolygon, Point, Separation, Shape, Vector};
+use super::{length_tolerance, Aabb, Circle, ConvexPolygon, Point, Separation, Shape, Vector};
 
 /// Result of a query between shape A (the footprint) and shape B (an
 /// obstacle). Everything refers to A inflated by the padding.
@@ -175,6 +175,20 @@ impl<'a> Piece<'a> {
         Piece {
             radius: self.radius + padding,
             ..self
+        }
+    }
+}
+
+impl Circle {
+    /// The circle as a piece: its centre inflated by its radius.
+    pub(crate) fn piece(&self) -> Piece<'_> {
+        Piece {
+            core: Core::point(&self.center),
+            radius: self.radius,
+            aabb: Aabb {
+                min: self.center,
+                max: self.center,
+            },
         }
     }
 }

@@ -28,7 +28,6 @@
 //! Minkowski sum of convex polygons) moves one of two pointers forward per
 //! face, after a single O(log n) support search.
 
-use super::circle::point_separation;
 use super::{cross, unit, ConvexPolygon, Point, Vector};
 
 /// A convex polygon (counter-clockwise vertices, outward unit edge normals)
@@ -569,6 +568,26 @@ fn support_by_value(core: Core, direction: &Vector) -> usize {
         }
     }
     best
+}
+
+/// Separation between two points (the cores of two circles). Coincident
+/// points overlap along `+x`: a fixed axis rather than a NaN.
+pub fn point_separation(a: Point, b: Point) -> Separation {
+    let d = b - a;
+    let length = d.x.hypot(d.y);
+    if length > 0.0 {
+        Separation {
+            value: length,
+            axis: unit(d, length),
+            closest: Some((a, b)),
+        }
+    } else {
+        Separation {
+            value: 0.0,
+            axis: Vector::x(),
+            closest: None,
+        }
+    }
 }
 
 #[cfg(test)]
