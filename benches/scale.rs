@@ -37,9 +37,8 @@ use common::Rng;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
 use sat_collision::broadphase::ObstacleIndex;
 use sat_collision::geometry::{Point, Shape, Vector};
-use sat_collision::monitor::{
-    check_obstacles, summarize, Monitor, MonitorConfig, Obstacle, ObstacleGeometry,
-};
+use sat_collision::model::{check_obstacles, summarize, Obstacle, ObstacleGeometry};
+use sat_collision::monitor::{Monitor, MonitorConfig};
 use std::f64::consts::TAU;
 use std::hint::black_box;
 use std::time::{Duration, Instant};

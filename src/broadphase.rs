@@ -4,8 +4,8 @@
 //! # What stays exact
 //!
 //! [`ObstacleIndex::check`] fills the same per-obstacle report as
-//! [`check_obstacles`](crate::monitor::check_obstacles) and returns the same
-//! [`Summary`] as [`summarize`](crate::monitor::summarize) over it. The
+//! [`check_obstacles`](crate::model::check_obstacles) and returns the same
+//! [`Summary`] as [`summarize`](crate::model::summarize) over it. The
 //! collision flag, `min_distance` and the nearest obstacle are always
 //! **exact**: every obstacle that collides, or that could be the nearest,
 //! goes through the exact narrow phase. So does every obstacle whose box is
@@ -20,7 +20,7 @@
 //!   obstacle), `depth` 0, `mtv` zero, `closest` `None`.
 //!
 //! With `exact_range = f64::INFINITY` every outcome is exact and identical to
-//! [`check_obstacles`](crate::monitor::check_obstacles).
+//! [`check_obstacles`](crate::model::check_obstacles).
 //!
 //! # Why a flat array of boxes (not a grid, a BVH or sort-and-sweep)
 //!
@@ -50,7 +50,7 @@
 
 use crate::geometry::query::{intersects, query, Contact};
 use crate::geometry::{length_tolerance, Aabb, Point, Shape, Vector};
-use crate::monitor::{Obstacle, ObstacleOutcome, Summary};
+use crate::model::{Obstacle, ObstacleOutcome, Status, Summary};
 
 /// Boxes of a set of obstacles, in obstacle order, rebuilt whenever the set
 /// changes. Invalid obstacles get an empty box (it is never near anything).
@@ -115,7 +115,7 @@ impl ObstacleIndex {
     /// The report for `footprint` (inflated by `padding`) against
     /// `obstacles`, which must be the slice this index was last rebuilt
     /// from. Writes one outcome per obstacle into `out` (cleared first) and
-    /// returns what [`summarize`](crate::monitor::summarize) would return for
+    /// returns what [`summarize`](crate::model::summarize) would return for
     /// it. Outcomes of obstacles farther than `exact_range` (box to box) that
     /// cannot be the nearest are lower bounds; see the module documentation.
     /// No allocation once `out` has held as many outcomes.
@@ -206,7 +206,7 @@ impl ObstacleIndex {
         }
         for &i in &self.invalid {
             let status = match &obstacles[i].shape {
-                Err(e) => e.status(),
+                Err(e) => Status::from(e),
                 Ok(_) => unreachable!("index out of date"),
             };
             out[i] = ObstacleOutcome {
@@ -318,7 +318,7 @@ fn box_distance(dx: f64, dy: f64) -> f64 {
 #[inline]
 fn far_outcome(bound: f64, axis: Vector) -> ObstacleOutcome {
     ObstacleOutcome {
-        status: "ok",
+        status: Status::Ok,
         contact: Some(Contact {
             colliding: false,
             depth: 0.0,
@@ -334,7 +334,7 @@ fn far_outcome(bound: f64, axis: Vector) -> ObstacleOutcome {
 /// The exact outcome for one valid obstacle.
 fn exact(footprint: &Shape, padding: f64, obstacle: &Obstacle) -> ObstacleOutcome {
     ObstacleOutcome {
-        status: "ok",
+        status: Status::Ok,
         contact: obstacle
             .shape
             .as_ref()
@@ -345,12 +345,12 @@ fn exact(footprint: &Shape, padding: f64, obstacle: &Obstacle) -> ObstacleOutcom
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::monitor::{check_obstacles, summarize, ObstacleGeometry};
+    use crate::model::{check_obstacles, summarize, ObstacleGeometry};
     use crate::test_rng::Rng;
 
-    fn random_obstacle(rng: &mut Rng, k: usize, spread: f64) -> Obstacle {
+    pub(crate) fn random_obstacle(rng: &mut Rng, k: usize, spread: f64) -> Obstacle {
         let c = Point::new(rng.range(-spread, spread), rng.range(-spread, spread));
         let geometry = match k % 7 {
             0 => ObstacleGeometry::Circle {
@@ -484,55 +484,5 @@ mod tests {
         assert!(out[..4].iter().all(|o| !o.exact));
         assert!(out[4].exact);
         assert!((out[0].contact.unwrap().distance - 3.75).abs() < 1e-9);
-    }
-
-    /// The monitor with an exact range decides exactly as without, and
-    /// `evaluate_into` reuses its buffers.
-    #[test]
-    fn monitor_with_exact_range() {
-        use crate::monitor::{Monitor, MonitorConfig};
-        let mut rng = Rng(11);
-        let obstacles: Vec<Obstacle> = (0..200)
-            .map(|k| random_obstacle(&mut rng, k + 3 * (k % 2), 8.0))
-            .filter(|o| o.shape.is_ok())
-            .collect();
-        let mut exact = Monitor::new(MonitorConfig::default());
-        exact.set_obstacles("map", obstacles.clone(), 0.0);
-        let mut fast = exact.clone();
-        fast.set_exact_range(0.5);
-        assert_eq!(fast.exact_range(), 0.5);
-        assert_eq!(exact.exact_range(), f64::INFINITY);
-        let mut report = fast.evaluate(0.0);
-        for step in 0..50 {
-            let x = -6.0 + 0.25 * step as f64;
-            let footprint = [
-                Point::new(x - 0.5, -0.3),
-                Point::new(x + 0.5, -0.3),
-                Point::new(x + 0.5, 0.3),
-                Point::new(x - 0.5, 0.3),
-            ];
-            exact.set_footprint("map", &footprint, 0.0);
-            fast.set_footprint("map", &footprint, 0.0);
-            let want = exact.evaluate(0.0);
-            let capacity = report.outcomes.capacity();
-            fast.evaluate_into(0.0, &mut report);
-            assert_eq!(report.outcomes.capacity(), capacity);
-            assert_eq!(
-                (
-                    report.colliding,
-                    report.valid,
-                    report.status,
-                    report.min_distance
-                ),
-                (want.colliding, want.valid, want.status, want.min_distance)
-            );
-            assert_eq!(report.nearest_obstacle_id, want.nearest_obstacle_id);
-            let flag = fast.flag(0.0);
-            assert_eq!(
-                (flag.colliding, flag.valid, flag.status),
-                (want.colliding, want.valid, want.status)
-            );
-            assert_eq!(report.frame_id, want.frame_id);
-        }
     }
 }

@@ -13,6 +13,7 @@ pub mod broadphase;
 pub mod config;
 pub mod geometry;
 pub mod limits;
+pub mod model;
 pub mod monitor;
 pub mod params_file;
 pub mod planner;

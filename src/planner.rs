@@ -6,7 +6,7 @@
 //! ```
 //! use nalgebra::{Isometry2, Vector2};
 //! use sat_collision::geometry::{Point, Shape};
-//! use sat_collision::monitor::{Obstacle, ObstacleGeometry};
+//! use sat_collision::model::{Obstacle, ObstacleGeometry};
 //! use sat_collision::planner::check_poses;
 //!
 //! let robot = Shape::polygon(&[
@@ -26,7 +26,7 @@
 
 use crate::geometry::query::query;
 use crate::geometry::Shape;
-use crate::monitor::Obstacle;
+use crate::model::Obstacle;
 use nalgebra::Isometry2;
 
 /// Outcome per pose.

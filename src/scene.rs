@@ -21,9 +21,10 @@
 //! document; it may list at most [`MAX_OBSTACLES`] obstacles.
 
 use crate::geometry::{Point, Shape, ShapeError, Vector};
-use crate::monitor::{check_obstacles, summarize, Obstacle, ObstacleGeometry, ObstacleOutcome};
+use crate::model::{
+    check_obstacles, summarize, Obstacle, ObstacleGeometry, ObstacleOutcome, Status,
+};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -103,72 +104,54 @@ fn to_points(points: &[[f64; 2]]) -> Vec<Point> {
     points.iter().map(|p| Point::new(p[0], p[1])).collect()
 }
 
+/// Why a scene's footprint cannot be checked against its obstacles.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum FootprintError {
+    /// The scene has no `footprint` entry.
+    #[error("the scene has no footprint")]
+    Missing,
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+}
+
 /// A file that could not be used, with where the problem is.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SceneError {
+    #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{}{}: {message}", path.display(), location(*line, *column))]
     Parse {
         path: PathBuf,
         line: Option<usize>,
         column: Option<usize>,
         message: String,
     },
-    Invalid {
-        path: PathBuf,
-        message: String,
-    },
+    #[error("{}: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
     /// The path names something other than a regular file (`kind`: "a
     /// FIFO", "a directory", ...); it was not read.
-    NotAFile {
-        path: PathBuf,
-        kind: &'static str,
-    },
+    #[error("{}: not a regular file ({kind}); give a YAML file", path.display())]
+    NotAFile { path: PathBuf, kind: &'static str },
     /// The file is larger than `limit` bytes.
-    TooLarge {
-        path: PathBuf,
-        limit: u64,
-    },
+    #[error(
+        "{}: larger than the limit of {limit} bytes ({} MiB)",
+        path.display(),
+        limit / (1024 * 1024)
+    )]
+    TooLarge { path: PathBuf, limit: u64 },
 }
 
-impl fmt::Display for SceneError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SceneError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            SceneError::Parse {
-                path,
-                line,
-                column,
-                message,
-            } => {
-                write!(f, "{}", path.display())?;
-                if let Some(line) = line {
-                    write!(f, ":{line}")?;
-                }
-                if let Some(column) = column {
-                    write!(f, ":{column}")?;
-                }
-                write!(f, ": {message}")
-            }
-            SceneError::Invalid { path, message } => write!(f, "{}: {message}", path.display()),
-            SceneError::NotAFile { path, kind } => write!(
-                f,
-                "{}: not a regular file ({kind}); give a YAML file",
-                path.display()
-            ),
-            SceneError::TooLarge { path, limit } => write!(
-                f,
-                "{}: larger than the limit of {limit} bytes ({} MiB)",
-                path.display(),
-                limit / (1024 * 1024)
-            ),
-        }
-    }
+/// `:line:column` (each when known) after a path.
+fn location(line: Option<usize>, column: Option<usize>) -> String {
+    [line, column]
+        .into_iter()
+        .flatten()
+        .map(|n| format!(":{n}"))
+        .collect()
 }
-
-impl std::error::Error for SceneError {}
 
 /// What kind of non-regular file `file_type` is, for error messages.
 fn file_kind(file_type: std::fs::FileType) -> Option<&'static str> {
@@ -449,10 +432,8 @@ impl Scene {
     pub fn evaluate(&self) -> SceneReport {
         let obstacles = self.obstacles();
         let footprint = match &self.footprint {
-            Some(spec) => spec.to_shape(),
-            None => Err(ShapeError::Polygon(
-                crate::geometry::PolygonError::TooFewPoints { distinct: 0 },
-            )),
+            Some(spec) => spec.to_shape().map_err(FootprintError::Shape),
+            None => Err(FootprintError::Missing),
         };
         let mut outcomes = Vec::new();
         if let Ok(shape) = &footprint {
@@ -492,7 +473,7 @@ pub fn obstacle_line(text: &str, id: &str) -> Option<usize> {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ObstacleLine {
     pub id: String,
-    pub status: String,
+    pub status: Status,
     pub colliding: bool,
     pub penetration_depth: f64,
     pub mtv: [f64; 2],
@@ -503,7 +484,7 @@ pub struct ObstacleLine {
 /// Result of checking a scene.
 #[derive(Clone, Debug)]
 pub struct SceneReport {
-    pub footprint: Result<Shape, ShapeError>,
+    pub footprint: Result<Shape, FootprintError>,
     pub obstacles: Vec<Obstacle>,
     pub outcomes: Vec<ObstacleOutcome>,
 }
@@ -513,13 +494,13 @@ pub struct SceneReport {
 pub struct JsonReport {
     pub colliding: bool,
     pub valid: bool,
-    pub status: String,
+    pub status: Status,
     pub obstacles: Vec<ObstacleLine>,
 }
 
 impl SceneReport {
     fn new(
-        footprint: Result<Shape, ShapeError>,
+        footprint: Result<Shape, FootprintError>,
         obstacles: Vec<Obstacle>,
         outcomes: Vec<ObstacleOutcome>,
     ) -> Self {
@@ -530,19 +511,19 @@ impl SceneReport {
         }
     }
 
-    /// `"ok"`, `"invalid_footprint"` or `"invalid_obstacle"`.
-    pub fn status(&self) -> &'static str {
+    /// `Ok`, `InvalidFootprint` or `InvalidObstacle`.
+    pub fn status(&self) -> Status {
         if self.footprint.is_err() {
-            "invalid_footprint"
+            Status::InvalidFootprint
         } else if summarize(&self.outcomes).any_invalid {
-            "invalid_obstacle"
+            Status::InvalidObstacle
         } else {
-            "ok"
+            Status::Ok
         }
     }
 
     pub fn valid(&self) -> bool {
-        self.status() == "ok"
+        self.status().is_ok()
     }
 
     /// True when any obstacle collides, or when the scene is not valid
@@ -552,27 +533,22 @@ impl SceneReport {
     }
 
     pub fn lines(&self) -> Vec<ObstacleLine> {
-        let footprint_status = self.footprint.as_ref().err().map(|e| e.status());
         self.obstacles
             .iter()
             .enumerate()
             .map(|(i, obstacle)| {
                 let outcome = self.outcomes.get(i);
                 let contact = outcome.and_then(|o| o.contact);
-                let status = match (outcome, footprint_status) {
+                let status = match (outcome, &obstacle.shape) {
                     (Some(o), _) => o.status,
-                    (None, _) if obstacle.shape.is_err() => obstacle
-                        .shape
-                        .as_ref()
-                        .err()
-                        .map_or("invalid", |e| e.status()),
-                    (None, Some(_)) => "invalid_footprint",
-                    (None, None) => "unchecked",
+                    (None, Err(e)) => Status::from(e),
+                    (None, Ok(_)) if self.footprint.is_err() => Status::InvalidFootprint,
+                    (None, Ok(_)) => Status::Unchecked,
                 };
                 let v = |v: Vector| [v.x, v.y];
                 ObstacleLine {
                     id: obstacle.id.clone(),
-                    status: status.to_owned(),
+                    status,
                     colliding: contact.is_some_and(|c| c.colliding),
                     penetration_depth: contact.map_or(0.0, |c| c.depth),
                     mtv: contact.map_or([0.0, 0.0], |c| v(c.mtv)),
@@ -587,7 +563,7 @@ impl SceneReport {
         JsonReport {
             colliding: self.colliding(),
             valid: self.valid(),
-            status: self.status().to_owned(),
+            status: self.status(),
             obstacles: self.lines(),
         }
     }

@@ -6,6 +6,7 @@ mod fuzz_support;
 
 use fuzz_support::{check_pair, check_pair_bytes, check_polygon_bytes};
 use sat_collision::geometry::{query, Point, Shape};
+use sat_collision::model::Status;
 
 /// pair_query: a padding of 2.2e304 gives a depth of the same size; the
 /// check's own `mtv.norm()` squared the components and overflowed to
@@ -130,7 +131,7 @@ fn pair_circles_beyond_max_coordinate() {
     ] {
         let circle = Shape::circle(Point::new(x, 0.0), r);
         assert_eq!(
-            circle.err().map(|e| e.status()),
+            circle.err().map(|e| Status::from(&e).as_str()),
             Some("non_finite"),
             "centre x {x}, radius {r}"
         );

@@ -8,6 +8,7 @@
 use proptest::prelude::*;
 use sat_collision::geometry::polygon::{classify, MAX_CONCAVE_VERTICES, MAX_VERTICES};
 use sat_collision::geometry::{Convexity, Point, PolygonError, Shape, SimplePolygon};
+use sat_collision::model::Status;
 use std::f64::consts::TAU;
 
 fn pts(coords: &[(f64, f64)]) -> Vec<Point> {
@@ -36,7 +37,7 @@ fn assert_self_intersecting(points: &[Point], first_edge: usize, second_edge: us
     );
     assert_eq!(classify(points), Ok(Convexity::SelfIntersecting));
     let shape_error = Shape::polygon(points).expect_err("shape must be rejected");
-    assert_eq!(shape_error.status(), "self_intersecting");
+    assert_eq!(Status::from(&shape_error), "self_intersecting");
 }
 
 /// Unit L-shape, counter-clockwise, reflex vertex at (1, 1).
@@ -89,7 +90,7 @@ fn status_names_are_stable() {
         (PolygonError::NotConvex, "not_convex"),
     ];
     for (error, status) in cases {
-        assert_eq!(error.status(), status);
+        assert_eq!(Status::from(&error), status);
     }
 }
 
@@ -115,9 +116,7 @@ fn too_few_points() {
         PolygonError::TooFewPoints { distinct: 2 }
     );
     assert_eq!(
-        Shape::polygon(&pts(&[(0., 0.), (1., 1.)]))
-            .unwrap_err()
-            .status(),
+        Status::from(&Shape::polygon(&pts(&[(0., 0.), (1., 1.)])).unwrap_err()),
         "too_few_points"
     );
 }

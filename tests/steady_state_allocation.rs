@@ -4,7 +4,8 @@
 //! by the current thread (the test harness's other threads don't count).
 
 use sat_collision::geometry::{Point, Vector};
-use sat_collision::monitor::{Monitor, MonitorConfig, Obstacle, ObstacleGeometry};
+use sat_collision::model::{Obstacle, ObstacleGeometry};
+use sat_collision::monitor::{Monitor, MonitorConfig};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::f64::consts::TAU;

@@ -736,7 +736,7 @@ fn y_at(a: Point, b: Point, x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::polygon::twice_signed_area;
+    use crate::geometry::polygon::{twice_signed_area, MAX_CONCAVE_VERTICES};
     use crate::test_rng::Rng;
 
     fn pts(coords: &[(f64, f64)]) -> Vec<Point> {
@@ -984,5 +984,46 @@ mod tests {
         let pieces = convex_decomposition(&square);
         assert_eq!(pieces.len(), 1);
         assert_eq!(pieces[0].vertices(), square.vertices());
+    }
+
+    /// A 4,096-vertex comb (teeth along x, the worst case of a sweep over
+    /// x extents) validates, and decomposes into convex pieces whose areas
+    /// add up to its area.
+    #[test]
+    fn comb_at_the_concave_limit_validates_and_decomposes() {
+        let teeth = (MAX_CONCAVE_VERTICES - 4) / 4;
+        let mut ring = vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)];
+        for k in 0..teeth {
+            let y = k as f64;
+            let length = 5.0 + (k % 7) as f64;
+            ring.extend([
+                Point::new(1.0, y + 0.2),
+                Point::new(1.0 + length, y + 0.25),
+                Point::new(1.0 + length, y + 0.7),
+                Point::new(1.0, y + 0.8),
+            ]);
+        }
+        ring.extend([Point::new(1.0, teeth as f64), Point::new(0.0, teeth as f64)]);
+        assert_eq!(ring.len(), MAX_CONCAVE_VERTICES);
+        let polygon = SimplePolygon::new(&ring).unwrap();
+        assert!(!polygon.is_convex());
+        assert_eq!(polygon.vertices().len(), MAX_CONCAVE_VERTICES);
+        let pieces = convex_decomposition(&polygon);
+        assert!(pieces.len() > teeth);
+        for piece in &pieces {
+            let v = piece.vertices();
+            let m = v.len();
+            assert!(m >= 3);
+            for i in 0..m {
+                let (a, b, c) = (v[(i + m - 1) % m], v[i], v[(i + 1) % m]);
+                assert!(cross(&(b - a), &(c - b)) > 0.0, "{v:?}");
+            }
+        }
+        let sum: f64 = pieces.iter().map(|p| twice_signed_area(p.vertices())).sum();
+        let expected = 2.0 * polygon.area();
+        assert!(
+            (sum - expected).abs() <= 1e-9 * expected,
+            "{sum} vs {expected}"
+        );
     }
 }

@@ -38,11 +38,11 @@ pub mod query;
 pub mod sat;
 pub mod shape;
 
+pub use convex::ConvexPolygon;
 pub use point_query::{contains_point, distance_to_point};
+pub use polygon::{Convexity, PolygonError, SimplePolygon};
 pub(crate) use primitives::unit;
 pub use primitives::{cross, length_tolerance, Aabb, Point, Vector, REL_TOLERANCE};
-pub use convex::ConvexPolygon;
-pub use polygon::{Convexity, PolygonError, SimplePolygon};
 pub use query::{intersects, query, Contact};
 pub use sat::Separation;
 pub use shape::{Circle, CompoundPolygon, PolygonBuilder, Shape, ShapeError};

@@ -33,7 +33,6 @@
 use super::boxtree::{BoxTree, Slab};
 use super::{cross, length_tolerance, Aabb, Point, Vector};
 use std::f64::consts::TAU;
-use std::fmt;
 
 /// Most vertices accepted for any polygon.
 pub const MAX_VERTICES: usize = 65_536;
@@ -51,14 +50,17 @@ pub const MAX_CONCAVE_VERTICES: usize = 4_096;
 pub const MAX_COORDINATE: f64 = 1e150;
 
 /// Why a list of points is not a usable polygon.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PolygonError {
     /// Fewer than three distinct points (after merging repeated points).
+    #[error("polygon needs at least 3 distinct points, got {distinct}")]
     TooFewPoints { distinct: usize },
     /// A coordinate is NaN, infinite, or larger in magnitude than
     /// [`MAX_COORDINATE`].
+    #[error("point {index} has a NaN, infinite or out-of-range coordinate")]
     NonFinite { index: usize },
     /// All points lie on one line (within tolerance): the polygon has no area.
+    #[error("polygon has zero area (all points collinear)")]
     ZeroArea,
     /// Two edges cross or overlap, or a vertex lies on a non-adjacent edge.
     ///
@@ -66,65 +68,18 @@ pub enum PolygonError {
     /// given (whatever the orientation); `first_edge <= second_edge`. When
     /// repeated or collinear points were merged, the edge reported is the
     /// first input edge of non-zero length of the merged edge.
+    #[error("polygon is self-intersecting (edges {first_edge} and {second_edge})")]
     SelfIntersecting {
         first_edge: usize,
         second_edge: usize,
     },
     /// More vertices than this library accepts for this kind of polygon.
+    #[error("polygon has {count} vertices, at most {max} are accepted")]
     TooManyVertices { count: usize, max: usize },
     /// A convex polygon was required but the points form a concave one.
+    #[error("polygon is not convex")]
     NotConvex,
 }
-
-impl PolygonError {
-    /// Stable snake_case name, used as the `status` of reports.
-    pub fn status(&self) -> &'static str {
-        match self {
-            PolygonError::TooFewPoints { .. } => "too_few_points",
-            PolygonError::NonFinite { .. } => "non_finite",
-            PolygonError::ZeroArea => "zero_area",
-            PolygonError::SelfIntersecting { .. } => "self_intersecting",
-            PolygonError::TooManyVertices { .. } => "too_many_vertices",
-            PolygonError::NotConvex => "not_convex",
-        }
-    }
-}
-
-impl fmt::Display for PolygonError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PolygonError::TooFewPoints { distinct } => {
-                write!(
-                    f,
-                    "polygon needs at least 3 distinct points, got {distinct}"
-                )
-            }
-            PolygonError::NonFinite { index } => {
-                write!(
-                    f,
-                    "point {index} has a NaN, infinite or out-of-range coordinate"
-                )
-            }
-            PolygonError::ZeroArea => write!(f, "polygon has zero area (all points collinear)"),
-            PolygonError::SelfIntersecting {
-                first_edge,
-                second_edge,
-            } => write!(
-                f,
-                "polygon is self-intersecting (edges {first_edge} and {second_edge})"
-            ),
-            PolygonError::TooManyVertices { count, max } => {
-                write!(
-                    f,
-                    "polygon has {count} vertices, at most {max} are accepted"
-                )
-            }
-            PolygonError::NotConvex => write!(f, "polygon is not convex"),
-        }
-    }
-}
-
-impl std::error::Error for PolygonError {}
 
 /// Shape class of a closed polyline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1136,47 +1091,6 @@ mod tests {
                 same(&ring)?;
             }
         }
-    }
-
-    /// A 4,096-vertex comb (teeth along x, the worst case of a sweep over
-    /// x extents) validates, and decomposes into convex pieces whose areas
-    /// add up to its area.
-    #[test]
-    fn comb_at_the_concave_limit_validates_and_decomposes() {
-        let teeth = (MAX_CONCAVE_VERTICES - 4) / 4;
-        let mut ring = vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)];
-        for k in 0..teeth {
-            let y = k as f64;
-            let length = 5.0 + (k % 7) as f64;
-            ring.extend([
-                Point::new(1.0, y + 0.2),
-                Point::new(1.0 + length, y + 0.25),
-                Point::new(1.0 + length, y + 0.7),
-                Point::new(1.0, y + 0.8),
-            ]);
-        }
-        ring.extend([Point::new(1.0, teeth as f64), Point::new(0.0, teeth as f64)]);
-        assert_eq!(ring.len(), MAX_CONCAVE_VERTICES);
-        let polygon = SimplePolygon::new(&ring).unwrap();
-        assert!(!polygon.is_convex());
-        assert_eq!(polygon.vertices().len(), MAX_CONCAVE_VERTICES);
-        let pieces = crate::geometry::decompose::convex_decomposition(&polygon);
-        assert!(pieces.len() > teeth);
-        for piece in &pieces {
-            let v = piece.vertices();
-            let m = v.len();
-            assert!(m >= 3);
-            for i in 0..m {
-                let (a, b, c) = (v[(i + m - 1) % m], v[i], v[(i + 1) % m]);
-                assert!(cross(&(b - a), &(c - b)) > 0.0, "{v:?}");
-            }
-        }
-        let sum: f64 = pieces.iter().map(|p| twice_signed_area(p.vertices())).sum();
-        let expected = 2.0 * polygon.area();
-        assert!(
-            (sum - expected).abs() <= 1e-9 * expected,
-            "{sum} vs {expected}"
-        );
     }
 
     #[test]

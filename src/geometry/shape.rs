@@ -5,7 +5,6 @@ use super::decompose::convex_decomposition;
 use super::polygon::{PolygonError, Scratch, SimplePolygon, MAX_COORDINATE};
 use super::{Aabb, Point, Vector};
 use nalgebra::Isometry2;
-use std::fmt;
 
 /// A disc (closed): round robots, posts, people. Built only through
 /// [`Circle::new`], so the radius is always finite and `> 0`, and the
@@ -20,13 +19,14 @@ impl Circle {
     /// A circle with a finite centre and a finite radius `> 0`.
     ///
     /// Like polygon coordinates, the centre's coordinates and the radius
-    /// must be at most [`MAX_COORDINATE`] in magnitude (else `NonFinite`):
+    /// must be at most [`MAX_COORDINATE`] in magnitude (else
+    /// [`ShapeError::NonFiniteCircle`]):
     /// beyond it, distances between centres and sums of radii overflow to
     /// infinity (a clearance of `inf` with a zero axis, an infinite depth).
     pub fn new(center: Point, radius: f64) -> Result<Self, ShapeError> {
         let usable = |v: f64| v.abs() <= MAX_COORDINATE; // false for NaN and inf
         if !(usable(center.x) && usable(center.y) && usable(radius)) {
-            return Err(ShapeError::Polygon(PolygonError::NonFinite { index: 0 }));
+            return Err(ShapeError::NonFiniteCircle);
         }
         if radius <= 0.0 {
             return Err(ShapeError::InvalidRadius(radius));
@@ -88,39 +88,18 @@ impl CompoundPolygon {
 }
 
 /// Why a shape could not be built.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ShapeError {
-    Polygon(PolygonError),
+    #[error(transparent)]
+    Polygon(#[from] PolygonError),
+    /// A circle whose centre or radius is NaN, infinite, or larger in
+    /// magnitude than [`MAX_COORDINATE`].
+    #[error("circle centre or radius is NaN, infinite or out of range")]
+    NonFiniteCircle,
     /// A circle radius that is not `> 0`.
+    #[error("circle radius must be > 0, got {0}")]
     InvalidRadius(f64),
 }
-
-impl ShapeError {
-    /// Stable snake_case name, used as the `status` of reports.
-    pub fn status(&self) -> &'static str {
-        match self {
-            ShapeError::Polygon(e) => e.status(),
-            ShapeError::InvalidRadius(_) => "invalid_radius",
-        }
-    }
-}
-
-impl From<PolygonError> for ShapeError {
-    fn from(e: PolygonError) -> Self {
-        ShapeError::Polygon(e)
-    }
-}
-
-impl fmt::Display for ShapeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ShapeError::Polygon(e) => e.fmt(f),
-            ShapeError::InvalidRadius(r) => write!(f, "circle radius must be > 0, got {r}"),
-        }
-    }
-}
-
-impl std::error::Error for ShapeError {}
 
 /// Validates polygon after polygon in the same buffers, for a caller that
 /// replaces one shape again and again (the footprint, at every message):

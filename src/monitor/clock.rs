@@ -9,7 +9,7 @@
 //! comparing ROS time with a steady clock the caller also passes in (pure:
 //! both times are injected).
 
-use super::Cause;
+use crate::model::Cause;
 
 /// ROS time may step back by this much (s) without counting as a jump:
 /// rounding between readings taken on different threads.

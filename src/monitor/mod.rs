@@ -14,8 +14,8 @@
 //! publisher with a zero or skewed header stamp is still judged correctly.
 
 use crate::broadphase::ObstacleIndex;
-use crate::geometry::query::{query, Contact};
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
+use crate::model::{check_obstacles, summarize, Cause, Flag, Obstacle, Rejection, Report, Status};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -64,267 +64,11 @@ impl Default for MonitorConfig {
     }
 }
 
-/// Why a report is not valid, in the order they are checked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cause {
-    /// `use_sim_time` and no `/clock` yet: ROS time reads 0.
-    NoClock,
-    /// ROS time has not advanced for longer than the timeouts (a `/clock`
-    /// that stopped): freshness cannot be judged.
-    ClockStalled,
-    NoFootprint,
-    /// ROS time went back; an input in use was received before the jump.
-    ClockJumpedBack,
-    StaleFootprint,
-    /// The footprint message itself was refused (its frame id, its size).
-    RejectedFootprint(Rejection),
-    InvalidFootprint,
-    NoObstacles,
-    StaleObstacles,
-    /// Newer obstacle information arrived but has not been taken in within
-    /// [`MonitorConfig::overload_timeout`]: the node is behind.
-    Overloaded,
-    /// The latest obstacle array (or an obstacle instance) was refused as a
-    /// whole (its frame id, an id, its size).
-    RejectedObstacles(Rejection),
-    FrameMismatch,
-    InvalidObstacle,
-}
-
-impl Cause {
-    pub fn status(self) -> &'static str {
-        match self {
-            Cause::NoClock => "no_clock",
-            Cause::ClockStalled => "clock_stalled",
-            Cause::NoFootprint => "no_footprint",
-            Cause::ClockJumpedBack => "clock_jumped_back",
-            Cause::StaleFootprint => "stale_footprint",
-            Cause::RejectedFootprint(r) | Cause::RejectedObstacles(r) => r.status(),
-            Cause::InvalidFootprint => "invalid_footprint",
-            Cause::NoObstacles => "no_obstacles",
-            Cause::StaleObstacles => "stale_obstacles",
-            Cause::Overloaded => "overloaded",
-            Cause::FrameMismatch => "frame_mismatch",
-            Cause::InvalidObstacle => "invalid_obstacle",
-        }
-    }
-}
-
-/// Why a whole input message was refused before its shapes were looked at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rejection {
-    /// `header.frame_id` too long, not UTF-8, or with a NUL.
-    InvalidFrameId,
-    /// An obstacle id too long, not UTF-8, or with a NUL.
-    InvalidId,
-    /// More obstacles in one message (or live instances) than the limit.
-    TooManyObstacles,
-    /// More vertices in one message than the limit.
-    TooManyVertices,
-}
-
-impl Rejection {
-    pub fn status(self) -> &'static str {
-        match self {
-            Rejection::InvalidFrameId => "invalid_frame_id",
-            Rejection::InvalidId => "invalid_id",
-            Rejection::TooManyObstacles => "too_many_obstacles",
-            Rejection::TooManyVertices => "too_many_vertices",
-        }
-    }
-}
-
-/// Raw geometry of an obstacle as it arrives: a polygon, or a single point
-/// with a radius (a circle).
-#[derive(Clone, Debug, PartialEq)]
-pub enum ObstacleGeometry {
-    Polygon(Vec<Point>),
-    Circle { center: Point, radius: f64 },
-}
-
-impl ObstacleGeometry {
-    /// The message convention: one vertex with `radius > 0` is a circle,
-    /// anything else a polygon (validated later).
-    pub fn from_points_and_radius(points: Vec<Point>, radius: f64) -> Self {
-        if points.len() == 1 && radius != 0.0 {
-            ObstacleGeometry::Circle {
-                center: points[0],
-                radius,
-            }
-        } else {
-            ObstacleGeometry::Polygon(points)
-        }
-    }
-
-    pub fn to_shape(&self) -> Result<Shape, ShapeError> {
-        match self {
-            ObstacleGeometry::Polygon(points) => Shape::polygon(points),
-            ObstacleGeometry::Circle { center, radius } => Shape::circle(*center, *radius),
-        }
-    }
-}
-
-/// A validated (or rejected) obstacle.
-#[derive(Clone, Debug)]
-pub struct Obstacle {
-    pub id: String,
-    pub shape: Result<Shape, ShapeError>,
-    /// For a rejected obstacle, its finite input points, so it can still be
-    /// drawn (in grey); empty for a valid one.
-    pub rejected_points: Vec<Point>,
-}
-
-impl Obstacle {
-    pub fn new(id: impl Into<String>, geometry: &ObstacleGeometry) -> Self {
-        let shape = geometry.to_shape();
-        let rejected_points = match (&shape, geometry) {
-            (Err(_), ObstacleGeometry::Polygon(points)) => points
-                .iter()
-                .filter(|p| p.x.is_finite() && p.y.is_finite())
-                .copied()
-                .collect(),
-            _ => Vec::new(),
-        };
-        Obstacle {
-            id: id.into(),
-            shape,
-            rejected_points,
-        }
-    }
-}
-
-/// The answer for one obstacle.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ObstacleOutcome {
-    /// `"ok"` or the shape error's status name.
-    pub status: &'static str,
-    /// Geometry against the (padded) footprint; `None` for an invalid
-    /// obstacle.
-    pub contact: Option<Contact>,
-    /// True when `contact` is the exact answer. False only for a far
-    /// obstacle in a report made with an exact range
-    /// ([`MonitorConfig::exact_range`]): then `colliding` is false (certain),
-    /// `distance` is a lower bound of the clearance, `axis` a separating
-    /// axis and `closest` `None` (see [`crate::broadphase`]).
-    pub exact: bool,
-}
-
-impl ObstacleOutcome {
-    pub fn colliding(&self) -> bool {
-        self.contact.is_some_and(|c| c.colliding)
-    }
-}
-
-/// Checks every obstacle against the footprint. One outcome per obstacle,
-/// in order, written into `out` (cleared first) so a caller can reuse it.
-/// Every outcome is exact; [`ObstacleIndex::check`] makes the same report
-/// faster for many obstacles, with lower bounds for far ones.
-pub fn check_obstacles(
-    footprint: &Shape,
-    padding: f64,
-    obstacles: &[Obstacle],
-    out: &mut Vec<ObstacleOutcome>,
-) {
-    out.clear();
-    out.extend(obstacles.iter().map(|obstacle| match &obstacle.shape {
-        Ok(shape) => ObstacleOutcome {
-            status: "ok",
-            contact: Some(query(footprint, shape, padding)),
-            exact: true,
-        },
-        Err(e) => ObstacleOutcome {
-            status: e.status(),
-            contact: None,
-            exact: true,
-        },
-    }));
-}
-
-/// Summary over a set of outcomes.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
-    pub any_colliding: bool,
-    pub any_invalid: bool,
-    /// Smallest clearance among valid obstacles (0 when one collides);
-    /// infinite when there is none.
-    pub min_distance: f64,
-    /// Index of the nearest obstacle: the deepest colliding one, or else
-    /// the one with the least clearance.
-    pub nearest: Option<usize>,
-    /// Rank of `nearest`: minus the depth when colliding, else the
-    /// clearance; lower is nearer.
-    nearest_rank: f64,
-}
-
-impl Summary {
-    /// The summary of no outcome at all.
-    pub fn empty() -> Self {
-        Summary {
-            any_colliding: false,
-            any_invalid: false,
-            min_distance: f64::INFINITY,
-            nearest: None,
-            nearest_rank: f64::INFINITY,
-        }
-    }
-
-    /// Takes obstacle `index`'s contact into account. On ties the obstacle
-    /// recorded first stays the nearest.
-    pub fn record(&mut self, index: usize, contact: &Contact) {
-        self.any_colliding |= contact.colliding;
-        self.min_distance = self.min_distance.min(contact.distance);
-        let rank = if contact.colliding {
-            -contact.depth
-        } else {
-            contact.distance
-        };
-        if rank < self.nearest_rank || self.nearest.is_none() {
-            self.nearest_rank = rank;
-            self.nearest = Some(index);
-        }
-    }
-}
-
-pub fn summarize(outcomes: &[ObstacleOutcome]) -> Summary {
-    let mut summary = Summary::empty();
-    for (i, outcome) in outcomes.iter().enumerate() {
-        match &outcome.contact {
-            Some(contact) => summary.record(i, contact),
-            None => summary.any_invalid = true,
-        }
-    }
-    summary
-}
-
-/// One report, mirroring `sat_collision_msgs/CollisionReport`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Report {
-    pub colliding: bool,
-    pub valid: bool,
-    /// `"ok"` or the [`Cause`] status.
-    pub status: &'static str,
-    pub frame_id: String,
-    pub min_distance: f64,
-    pub nearest_obstacle_id: String,
-    /// Obstacles in the order of [`Monitor::obstacles`].
-    pub outcomes: Vec<ObstacleOutcome>,
-}
-
-/// The decision alone: what [`Monitor::flag`] returns, equal to the
-/// same fields of the [`Report`] of [`Monitor::evaluate`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Flag {
-    pub colliding: bool,
-    pub valid: bool,
-    /// `"ok"` or the [`Cause`] status.
-    pub status: &'static str,
-}
-
 /// Answer to [`Monitor::check_trajectory`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrajectoryCheck {
     pub valid: bool,
-    pub status: &'static str,
+    pub status: Status,
     pub check: crate::planner::PoseCheck,
 }
 
@@ -849,7 +593,7 @@ impl Monitor {
             });
         let mut result = TrajectoryCheck {
             valid: cause.is_none(),
-            status: cause.map_or("ok", Cause::status),
+            status: Status::of(cause),
             check,
         };
         if !result.valid && self.config.fail_safe {
@@ -915,7 +659,7 @@ impl Monitor {
         Flag {
             colliding: geometry || (cause.is_some() && self.config.fail_safe),
             valid: cause.is_none(),
-            status: cause.map_or("ok", Cause::status),
+            status: Status::of(cause),
         }
     }
 
@@ -925,7 +669,7 @@ impl Monitor {
         let mut report = Report {
             colliding: false,
             valid: true,
-            status: "ok",
+            status: Status::Ok,
             frame_id: String::new(),
             min_distance: f64::INFINITY,
             nearest_obstacle_id: String::new(),
@@ -985,6 +729,7 @@ impl Monitor {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::model::ObstacleGeometry;
 
     pub(crate) fn square(cx: f64, cy: f64, half: f64) -> Vec<Point> {
         vec![
@@ -1212,7 +957,7 @@ pub(crate) mod tests {
                             status: r.status,
                         };
                         assert_eq!(m.flag(now), want, "{name}, {fail_safe}, {padding}, {now}");
-                        seen.insert((want.status, want.colliding, fail_safe));
+                        seen.insert((want.status.as_str(), want.colliding, fail_safe));
                     }
                 }
             }
@@ -1284,12 +1029,12 @@ pub(crate) mod tests {
         assert!(matches!(g.to_shape(), Ok(Shape::Circle(_))));
         let g = ObstacleGeometry::from_points_and_radius(vec![Point::new(1.0, 2.0)], -0.3);
         assert_eq!(
-            g.to_shape().map(|_| ()).unwrap_err().status(),
+            Status::from(&g.to_shape().map(|_| ()).unwrap_err()),
             "invalid_radius"
         );
         let g = ObstacleGeometry::from_points_and_radius(vec![Point::new(1.0, 2.0)], 0.0);
         assert_eq!(
-            g.to_shape().map(|_| ()).unwrap_err().status(),
+            Status::from(&g.to_shape().map(|_| ()).unwrap_err()),
             "too_few_points"
         );
     }
@@ -1299,7 +1044,10 @@ pub(crate) mod tests {
         let mut m = ready_monitor();
         m.set_clock(0, Some(Cause::NoClock));
         let r = m.evaluate(0.5);
-        assert_eq!((r.valid, r.status, r.colliding), (false, "no_clock", true));
+        assert_eq!(
+            (r.valid, r.status.as_str(), r.colliding),
+            (false, "no_clock", true)
+        );
         assert_eq!(m.flag(0.5).status, "no_clock");
         m.set_clock(0, Some(Cause::ClockStalled));
         assert_eq!(m.evaluate(0.5).status, "clock_stalled");
@@ -1336,7 +1084,7 @@ pub(crate) mod tests {
         assert_eq!(m.evaluate(0.5).status, "ok", "within the overload timeout");
         let r = m.evaluate(0.7);
         assert_eq!(
-            (r.valid, r.status, r.colliding),
+            (r.valid, r.status.as_str(), r.colliding),
             (false, "overloaded", true)
         );
         assert_eq!(
@@ -1344,7 +1092,7 @@ pub(crate) mod tests {
             Flag {
                 colliding: true,
                 valid: false,
-                status: "overloaded"
+                status: Status::Overloaded
             }
         );
         m.set_pending_obstacles(None);
@@ -1356,14 +1104,14 @@ pub(crate) mod tests {
         let mut m = ready_monitor();
         m.reject_obstacles(Rejection::TooManyObstacles, 0.1);
         let r = m.evaluate(0.2);
-        assert_eq!((r.valid, r.status), (false, "too_many_obstacles"));
+        assert_eq!((r.valid, r.status.as_str()), (false, "too_many_obstacles"));
         assert!(m.obstacles().is_empty(), "the previous array is gone");
         m.set_obstacles("map", vec![obstacle("far", square(3.0, 0.0, 0.5))], 0.3);
         assert_eq!(m.evaluate(0.3).status, "ok");
         m.reject_footprint(Rejection::InvalidFrameId, 0.4);
         let r = m.evaluate(0.4);
         assert_eq!(
-            (r.valid, r.status, r.colliding),
+            (r.valid, r.status.as_str(), r.colliding),
             (false, "invalid_frame_id", true)
         );
         assert!(m.footprint_error().is_none(), "not a shape error");
@@ -1402,5 +1150,56 @@ pub(crate) mod tests {
         m.forget_instances();
         assert_eq!(m.obstacles().len(), 1);
         assert_eq!(m.obstacle_set().instance_count(), 0);
+    }
+
+    /// The monitor with an exact range decides exactly as without, and
+    /// `evaluate_into` reuses its buffers.
+    #[test]
+    fn monitor_with_exact_range() {
+        use crate::broadphase::tests::random_obstacle;
+        use crate::test_rng::Rng;
+        let mut rng = Rng(11);
+        let obstacles: Vec<Obstacle> = (0..200)
+            .map(|k| random_obstacle(&mut rng, k + 3 * (k % 2), 8.0))
+            .filter(|o| o.shape.is_ok())
+            .collect();
+        let mut exact = Monitor::new(MonitorConfig::default());
+        exact.set_obstacles("map", obstacles.clone(), 0.0);
+        let mut fast = exact.clone();
+        fast.set_exact_range(0.5);
+        assert_eq!(fast.exact_range(), 0.5);
+        assert_eq!(exact.exact_range(), f64::INFINITY);
+        let mut report = fast.evaluate(0.0);
+        for step in 0..50 {
+            let x = -6.0 + 0.25 * step as f64;
+            let footprint = [
+                Point::new(x - 0.5, -0.3),
+                Point::new(x + 0.5, -0.3),
+                Point::new(x + 0.5, 0.3),
+                Point::new(x - 0.5, 0.3),
+            ];
+            exact.set_footprint("map", &footprint, 0.0);
+            fast.set_footprint("map", &footprint, 0.0);
+            let want = exact.evaluate(0.0);
+            let capacity = report.outcomes.capacity();
+            fast.evaluate_into(0.0, &mut report);
+            assert_eq!(report.outcomes.capacity(), capacity);
+            assert_eq!(
+                (
+                    report.colliding,
+                    report.valid,
+                    report.status,
+                    report.min_distance
+                ),
+                (want.colliding, want.valid, want.status, want.min_distance)
+            );
+            assert_eq!(report.nearest_obstacle_id, want.nearest_obstacle_id);
+            let flag = fast.flag(0.0);
+            assert_eq!(
+                (flag.colliding, flag.valid, flag.status),
+                (want.colliding, want.valid, want.status)
+            );
+            assert_eq!(report.frame_id, want.frame_id);
+        }
     }
 }

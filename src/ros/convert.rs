@@ -1,7 +1,7 @@
 //! Conversions between ROS messages and the library's types.
 
 use crate::geometry::{Point, Vector};
-use crate::monitor::{Obstacle, ObstacleGeometry, Report};
+use crate::model::{Obstacle, ObstacleGeometry, Report};
 use nalgebra::{Isometry2, Vector2};
 use r2r::builtin_interfaces::msg::Time;
 use r2r::geometry_msgs::msg::{Point32, Polygon, Pose};
@@ -105,7 +105,7 @@ pub fn fill_native_collision_report(
     set_string(&mut msg.header.frame_id, &report.frame_id)?;
     msg.colliding = report.colliding;
     msg.valid = report.valid;
-    set_string(&mut msg.status, report.status)?;
+    set_string(&mut msg.status, report.status.as_str())?;
     msg.min_distance = report.min_distance;
     set_string(&mut msg.nearest_obstacle_id, &report.nearest_obstacle_id)?;
     let n = report.outcomes.len().min(obstacles.len());
@@ -132,7 +132,7 @@ pub fn fill_native_collision_report(
     for ((out, obstacle), outcome) in results.iter_mut().zip(obstacles).zip(&report.outcomes) {
         let contact = outcome.contact;
         set_string(&mut out.id, &obstacle.id)?;
-        set_string(&mut out.status, outcome.status)?;
+        set_string(&mut out.status, outcome.status.as_str())?;
         out.colliding = outcome.colliding();
         out.penetration_depth = contact.map_or(0.0, |c| c.depth);
         let mtv = contact.map_or(zero, |c| c.mtv);
@@ -196,7 +196,7 @@ mod tests {
             header: header(&report.frame_id, stamp),
             colliding: report.colliding,
             valid: report.valid,
-            status: report.status.to_owned(),
+            status: report.status.as_str().to_owned(),
             min_distance: report.min_distance,
             nearest_obstacle_id: report.nearest_obstacle_id.clone(),
             results: obstacles
@@ -206,7 +206,7 @@ mod tests {
                     let contact = outcome.contact;
                     ObstacleResult {
                         id: obstacle.id.clone(),
-                        status: outcome.status.to_owned(),
+                        status: outcome.status.as_str().to_owned(),
                         colliding: outcome.colliding(),
                         penetration_depth: contact.map_or(0.0, |c| c.depth),
                         mtv: vector3(contact.map_or(Vector::zeros(), |c| c.mtv)),

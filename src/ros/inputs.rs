@@ -14,7 +14,7 @@
 
 use crate::geometry::Point;
 use crate::limits::{MAX_OBSTACLES_PER_MESSAGE, MAX_VERTICES_PER_MESSAGE};
-use crate::monitor::{ObstacleGeometry, Rejection};
+use crate::model::{ObstacleGeometry, Rejection};
 use crate::text::{check_name, MAX_FRAME_ID_BYTES, MAX_ID_BYTES};
 use r2r_msg_gen::{
     geometry_msgs__msg__Point32 as NativePoint, geometry_msgs__msg__Polygon as NativePolygon,

@@ -8,7 +8,7 @@
 
 use super::convert::header;
 use crate::geometry::{Point, Shape};
-use crate::monitor::{Obstacle, Report};
+use crate::model::{Obstacle, Report};
 use crate::visual::{explain, PairVisual};
 use r2r::builtin_interfaces::msg::Duration as RosDuration;
 use r2r::geometry_msgs::msg::{Point as RosPoint, Pose, Quaternion, Vector3};
@@ -384,8 +384,9 @@ fn width(w: f64) -> Vector3 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ObstacleGeometry;
     use crate::monitor::tests::square;
-    use crate::monitor::{Monitor, MonitorConfig, ObstacleGeometry};
+    use crate::monitor::{Monitor, MonitorConfig};
 
     fn build(builder: &mut MarkerBuilder, monitor: &Monitor) -> MarkerArray {
         let report = monitor.evaluate(0.0);

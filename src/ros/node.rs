@@ -39,8 +39,9 @@ use super::params::Params;
 use crate::config::NodeConfig;
 use crate::geometry::{Shape, ShapeError};
 use crate::limits::MAX_INSTANCES;
+use crate::model::{Obstacle, ObstacleGeometry, Rejection, Report, Status};
 use crate::monitor::clock::{ClockReading, ClockWatch};
-use crate::monitor::{Monitor, Obstacle, ObstacleSet, Rejection, Report};
+use crate::monitor::{Monitor, ObstacleSet};
 use crate::params_file;
 use crate::scene::Scene;
 use crate::text::{escape_for_log, LOG_ID_CHARS};
@@ -116,14 +117,14 @@ enum LogLine {
 /// otherwise write a line per message.
 #[derive(Debug, Default)]
 struct ChangeLog {
-    last: Option<(bool, &'static str)>,
+    last: Option<(bool, Status)>,
     window_start: Option<Instant>,
     logged: u32,
     suppressed: u32,
 }
 
 impl ChangeLog {
-    fn next(&mut self, decision: (bool, &'static str), now: Instant) -> LogLine {
+    fn next(&mut self, decision: (bool, Status), now: Instant) -> LogLine {
         let changed = self.last != Some(decision);
         self.last = Some(decision);
         let window_over = self
@@ -495,7 +496,7 @@ impl ObstacleWorker {
         match input {
             ArrayInput::Rejected(rejection) => {
                 self.warnings.warn("obstacles", || {
-                    format!("obstacle array refused: {}", rejection.status())
+                    format!("obstacle array refused: {}", rejection)
                 });
                 self.monitor.reject_obstacles(rejection, arrival.time);
                 false
@@ -507,16 +508,19 @@ impl ObstacleWorker {
                 let vertices: usize = obstacles
                     .iter()
                     .map(|(_, g)| match g {
-                        crate::monitor::ObstacleGeometry::Polygon(p) => p.len(),
-                        crate::monitor::ObstacleGeometry::Circle { .. } => 1,
+                        ObstacleGeometry::Polygon(p) => p.len(),
+                        ObstacleGeometry::Circle { .. } => 1,
                     })
                     .sum();
                 let obstacles: Vec<Obstacle> = obstacles
                     .into_iter()
                     .map(|(id, geometry)| Obstacle::new(id, &geometry))
                     .collect();
-                if let Some(bad) = obstacles.iter().find(|o| o.shape.is_err()) {
-                    let status = bad.shape.as_ref().err().map_or("invalid", |e| e.status());
+                if let Some((bad, error)) = obstacles
+                    .iter()
+                    .find_map(|o| o.shape.as_ref().err().map(|e| (o, e)))
+                {
+                    let status = Status::from(error);
                     let message = format!("obstacle `{}` rejected: {status}", shown(&bad.id));
                     self.warnings.warn("obstacles", || message);
                 }
@@ -534,7 +538,7 @@ impl ObstacleWorker {
         match input {
             InstanceInput::Rejected(rejection) => {
                 self.warnings.warn("instances", || {
-                    format!("obstacle instance refused: {}", rejection.status())
+                    format!("obstacle instance refused: {}", rejection)
                 });
                 self.monitor.reject_instance(rejection, arrival.time);
             }
@@ -553,7 +557,7 @@ impl ObstacleWorker {
                         .reject_instance(Rejection::TooManyObstacles, arrival.time);
                     return;
                 }
-                let geometry = crate::monitor::ObstacleGeometry::Polygon(points);
+                let geometry = ObstacleGeometry::Polygon(points);
                 let obstacle = Obstacle::new(id, &geometry);
                 self.monitor
                     .upsert_instance(&frame_id, obstacle, arrival.time);
@@ -644,9 +648,8 @@ impl Decision {
     fn apply_footprint(&mut self, input: &FootprintInput, arrival: Arrival) {
         if let Some(rejection) = input.rejected {
             self.monitor.reject_footprint(rejection, arrival.time);
-            self.warnings.warn("footprint", || {
-                format!("footprint refused: {}", rejection.status())
-            });
+            self.warnings
+                .warn("footprint", || format!("footprint refused: {}", rejection));
             return;
         }
         self.monitor
@@ -654,7 +657,7 @@ impl Decision {
         if let Some(error) = self.monitor.footprint_error() {
             let message = format!(
                 "footprint rejected: {} ({} points)",
-                error.status(),
+                Status::from(error),
                 input.points.len()
             );
             self.warnings.warn("footprint", || message);
@@ -705,9 +708,9 @@ impl ServiceJob {
         let request = &self.request;
         let poses = request.poses.len();
         let fail_safe = self.fail_safe;
-        let refuse = |status: &str| CheckFootprint::Response {
+        let refuse = |status: Status| CheckFootprint::Response {
             valid: false,
-            status: status.to_owned(),
+            status: status.as_str().to_owned(),
             colliding: vec![fail_safe; poses],
             distance: vec![0.0; poses],
             first_collision: if fail_safe && poses > 0 { 0 } else { -1 },
@@ -715,24 +718,24 @@ impl ServiceJob {
         // Bounded work: refused before anything is computed.
         let pairs = poses as f64 * self.monitor.obstacles().len().max(1) as f64;
         if pairs > self.max_checks {
-            return refuse("request_too_large");
+            return refuse(Status::RequestTooLarge);
         }
         let footprint = if request.footprint.points.is_empty() {
             match &self.robot {
                 Some(Ok(shape)) => shape.clone(),
-                Some(Err(_)) => return refuse("invalid_footprint"),
-                None => return refuse("no_robot_footprint"),
+                Some(Err(_)) => return refuse(Status::InvalidFootprint),
+                None => return refuse(Status::NoRobotFootprint),
             }
         } else if request.footprint.points.len() > crate::geometry::polygon::MAX_VERTICES {
-            return refuse("invalid_footprint");
+            return refuse(Status::InvalidFootprint);
         } else {
             match Shape::polygon(&convert::points(&request.footprint)) {
                 Ok(shape) => shape,
-                Err(_) => return refuse("invalid_footprint"),
+                Err(_) => return refuse(Status::InvalidFootprint),
             }
         };
         if !(request.padding.is_finite() && request.padding >= 0.0) {
-            return refuse("invalid_padding");
+            return refuse(Status::InvalidPadding);
         }
         let Some(poses) = request
             .poses
@@ -740,7 +743,7 @@ impl ServiceJob {
             .map(convert::planar_pose)
             .collect::<Option<Vec<_>>>()
         else {
-            return refuse("invalid_pose");
+            return refuse(Status::InvalidPose);
         };
         // Judged when the answer is ready: inputs that went stale, a clock
         // that jumped or stalled while it was computed make it not valid.
@@ -752,7 +755,7 @@ impl ServiceJob {
         let result = monitor.check_trajectory(&footprint, &poses, request.padding, reading.ros);
         CheckFootprint::Response {
             valid: result.valid,
-            status: result.status.to_owned(),
+            status: result.status.as_str().to_owned(),
             colliding: result.check.colliding,
             distance: result.check.distance,
             first_collision: result
@@ -1077,7 +1080,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
                     Ok(response) => response,
                     Err(_) => CheckFootprint::Response {
                         valid: false,
-                        status: "internal_error".to_owned(),
+                        status: Status::InternalError.as_str().to_owned(),
                         ..Default::default()
                     },
                 };
@@ -1104,7 +1107,7 @@ mod tests {
     fn every_change_is_logged_until_the_flag_flaps() {
         let start = Instant::now();
         let at = |ms: u64| start + Duration::from_millis(ms);
-        let (clear, hit) = ((false, "ok"), (true, "ok"));
+        let (clear, hit) = ((false, Status::Ok), (true, Status::Ok));
         let mut log = ChangeLog::default();
         assert_eq!(log.next(clear, at(0)), LogLine::Change);
         assert_eq!(log.next(clear, at(1)), LogLine::Nothing);
@@ -1134,19 +1137,28 @@ mod tests {
         let at = |ms: u64| start + Duration::from_millis(ms);
         let mut log = ChangeLog::default();
         for k in 0..13u64 {
-            log.next((k % 2 == 0, "ok"), at(k));
+            log.next((k % 2 == 0, Status::Ok), at(k));
         }
         // 10 logged, 3 counted; the next change comes after the window.
-        assert_eq!(log.next((false, "ok"), at(1500)), LogLine::Flapping(3));
-        assert_eq!(log.next((true, "ok"), at(1501)), LogLine::Change);
+        assert_eq!(
+            log.next((false, Status::Ok), at(1500)),
+            LogLine::Flapping(3)
+        );
+        assert_eq!(log.next((true, Status::Ok), at(1501)), LogLine::Change);
     }
 
     #[test]
     fn a_status_change_with_the_same_flag_is_a_change() {
         let now = Instant::now();
         let mut log = ChangeLog::default();
-        assert_eq!(log.next((true, "no_footprint"), now), LogLine::Change);
-        assert_eq!(log.next((true, "stale_obstacles"), now), LogLine::Change);
-        assert_eq!(log.next((true, "stale_obstacles"), now), LogLine::Nothing);
+        assert_eq!(log.next((true, Status::NoFootprint), now), LogLine::Change);
+        assert_eq!(
+            log.next((true, Status::StaleObstacles), now),
+            LogLine::Change
+        );
+        assert_eq!(
+            log.next((true, Status::StaleObstacles), now),
+            LogLine::Nothing
+        );
     }
 }

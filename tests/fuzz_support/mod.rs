@@ -17,6 +17,7 @@ use sat_collision::geometry::{
     cross, intersects, length_tolerance, query, Aabb, ConvexPolygon, Convexity, Point,
     PolygonBuilder, PolygonError, Shape, ShapeError, SimplePolygon,
 };
+use sat_collision::model::Status;
 use sat_collision::scene::{obstacle_line, Scene};
 use std::f64::consts::TAU;
 use std::path::Path;
@@ -325,7 +326,7 @@ pub fn outcome(result: &Result<SimplePolygon, PolygonError>) -> Outcome {
     match result {
         Ok(p) if p.is_convex() => Outcome::Convex,
         Ok(_) => Outcome::Concave,
-        Err(e) => Outcome::Error(e.status()),
+        Err(e) => Outcome::Error(Status::from(e).as_str()),
     }
 }
 
@@ -347,7 +348,7 @@ pub fn check_polygon(points: &[Point]) {
         check_entry_points(points, &simple, &shape);
     }
     match (&simple, &shape) {
-        (Err(e), Err(s)) => assert_eq!(s.status(), e.status(), "Shape::polygon error"),
+        (Err(e), Err(s)) => assert_eq!(Status::from(s), Status::from(e), "Shape::polygon error"),
         (Ok(p), Ok(s)) => check_valid_polygon(p, s),
         _ => panic!("Shape::polygon disagrees: {shape:?} vs {simple:?}"),
     }

@@ -1,0 +1,15 @@
+//! What the layers above geometry exchange: obstacles, per-obstacle
+//! outcomes, reports and typed statuses.
+//!
+//! Depends on [`crate::geometry`] only. The broad phase, the planner check,
+//! the monitor, the scene files and the ROS edge all speak these types.
+
+mod obstacle;
+mod outcome;
+mod report;
+mod status;
+
+pub use obstacle::{Obstacle, ObstacleGeometry};
+pub use outcome::{check_obstacles, summarize, ObstacleOutcome, Summary};
+pub use report::{Flag, Report};
+pub use status::{Cause, Rejection, Status};

@@ -1,0 +1,108 @@
+//! The answer for each obstacle, and the summary over them all.
+
+use super::{Obstacle, Status};
+use crate::geometry::query::{query, Contact};
+use crate::geometry::Shape;
+
+/// The answer for one obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ObstacleOutcome {
+    /// [`Status::Ok`] or the obstacle's shape error.
+    pub status: Status,
+    /// Geometry against the (padded) footprint; `None` for an invalid
+    /// obstacle.
+    pub contact: Option<Contact>,
+    /// True when `contact` is the exact answer. False only for a far
+    /// obstacle in a report made with an exact range
+    /// (the monitor's exact range): then `colliding` is false (certain),
+    /// `distance` is a lower bound of the clearance, `axis` a separating
+    /// axis and `closest` `None` (see [`crate::broadphase`]).
+    pub exact: bool,
+}
+
+impl ObstacleOutcome {
+    pub fn colliding(&self) -> bool {
+        self.contact.is_some_and(|c| c.colliding)
+    }
+}
+
+/// Checks every obstacle against the footprint. One outcome per obstacle,
+/// in order, written into `out` (cleared first) so a caller can reuse it.
+/// Every outcome is exact; `broadphase::ObstacleIndex::check` makes the same report
+/// faster for many obstacles, with lower bounds for far ones.
+pub fn check_obstacles(
+    footprint: &Shape,
+    padding: f64,
+    obstacles: &[Obstacle],
+    out: &mut Vec<ObstacleOutcome>,
+) {
+    out.clear();
+    out.extend(obstacles.iter().map(|obstacle| match &obstacle.shape {
+        Ok(shape) => ObstacleOutcome {
+            status: Status::Ok,
+            contact: Some(query(footprint, shape, padding)),
+            exact: true,
+        },
+        Err(e) => ObstacleOutcome {
+            status: Status::from(e),
+            contact: None,
+            exact: true,
+        },
+    }));
+}
+
+/// Summary over a set of outcomes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub any_colliding: bool,
+    pub any_invalid: bool,
+    /// Smallest clearance among valid obstacles (0 when one collides);
+    /// infinite when there is none.
+    pub min_distance: f64,
+    /// Index of the nearest obstacle: the deepest colliding one, or else
+    /// the one with the least clearance.
+    pub nearest: Option<usize>,
+    /// Rank of `nearest`: minus the depth when colliding, else the
+    /// clearance; lower is nearer.
+    nearest_rank: f64,
+}
+
+impl Summary {
+    /// The summary of no outcome at all.
+    pub fn empty() -> Self {
+        Summary {
+            any_colliding: false,
+            any_invalid: false,
+            min_distance: f64::INFINITY,
+            nearest: None,
+            nearest_rank: f64::INFINITY,
+        }
+    }
+
+    /// Takes obstacle `index`'s contact into account. On ties the obstacle
+    /// recorded first stays the nearest.
+    pub fn record(&mut self, index: usize, contact: &Contact) {
+        self.any_colliding |= contact.colliding;
+        self.min_distance = self.min_distance.min(contact.distance);
+        let rank = if contact.colliding {
+            -contact.depth
+        } else {
+            contact.distance
+        };
+        if rank < self.nearest_rank || self.nearest.is_none() {
+            self.nearest_rank = rank;
+            self.nearest = Some(index);
+        }
+    }
+}
+
+pub fn summarize(outcomes: &[ObstacleOutcome]) -> Summary {
+    let mut summary = Summary::empty();
+    for (i, outcome) in outcomes.iter().enumerate() {
+        match &outcome.contact {
+            Some(contact) => summary.record(i, contact),
+            None => summary.any_invalid = true,
+        }
+    }
+    summary
+}
