@@ -203,6 +203,7 @@ impl RosTime {
 /// ROS time may stand still for this long before it counts as stalled: the
 /// smallest timeout in force (a clock stopped longer would hide staleness).
 fn stall_limit(config: &NodeConfig) -> f64 {
+    let config = &config.monitor;
     [config.footprint_timeout, config.obstacles_timeout]
         .into_iter()
         .filter(|t| *t > 0.0)
@@ -445,7 +446,7 @@ impl ObstacleWorker {
             if batch.stop {
                 return;
             }
-            let config = lock(&self.params).0.monitor();
+            let config = lock(&self.params).0.monitor.clone();
             let reading = self.time.read();
             if reading.generation != self.monitor.generation() {
                 // A jump back: instances from before it would never expire.
@@ -477,7 +478,7 @@ impl ObstacleWorker {
 
     /// Until the next instance expires, at most 50 ms.
     fn wait_time(&self) -> Duration {
-        let timeout = lock(&self.params).0.obstacles_timeout;
+        let timeout = lock(&self.params).0.monitor.obstacles_timeout;
         let now = self.time.read().ros;
         self.monitor
             .obstacle_set()
@@ -669,7 +670,7 @@ impl Decision {
 
     fn on_parameter(&mut self, name: &str, params: &Mutex<Params>) {
         self.config = lock(params).0.clone();
-        self.monitor.set_config(self.config.monitor());
+        self.monitor.set_config(self.config.monitor.clone());
         *lock(&self.time.stall_limit) = stall_limit(&self.config);
         r2r::log_info!(&self.logger, "parameter {name} changed");
         self.tick();
@@ -682,7 +683,7 @@ impl Decision {
         ServiceJob {
             monitor: self.monitor.clone(),
             robot: self.robot.clone(),
-            fail_safe: self.config.fail_safe,
+            fail_safe: self.config.monitor.fail_safe,
             max_checks: self.config.max_service_checks,
             time: Arc::clone(&self.time),
             request,
@@ -932,7 +933,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     }
     let time = Arc::new(RosTime::new(node.get_ros_clock(), &config));
 
-    let mut obstacle_monitor = Monitor::new(config.monitor());
+    let mut obstacle_monitor = Monitor::new(config.monitor.clone());
     if !config.zones_file.is_empty() {
         let (frame, zones) = load_zones(&config.zones_file)?;
         r2r::log_info!(
@@ -944,7 +945,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         );
         obstacle_monitor.set_zones(&frame, zones);
     }
-    let mut monitor = Monitor::new(config.monitor());
+    let mut monitor = Monitor::new(config.monitor.clone());
     monitor.set_obstacle_set(Arc::clone(obstacle_monitor.obstacle_set()));
 
     let mut service =
@@ -1045,10 +1046,10 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         &logger,
         "started: publish_rate {} Hz, timeouts {} s / {} s, fail_safe {}, padding {} m",
         decision.config.publish_rate,
-        decision.config.footprint_timeout,
-        decision.config.obstacles_timeout,
-        decision.config.fail_safe,
-        decision.config.padding
+        decision.config.monitor.footprint_timeout,
+        decision.config.monitor.obstacles_timeout,
+        decision.config.monitor.fail_safe,
+        decision.config.monitor.padding
     );
     let mut tick =
         tokio::time::interval(Duration::from_secs_f64(1.0 / decision.config.publish_rate));
