@@ -76,7 +76,7 @@ use r2r::sat_collision_msgs::srv::CheckFootprint;
 use r2r::std_msgs::msg::{Bool, Header};
 use r2r::{Publisher, QosProfile};
 use sat_collision::config::NodeConfig;
-use sat_collision::monitor::Monitor;
+use sat_collision::monitor::{Monitor, MonitorConfig};
 use sat_collision::ros::convert;
 use std::error::Error;
 use std::f64::consts::TAU;
@@ -317,12 +317,12 @@ struct Probe {
 /// `2 × pairs` probes alternating colliding / clear, each checked with the
 /// library on the float32 coordinates the node will see.
 fn probes(centres: &[(f64, f64)], scene: &ObstacleArray, pairs: usize) -> Vec<Probe> {
-    let config = NodeConfig {
+    let config = MonitorConfig {
         footprint_timeout: 0.0,
         obstacles_timeout: 0.0,
-        ..NodeConfig::default()
+        ..NodeConfig::default().monitor
     };
-    let mut monitor = Monitor::new(config.monitor());
+    let mut monitor = Monitor::new(config);
     let obstacles = scene.obstacles.iter().map(convert::obstacle).collect();
     monitor.set_obstacles(FRAME, obstacles, 0.0);
     let mut check = |polygon: &Polygon| {
@@ -868,12 +868,12 @@ fn header_lines(o: &Options) {
 /// after the flag when somebody needs one, `Monitor::evaluate_into` (µs per
 /// call, p50 and p99 of `rounds` calls).
 fn in_process(client: &Client, rounds: usize) -> (Stats, Stats) {
-    let config = NodeConfig {
+    let config = MonitorConfig {
         footprint_timeout: 0.0,
         obstacles_timeout: 0.0,
-        ..NodeConfig::default()
+        ..NodeConfig::default().monitor
     };
-    let mut monitor = Monitor::new(config.monitor());
+    let mut monitor = Monitor::new(config);
     let obstacles = client
         .scene
         .obstacles

@@ -1,88 +1,269 @@
-//! The node's settings: defaults, allowed ranges, and nav2's footprint
-//! string. Pure, so every rule is testable without ROS.
+//! The node's parameters: one table ([`PARAMS`]) with each one's type,
+//! default, range, run-time behaviour and description, the checks derived
+//! from it, and nav2's footprint string. Pure, so every rule is testable
+//! without ROS.
 
 use crate::geometry::{Point, Shape, ShapeError};
 use crate::monitor::MonitorConfig;
-use std::fmt;
 
-/// Every parameter of `sat_collision_node`, with its default.
+/// Every parameter of `sat_collision_node`. What each one means, its
+/// default, range and whether it can change at run time are in [`PARAMS`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeConfig {
-    /// Seconds without a footprint before it is stale; 0 = never stale.
-    pub footprint_timeout: f64,
-    /// Seconds without an obstacle array before it is stale, and lifetime of
-    /// each obstacle instance; 0 = never.
-    pub obstacles_timeout: f64,
-    /// Report a collision whenever the report is not valid.
-    pub fail_safe: bool,
-    /// Metres by which the footprint is inflated.
-    pub padding: f64,
-    /// Hz at which the report is re-published when nothing changes.
+    /// `footprint_timeout`, `obstacles_timeout`, `fail_safe`, `padding` and
+    /// `exact_range`; its `overload_timeout` is not a parameter and keeps
+    /// [`MonitorConfig`]'s default.
+    pub monitor: MonitorConfig,
     pub publish_rate: f64,
-    /// Upper bound (Hz) on marker publication; 0 disables markers.
     pub markers_rate: f64,
-    /// YAML file of static keep-out zones; empty = none.
     pub zones_file: String,
-    /// Robot-frame footprint for the `check_footprint` service, nav2 form
-    /// `"[[x, y], ...]"`; empty = use `robot_radius`.
     pub robot_footprint: String,
-    /// Radius (m) of a round robot for the service, when no
-    /// `robot_footprint` is given; 0 = none.
     pub robot_radius: f64,
-    /// Metres from the footprint beyond which per-obstacle results may be a
-    /// flagged lower bound instead of exact (the flag, `min_distance` and
-    /// the nearest obstacle are always exact); what keeps a report over
-    /// thousands of obstacles cheap.
-    pub exact_range: f64,
-    /// Most pose × obstacle pairs one `check_footprint` request may ask
-    /// for; a larger request is refused (`request_too_large`).
     pub max_service_checks: f64,
 }
 
 impl Default for NodeConfig {
+    /// Every parameter at its default in [`PARAMS`].
     fn default() -> Self {
-        NodeConfig {
-            footprint_timeout: 1.0,
-            obstacles_timeout: 1.0,
-            fail_safe: true,
-            padding: 0.0,
-            publish_rate: 10.0,
-            markers_rate: 10.0,
+        // Each of these is overwritten by the table's default just below.
+        let mut config = NodeConfig {
+            monitor: MonitorConfig::default(),
+            publish_rate: 0.0,
+            markers_rate: 0.0,
             zones_file: String::new(),
             robot_footprint: String::new(),
             robot_radius: 0.0,
-            exact_range: 5.0,
-            max_service_checks: 10_000_000.0,
+            max_service_checks: 0.0,
+        };
+        for spec in PARAMS {
+            spec.reset(&mut config);
         }
+        config
     }
 }
 
-/// Allowed closed range of each numeric parameter.
-pub const RANGES: &[(&str, f64, f64)] = &[
-    ("footprint_timeout", 0.0, 3600.0),
-    ("obstacles_timeout", 0.0, 3600.0),
-    ("padding", 0.0, 5.0),
-    ("publish_rate", 0.1, 1000.0),
-    ("markers_rate", 0.0, 100.0),
-    ("robot_radius", 0.0, 10.0),
-    ("exact_range", 0.0, 1e6),
-    ("max_service_checks", 1.0, 1e12),
+/// The type of a parameter, with its default, its checks and where its
+/// value lives in [`NodeConfig`].
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// A double in the closed range `[min, max]`; an integer is taken as a
+    /// double (YAML `1` for `1.0`).
+    Number {
+        default: f64,
+        min: f64,
+        max: f64,
+        get: fn(&NodeConfig) -> f64,
+        set: fn(&mut NodeConfig, f64),
+    },
+    Bool {
+        default: bool,
+        get: fn(&NodeConfig) -> bool,
+        set: fn(&mut NodeConfig, bool),
+    },
+    /// A string; `check` refuses unusable content with a message.
+    Text {
+        default: &'static str,
+        check: fn(&str) -> Result<(), String>,
+        get: fn(&NodeConfig) -> &str,
+        set: fn(&mut NodeConfig, String),
+    },
+}
+
+/// One parameter of the node: see [`PARAMS`].
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// Takes effect while the node runs (`set_parameters`); otherwise read
+    /// at start-up only, and a run-time change is refused.
+    pub runtime: bool,
+    /// What `describe_parameters` shows, the range included.
+    pub description: &'static str,
+}
+
+/// The node's parameters, in the order they are listed and documented.
+///
+/// The one place a parameter is defined. Derived from it: [`NodeConfig`]'s
+/// default, [`NodeConfig::set`] (type and range checks, with the messages a
+/// user sees) and [`NodeConfig::get`], an unknown name's error and its "did
+/// you mean" hint ([`NodeConfig::check_other`]), and in `ros::params` the
+/// r2r parameter descriptors and which names may change at run time.
+/// `tests/params_table.rs` holds `config/sat_collision.yaml` and the
+/// README's parameter table to it.
+///
+/// Shape: a slice of specs whose [`Kind`] carries the default, the range
+/// and typed accessors together, rather than an id enum with one match per
+/// property: a default of the wrong type, a range on a bool or a setter
+/// writing into a field of another type cannot be written, each parameter
+/// reads as one entry, and walking the table is a plain loop. What the
+/// compiler cannot see (two entries writing the same field, a description
+/// whose range disagrees with `min`/`max`) the unit tests check. A new
+/// field of [`NodeConfig`] becomes a parameter only by its entry here; until
+/// then it keeps the value `NodeConfig::default` starts from, and the
+/// documents' test fails as soon as it is documented.
+pub static PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "footprint_timeout",
+        kind: Kind::Number {
+            default: 1.0,
+            min: 0.0,
+            max: 3600.0,
+            get: |c| c.monitor.footprint_timeout,
+            set: |c, x| c.monitor.footprint_timeout = x,
+        },
+        runtime: true,
+        description: "s without a footprint before it is stale (0 = never) [0, 3600]",
+    },
+    ParamSpec {
+        name: "obstacles_timeout",
+        kind: Kind::Number {
+            default: 1.0,
+            min: 0.0,
+            max: 3600.0,
+            get: |c| c.monitor.obstacles_timeout,
+            set: |c, x| c.monitor.obstacles_timeout = x,
+        },
+        runtime: true,
+        description: "s without obstacles before they are stale; lifetime of each obstacle instance (0 = never) [0, 3600]",
+    },
+    ParamSpec {
+        name: "fail_safe",
+        kind: Kind::Bool {
+            default: true,
+            get: |c| c.monitor.fail_safe,
+            set: |c, b| c.monitor.fail_safe = b,
+        },
+        runtime: true,
+        description: "report a collision whenever the report is not valid",
+    },
+    ParamSpec {
+        name: "padding",
+        kind: Kind::Number {
+            default: 0.0,
+            min: 0.0,
+            max: 5.0,
+            get: |c| c.monitor.padding,
+            set: |c, x| c.monitor.padding = x,
+        },
+        runtime: true,
+        description: "m added around the footprint [0, 5]",
+    },
+    ParamSpec {
+        name: "publish_rate",
+        kind: Kind::Number {
+            default: 10.0,
+            min: 0.1,
+            max: 1000.0,
+            get: |c| c.publish_rate,
+            set: |c, x| c.publish_rate = x,
+        },
+        runtime: false,
+        description: "Hz of periodic re-publication [0.1, 1000]",
+    },
+    ParamSpec {
+        name: "markers_rate",
+        kind: Kind::Number {
+            default: 10.0,
+            min: 0.0,
+            max: 100.0,
+            get: |c| c.markers_rate,
+            set: |c, x| c.markers_rate = x,
+        },
+        runtime: false,
+        description: "Hz cap on RViz markers (0 = off) [0, 100]",
+    },
+    ParamSpec {
+        name: "zones_file",
+        kind: Kind::Text {
+            default: "",
+            check: |_| Ok(()),
+            get: |c| &c.zones_file,
+            set: |c, s| c.zones_file = s,
+        },
+        runtime: false,
+        description: "YAML file of static keep-out zones (start-up only)",
+    },
+    ParamSpec {
+        name: "robot_footprint",
+        kind: Kind::Text {
+            default: "",
+            check: check_footprint,
+            get: |c| &c.robot_footprint,
+            set: |c, s| c.robot_footprint = s,
+        },
+        runtime: false,
+        description: "robot-frame footprint \"[[x, y], ...]\" for check_footprint (start-up only)",
+    },
+    ParamSpec {
+        name: "robot_radius",
+        kind: Kind::Number {
+            default: 0.0,
+            min: 0.0,
+            max: 10.0,
+            get: |c| c.robot_radius,
+            set: |c, x| c.robot_radius = x,
+        },
+        runtime: false,
+        description: "m, round robot for check_footprint if no robot_footprint (start-up only) [0, 10]",
+    },
+    ParamSpec {
+        name: "exact_range",
+        kind: Kind::Number {
+            default: 5.0,
+            min: 0.0,
+            max: 1e6,
+            get: |c| c.monitor.exact_range,
+            set: |c, x| c.monitor.exact_range = x,
+        },
+        runtime: true,
+        description: "m from the footprint beyond which per-obstacle results may be a flagged lower bound [0, 1e6]",
+    },
+    ParamSpec {
+        name: "max_service_checks",
+        kind: Kind::Number {
+            default: 10_000_000.0,
+            min: 1.0,
+            max: 1e12,
+            get: |c| c.max_service_checks,
+            set: |c, x| c.max_service_checks = x,
+        },
+        runtime: true,
+        description: "most pose x obstacle pairs per check_footprint request; more is refused [1, 1e12]",
+    },
 ];
 
+/// The parameter called `name`, if there is one.
+pub fn param(name: &str) -> Option<&'static ParamSpec> {
+    PARAMS.iter().find(|spec| spec.name == name)
+}
+
+/// An empty `robot_footprint` means none; anything else must be a usable
+/// footprint in nav2's form.
+fn check_footprint(text: &str) -> Result<(), String> {
+    if !text.trim().is_empty() {
+        parse_footprint(text).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 /// A parameter that cannot be used, and why.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("parameter `{parameter}`: {message}")]
 pub struct ConfigError {
     pub parameter: String,
     pub message: String,
 }
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "parameter `{}`: {}", self.parameter, self.message)
-    }
+/// Why a footprint written as text (nav2's `"[[x, y], ...]"`) is not usable.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum FootprintTextError {
+    /// Not a list of `[x, y]` pairs.
+    #[error("expected \"[[x, y], [x, y], ...]\": {0}")]
+    Syntax(String),
+    /// The points are not a valid polygon.
+    #[error("not a usable footprint: {0}")]
+    Shape(#[from] ShapeError),
 }
-
-impl std::error::Error for ConfigError {}
 
 /// A value that arrived for a parameter, from a file or a `set_parameters`.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,94 +288,102 @@ impl Value {
     }
 }
 
-fn range_of(name: &str) -> Option<(f64, f64)> {
-    RANGES
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|&(_, lo, hi)| (lo, hi))
-}
+impl ParamSpec {
+    /// The allowed closed range of a number.
+    pub fn range(&self) -> Option<(f64, f64)> {
+        match self.kind {
+            Kind::Number { min, max, .. } => Some((min, max)),
+            Kind::Bool { .. } | Kind::Text { .. } => None,
+        }
+    }
 
-impl NodeConfig {
-    /// Names of every parameter.
-    pub const NAMES: [&'static str; 11] = [
-        "footprint_timeout",
-        "obstacles_timeout",
-        "fail_safe",
-        "padding",
-        "publish_rate",
-        "markers_rate",
-        "zones_file",
-        "robot_footprint",
-        "robot_radius",
-        "exact_range",
-        "max_service_checks",
-    ];
+    pub fn default_value(&self) -> Value {
+        match self.kind {
+            Kind::Number { default, .. } => Value::Double(default),
+            Kind::Bool { default, .. } => Value::Bool(default),
+            Kind::Text { default, .. } => Value::String(default.to_owned()),
+        }
+    }
 
-    /// Parameters that take effect while the node runs; the rest are read
-    /// at start-up only.
-    pub const RUNTIME: [&'static str; 6] = [
-        "footprint_timeout",
-        "obstacles_timeout",
-        "fail_safe",
-        "padding",
-        "exact_range",
-        "max_service_checks",
-    ];
+    /// The value in `config`.
+    pub fn get(&self, config: &NodeConfig) -> Value {
+        match self.kind {
+            Kind::Number { get, .. } => Value::Double(get(config)),
+            Kind::Bool { get, .. } => Value::Bool(get(config)),
+            Kind::Text { get, .. } => Value::String(get(config).to_owned()),
+        }
+    }
 
-    /// Sets one parameter, checking type and range. Integers are accepted
-    /// for doubles (YAML `1` for `1.0`).
-    pub fn set(&mut self, name: &str, value: &Value) -> Result<(), ConfigError> {
+    /// Writes `value` into `config` after checking its type and range (or
+    /// content); a refused value leaves `config` as it was.
+    pub fn set(&self, config: &mut NodeConfig, value: &Value) -> Result<(), ConfigError> {
         let error = |message: String| ConfigError {
-            parameter: name.to_owned(),
+            parameter: self.name.to_owned(),
             message,
         };
         let wrong_type =
             |expected: &str| error(format!("expected {expected}, got {}", value.type_name()));
-        if let Some((lo, hi)) = range_of(name) {
-            let x = match value {
-                Value::Double(x) => *x,
-                Value::Integer(i) => *i as f64,
-                _ => return Err(wrong_type(&format!("a number in [{lo}, {hi}]"))),
-            };
-            if !(x.is_finite() && (lo..=hi).contains(&x)) {
-                return Err(error(format!(
-                    "{x} is outside the allowed range [{lo}, {hi}]"
-                )));
-            }
-            let slot = match name {
-                "footprint_timeout" => &mut self.footprint_timeout,
-                "obstacles_timeout" => &mut self.obstacles_timeout,
-                "padding" => &mut self.padding,
-                "publish_rate" => &mut self.publish_rate,
-                "markers_rate" => &mut self.markers_rate,
-                "exact_range" => &mut self.exact_range,
-                "max_service_checks" => &mut self.max_service_checks,
-                "robot_radius" => &mut self.robot_radius,
-                _ => return Err(error("no such parameter".to_owned())),
-            };
-            *slot = x;
-            return Ok(());
-        }
-        match (name, value) {
-            ("fail_safe", Value::Bool(b)) => self.fail_safe = *b,
-            ("fail_safe", _) => return Err(wrong_type("a bool")),
-            ("zones_file", Value::String(s)) => self.zones_file = s.clone(),
-            ("robot_footprint", Value::String(s)) => {
-                if !s.trim().is_empty() {
-                    parse_footprint(s).map_err(error)?;
+        match self.kind {
+            Kind::Number { min, max, set, .. } => {
+                let x = match value {
+                    Value::Double(x) => *x,
+                    Value::Integer(i) => *i as f64,
+                    _ => return Err(wrong_type(&format!("a number in [{min}, {max}]"))),
+                };
+                if !(x.is_finite() && (min..=max).contains(&x)) {
+                    return Err(error(format!(
+                        "{x} is outside the allowed range [{min}, {max}]"
+                    )));
                 }
-                self.robot_footprint = s.clone();
+                set(config, x);
             }
-            ("zones_file" | "robot_footprint", _) => return Err(wrong_type("a string")),
-            _ => return Err(error("no such parameter".to_owned())),
+            Kind::Bool { set, .. } => match value {
+                Value::Bool(b) => set(config, *b),
+                _ => return Err(wrong_type("a bool")),
+            },
+            Kind::Text { check, set, .. } => match value {
+                Value::String(s) => {
+                    check(s).map_err(error)?;
+                    set(config, s.clone());
+                }
+                _ => return Err(wrong_type("a string")),
+            },
         }
         Ok(())
     }
 
-    /// Checks a parameter name that is not one of [`NodeConfig::NAMES`]:
-    /// the standard ROS names every node accepts pass, anything else (a
-    /// typo such as `paddng`) is an error that suggests the closest name.
-    /// `use_sim_time` must be a bool.
+    /// Puts the default into `config`.
+    fn reset(&self, config: &mut NodeConfig) {
+        match self.kind {
+            Kind::Number { default, set, .. } => set(config, default),
+            Kind::Bool { default, set, .. } => set(config, default),
+            Kind::Text { default, set, .. } => set(config, default.to_owned()),
+        }
+    }
+}
+
+impl NodeConfig {
+    /// Sets one parameter, checking type and range. Integers are accepted
+    /// for doubles (YAML `1` for `1.0`). An unknown name is an error.
+    pub fn set(&mut self, name: &str, value: &Value) -> Result<(), ConfigError> {
+        match param(name) {
+            Some(spec) => spec.set(self, value),
+            None => Err(ConfigError {
+                parameter: name.to_owned(),
+                message: "no such parameter".to_owned(),
+            }),
+        }
+    }
+
+    /// The value of one parameter; `None` for an unknown name.
+    pub fn get(&self, name: &str) -> Option<Value> {
+        param(name).map(|spec| spec.get(self))
+    }
+
+    /// Checks a parameter name that is not in [`PARAMS`]: the standard ROS
+    /// names every node accepts pass, anything else (a typo such as
+    /// `paddng`) is an error that suggests the closest name. `use_sim_time`
+    /// must be a bool.
     pub fn check_other(name: &str, value: &Value) -> Result<(), ConfigError> {
         let error = |message: String| ConfigError {
             parameter: name.to_owned(),
@@ -212,76 +401,49 @@ impl NodeConfig {
         let hint = closest_name(name)
             .map(|n| format!(" (did you mean `{n}`?)"))
             .unwrap_or_default();
+        let names: Vec<&str> = PARAMS.iter().map(|spec| spec.name).collect();
         Err(error(format!(
             "unknown parameter{hint}; the parameters are: {}",
-            Self::NAMES.join(", ")
+            names.join(", ")
         )))
     }
 
     /// Parameter names that any ROS 2 node accepts besides its own.
     pub const STANDARD: [&'static str; 2] = ["use_sim_time", "start_type_description_service"];
 
-    pub fn monitor(&self) -> MonitorConfig {
-        MonitorConfig {
-            footprint_timeout: self.footprint_timeout,
-            obstacles_timeout: self.obstacles_timeout,
-            fail_safe: self.fail_safe,
-            padding: self.padding,
-            exact_range: self.exact_range,
-            ..MonitorConfig::default()
-        }
-    }
-
     /// The robot-frame footprint for planner queries: `robot_footprint`,
     /// else a circle of `robot_radius`, else none.
-    pub fn robot_shape(&self) -> Option<Result<Shape, ShapeError>> {
+    pub fn robot_shape(&self) -> Option<Result<Shape, FootprintTextError>> {
         if !self.robot_footprint.trim().is_empty() {
-            return Some(match parse_footprint(&self.robot_footprint) {
-                Ok(points) => Shape::polygon(&points),
-                Err(_) => Err(ShapeError::Polygon(
-                    crate::geometry::PolygonError::TooFewPoints { distinct: 0 },
-                )),
-            });
+            return Some(
+                parse_footprint(&self.robot_footprint)
+                    .and_then(|points| Ok(Shape::polygon(&points)?)),
+            );
         }
-        (self.robot_radius > 0.0).then(|| Shape::circle(Point::origin(), self.robot_radius))
+        (self.robot_radius > 0.0).then(|| {
+            Shape::circle(Point::origin(), self.robot_radius).map_err(FootprintTextError::Shape)
+        })
     }
 }
 
-/// The parameter name closest to `name` (at most 3 edits away), if any.
+/// The parameter name closest to `name` (at most 3 edits away, Levenshtein),
+/// if any; of equally close names, the first in [`PARAMS`].
 fn closest_name(name: &str) -> Option<&'static str> {
-    NodeConfig::NAMES
+    PARAMS
         .iter()
-        .map(|n| (edit_distance(name, n), *n))
+        .map(|spec| (strsim::levenshtein(name, spec.name), spec.name))
         .filter(|(d, _)| *d <= 3)
         .min_by_key(|(d, _)| *d)
         .map(|(_, n)| n)
 }
 
-/// Levenshtein distance between two short strings.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
-
 /// Parses nav2's footprint string `"[[x, y], [x, y], ...]"` and checks that
 /// it is a usable polygon.
-pub fn parse_footprint(text: &str) -> Result<Vec<Point>, String> {
-    let pairs: Vec<[f64; 2]> = serde_yaml::from_str(text)
-        .map_err(|e| format!("expected \"[[x, y], [x, y], ...]\": {e}"))?;
+pub fn parse_footprint(text: &str) -> Result<Vec<Point>, FootprintTextError> {
+    let pairs: Vec<[f64; 2]> =
+        serde_yaml::from_str(text).map_err(|e| FootprintTextError::Syntax(e.to_string()))?;
     let points: Vec<Point> = pairs.iter().map(|p| Point::new(p[0], p[1])).collect();
-    Shape::polygon(&points).map_err(|e| format!("not a usable footprint: {e}"))?;
+    Shape::polygon(&points)?;
     Ok(points)
 }
 
@@ -292,11 +454,17 @@ mod tests {
     #[test]
     fn defaults_match_documentation() {
         let c = NodeConfig::default();
-        assert_eq!(c.footprint_timeout, 1.0);
-        assert_eq!(c.obstacles_timeout, 1.0);
-        assert!(c.fail_safe);
-        assert_eq!(c.padding, 0.0);
+        assert_eq!(c.monitor.footprint_timeout, 1.0);
+        assert_eq!(c.monitor.obstacles_timeout, 1.0);
+        assert!(c.monitor.fail_safe);
+        assert_eq!(c.monitor.padding, 0.0);
         assert_eq!(c.publish_rate, 10.0);
+        assert_eq!(c.monitor.exact_range, 5.0);
+        assert_eq!(c.max_service_checks, 1e7);
+        assert_eq!(
+            c.monitor.overload_timeout,
+            crate::monitor::DEFAULT_OVERLOAD_TIMEOUT
+        );
         assert!(c.robot_shape().is_none());
     }
 
@@ -311,10 +479,13 @@ mod tests {
         assert!(c.set("fail_safe", &Value::String("yes".into())).is_err());
         assert!(c.set("padding", &Value::String("0.1".into())).is_err());
         assert!(c.set("bogus", &Value::Bool(true)).is_err());
+        let e = c.set("bogus", &Value::Bool(true)).unwrap_err();
+        assert_eq!(e.message, "no such parameter");
+        assert_eq!(c, NodeConfig::default(), "a refused value changes nothing");
         c.set("padding", &Value::Integer(1)).unwrap();
-        assert_eq!(c.padding, 1.0);
+        assert_eq!(c.monitor.padding, 1.0);
         c.set("fail_safe", &Value::Bool(false)).unwrap();
-        assert!(!c.fail_safe);
+        assert!(!c.monitor.fail_safe);
     }
 
     #[test]
@@ -346,8 +517,125 @@ mod tests {
             &Value::Integer(5)
         )
         .is_ok());
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn hint_is_the_closest_name_at_most_three_edits_away() {
+        assert_eq!(closest_name("paddng"), Some("padding"));
+        assert_eq!(closest_name("publish_rat"), Some("publish_rate"));
+        assert_eq!(closest_name("FAIL_SAFE"), None);
+        assert_eq!(closest_name("xxxding"), Some("padding"));
+        assert_eq!(closest_name("xxxxing"), None);
+        assert_eq!(closest_name(""), None);
+    }
+
+    #[test]
+    fn messages_are_the_documented_ones() {
+        let mut c = NodeConfig::default();
+        let message = |r: Result<(), ConfigError>| r.unwrap_err().message;
+        assert_eq!(
+            message(c.set("padding", &Value::Double(7.5))),
+            "7.5 is outside the allowed range [0, 5]"
+        );
+        assert_eq!(
+            message(c.set("obstacles_timeout", &Value::Integer(-1))),
+            "-1 is outside the allowed range [0, 3600]"
+        );
+        assert_eq!(
+            message(c.set("footprint_timeout", &Value::String("soon".into()))),
+            "expected a number in [0, 3600], got string"
+        );
+        assert_eq!(
+            message(c.set("markers_rate", &Value::Other("double array"))),
+            "expected a number in [0, 100], got double array"
+        );
+        assert_eq!(
+            message(c.set("max_service_checks", &Value::Double(0.5))),
+            "0.5 is outside the allowed range [1, 1000000000000]"
+        );
+        assert_eq!(
+            message(c.set("fail_safe", &Value::Integer(1))),
+            "expected a bool, got integer"
+        );
+        assert_eq!(
+            message(c.set("zones_file", &Value::Integer(5))),
+            "expected a string, got integer"
+        );
+        let names = "footprint_timeout, obstacles_timeout, fail_safe, padding, \
+                     publish_rate, markers_rate, zones_file, robot_footprint, \
+                     robot_radius, exact_range, max_service_checks";
+        assert_eq!(
+            message(NodeConfig::check_other("paddng", &Value::Double(0.1))),
+            format!("unknown parameter (did you mean `padding`?); the parameters are: {names}")
+        );
+        assert_eq!(
+            message(NodeConfig::check_other(
+                "colour",
+                &Value::String("red".into())
+            )),
+            format!("unknown parameter; the parameters are: {names}")
+        );
+    }
+
+    /// Each entry's accessors reach its own field and no other one's: set
+    /// every parameter in turn to a value other than its default and check
+    /// that only that parameter reads differently.
+    #[test]
+    fn each_entry_writes_its_own_field() {
+        for spec in PARAMS {
+            let other = match spec.kind {
+                Kind::Number {
+                    default, min, max, ..
+                } => Value::Double(if default == max { min } else { max }),
+                Kind::Bool { default, .. } => Value::Bool(!default),
+                Kind::Text { .. } => Value::String("[[0, 0], [1, 0], [0, 1]]".into()),
+            };
+            let mut c = NodeConfig::default();
+            c.set(spec.name, &other).unwrap();
+            assert_ne!(c, NodeConfig::default(), "{}", spec.name);
+            for read in PARAMS {
+                let expected = if read.name == spec.name {
+                    other.clone()
+                } else {
+                    read.default_value()
+                };
+                assert_eq!(c.get(read.name), Some(expected), "set {}", spec.name);
+            }
+        }
+    }
+
+    #[test]
+    fn table_is_consistent() {
+        let c = NodeConfig::default();
+        for (i, spec) in PARAMS.iter().enumerate() {
+            assert!(
+                PARAMS[..i].iter().all(|s| s.name != spec.name),
+                "{} twice",
+                spec.name
+            );
+            assert_eq!(spec.get(&c), spec.default_value(), "{}", spec.name);
+            // The default must itself be accepted.
+            let mut d = NodeConfig::default();
+            spec.set(&mut d, &spec.default_value()).unwrap();
+            if let Some((lo, hi)) = spec.range() {
+                assert!(lo <= hi, "{}", spec.name);
+                // The description shows the range, however it spells the numbers.
+                let shown = spec
+                    .description
+                    .rsplit_once('[')
+                    .and_then(|(_, r)| r.strip_suffix(']'))
+                    .and_then(|r| r.split_once(", "))
+                    .map(|(a, b)| (a.parse::<f64>(), b.parse::<f64>()));
+                assert_eq!(
+                    shown,
+                    Some((Ok(lo), Ok(hi))),
+                    "{}: {}",
+                    spec.name,
+                    spec.description
+                );
+            }
+        }
+        assert_eq!(NodeConfig::default().get("bogus"), None);
     }
 
     #[test]

@@ -36,8 +36,8 @@ use super::inputs::{
 };
 use super::markers::{MarkerBuilder, MarkerInput};
 use super::params::Params;
-use crate::config::NodeConfig;
-use crate::geometry::{Shape, ShapeError};
+use crate::config::{FootprintTextError, NodeConfig};
+use crate::geometry::Shape;
 use crate::limits::MAX_INSTANCES;
 use crate::model::{Obstacle, ObstacleGeometry, Rejection, Report, Status};
 use crate::monitor::clock::{ClockReading, ClockWatch};
@@ -204,6 +204,7 @@ impl RosTime {
 /// ROS time may stand still for this long before it counts as stalled: the
 /// smallest timeout in force (a clock stopped longer would hide staleness).
 fn stall_limit(config: &NodeConfig) -> f64 {
+    let config = &config.monitor;
     [config.footprint_timeout, config.obstacles_timeout]
         .into_iter()
         .filter(|t| *t > 0.0)
@@ -446,7 +447,7 @@ impl ObstacleWorker {
             if batch.stop {
                 return;
             }
-            let config = lock(&self.params).0.monitor();
+            let config = lock(&self.params).0.monitor.clone();
             let reading = self.time.read();
             if reading.generation != self.monitor.generation() {
                 // A jump back: instances from before it would never expire.
@@ -478,7 +479,7 @@ impl ObstacleWorker {
 
     /// Until the next instance expires, at most 50 ms.
     fn wait_time(&self) -> Duration {
-        let timeout = lock(&self.params).0.obstacles_timeout;
+        let timeout = lock(&self.params).0.monitor.obstacles_timeout;
         let now = self.time.read().ros;
         self.monitor
             .obstacle_set()
@@ -570,7 +571,7 @@ impl ObstacleWorker {
 struct Decision {
     monitor: Monitor,
     config: NodeConfig,
-    robot: Option<Result<Shape, ShapeError>>,
+    robot: Option<Result<Shape, FootprintTextError>>,
     time: Arc<RosTime>,
     pending: Arc<PendingObstacles>,
     footprints: Arc<LatestFootprint>,
@@ -672,7 +673,7 @@ impl Decision {
 
     fn on_parameter(&mut self, name: &str, params: &Mutex<Params>) {
         self.config = lock(params).0.clone();
-        self.monitor.set_config(self.config.monitor());
+        self.monitor.set_config(self.config.monitor.clone());
         *lock(&self.time.stall_limit) = stall_limit(&self.config);
         r2r::log_info!(&self.logger, "parameter {name} changed");
         self.tick();
@@ -685,7 +686,7 @@ impl Decision {
         ServiceJob {
             monitor: self.monitor.clone(),
             robot: self.robot.clone(),
-            fail_safe: self.config.fail_safe,
+            fail_safe: self.config.monitor.fail_safe,
             max_checks: self.config.max_service_checks,
             time: Arc::clone(&self.time),
             request,
@@ -696,7 +697,7 @@ impl Decision {
 /// A `check_footprint` request with the state it is answered against.
 struct ServiceJob {
     monitor: Monitor,
-    robot: Option<Result<Shape, ShapeError>>,
+    robot: Option<Result<Shape, FootprintTextError>>,
     fail_safe: bool,
     max_checks: f64,
     time: Arc<RosTime>,
@@ -935,7 +936,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     }
     let time = Arc::new(RosTime::new(node.get_ros_clock(), &config));
 
-    let mut obstacle_monitor = Monitor::new(config.monitor());
+    let mut obstacle_monitor = Monitor::new(config.monitor.clone());
     if !config.zones_file.is_empty() {
         let (frame, zones) = load_zones(&config.zones_file)?;
         r2r::log_info!(
@@ -947,7 +948,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         );
         obstacle_monitor.set_zones(&frame, zones);
     }
-    let mut monitor = Monitor::new(config.monitor());
+    let mut monitor = Monitor::new(config.monitor.clone());
     monitor.set_obstacle_set(Arc::clone(obstacle_monitor.obstacle_set()));
 
     let mut service =
@@ -1048,10 +1049,10 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         &logger,
         "started: publish_rate {} Hz, timeouts {} s / {} s, fail_safe {}, padding {} m",
         decision.config.publish_rate,
-        decision.config.footprint_timeout,
-        decision.config.obstacles_timeout,
-        decision.config.fail_safe,
-        decision.config.padding
+        decision.config.monitor.footprint_timeout,
+        decision.config.monitor.obstacles_timeout,
+        decision.config.monitor.fail_safe,
+        decision.config.monitor.padding
     );
     let mut tick =
         tokio::time::interval(Duration::from_secs_f64(1.0 / decision.config.publish_rate));

@@ -27,25 +27,32 @@ TARGET_DIR = Path(os.environ.get('CARGO_TARGET_DIR') or ROOT / 'target')
 BIN_DIR = Path(os.environ.get('SAT_COLLISION_BIN_DIR') or TARGET_DIR / 'debug')
 NODE_NAME = 'sat_collision_node'
 
-# The node's parameters, their allowed ranges and the run-time ones, read from
-# src/config.rs so that the tests follow the code.
+# The node's parameters, their allowed ranges and the run-time ones, read from the
+# table in src/config.rs (`PARAMS`: one `ParamSpec { name: ..., kind: ..., runtime: ... }`
+# per parameter) so that the tests follow the code.
 _CONFIG_RS = (ROOT / 'src' / 'config.rs').read_text()
 
 
-def _str_list(const):
-    m = re.search(r'pub const ' + const + r': \[&\'static str; \d+\] = \[(.*?)\];',
-                  _CONFIG_RS, re.S)
-    assert m, f'{const} not found in src/config.rs'
-    return re.findall(r'"([a-z_]+)"', m.group(1))
+def _param_table():
+    m = re.search(r'pub static PARAMS: &\[ParamSpec\] = &\[(.*?)\n\];', _CONFIG_RS, re.S)
+    assert m, 'PARAMS not found in src/config.rs'
+    entries = m.group(1).split('ParamSpec {')[1:]
+    assert entries, 'no ParamSpec in PARAMS (src/config.rs)'
+    table = []
+    for entry in entries:
+        name = re.search(r'\bname: "([a-z_]+)"', entry)
+        runtime = re.search(r'\bruntime: (true|false)', entry)
+        assert name and runtime, f'unreadable ParamSpec in src/config.rs: {entry!r}'
+        bounds = re.search(r'\bmin: ([0-9._eE+-]+),\s*max: ([0-9._eE+-]+),', entry)
+        table.append((name.group(1), runtime.group(1) == 'true',
+                      tuple(float(x) for x in bounds.groups()) if bounds else None))
+    return table
 
 
-PARAM_NAMES = _str_list('NAMES')
-RUNTIME_PARAMS = _str_list('RUNTIME')
-RANGES = {
-    name: (float(lo), float(hi))
-    for name, lo, hi in re.findall(r'\("([a-z_]+)", ([0-9.eE+-]+), ([0-9.eE+-]+)\)',
-                                   _CONFIG_RS)
-}
+_PARAMS = _param_table()
+PARAM_NAMES = [name for name, _, _ in _PARAMS]
+RUNTIME_PARAMS = [name for name, runtime, _ in _PARAMS if runtime]
+RANGES = {name: bounds for name, _, bounds in _PARAMS if bounds}
 
 
 def fmt_num(x):

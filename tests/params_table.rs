@@ -1,0 +1,204 @@
+//! The node's parameter table (`sat_collision::config::PARAMS`) against the
+//! two documents that repeat it, so that none of the three can drift:
+//! `config/sat_collision.yaml` (every parameter at its default, with its
+//! range and whether it changes at run time in the comment above it) and
+//! the README's table under "### Parameters".
+
+use sat_collision::config::{Kind, ParamSpec, PARAMS};
+use std::path::Path;
+
+fn read(relative: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn names() -> Vec<&'static str> {
+    PARAMS.iter().map(|spec| spec.name).collect()
+}
+
+/// `"[lo, hi]..."` (anything may follow the bracket) as numbers, however
+/// the numbers are spelt (`1e6`, `1000000`, `3600.0`).
+fn range_at_start(text: &str) -> Option<(f64, f64)> {
+    let (inside, _) = text.strip_prefix('[')?.split_once(']')?;
+    let (lo, hi) = inside.split_once(", ")?;
+    Some((lo.trim().parse().ok()?, hi.trim().parse().ok()?))
+}
+
+/// The comment lines right above `name:` in the parameters file, joined.
+fn comment_above(lines: &[&str], name: &str) -> String {
+    let key = format!("{name}:");
+    let at: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].trim_start().starts_with(&key))
+        .collect();
+    assert_eq!(at.len(), 1, "`{name}:` should be on exactly one line");
+    let mut comment: Vec<&str> = lines[..at[0]]
+        .iter()
+        .rev()
+        .map(|line| line.trim())
+        .take_while(|line| line.starts_with('#'))
+        .collect();
+    comment.reverse();
+    comment.join(" ")
+}
+
+#[test]
+fn params_file_holds_every_parameter_at_its_default() {
+    let text = read("config/sat_collision.yaml");
+    let doc: serde_yaml::Value = serde_yaml::from_str(&text).expect("config/sat_collision.yaml");
+    let top = doc.as_mapping().expect("a mapping at the top");
+    assert_eq!(top.len(), 1, "one node entry");
+    let params = doc["sat_collision_node"]["ros__parameters"]
+        .as_mapping()
+        .expect("sat_collision_node: ros__parameters: a mapping");
+    let keys: Vec<&str> = params
+        .keys()
+        .map(|k| k.as_str().expect("parameter names are strings"))
+        .collect();
+    assert_eq!(
+        keys,
+        names(),
+        "config/sat_collision.yaml lists exactly the parameters of config::PARAMS, in its order"
+    );
+
+    let lines: Vec<&str> = text.lines().collect();
+    for spec in PARAMS {
+        let name = spec.name;
+        let value = &params[name];
+        match spec.kind {
+            Kind::Number { default, .. } => {
+                // Written as a float (`1.0`), so that rclpy reads back a double.
+                assert!(value.is_f64(), "{name}: {value:?} should be a double");
+                assert_eq!(value.as_f64(), Some(default), "{name}: default");
+            }
+            Kind::Bool { default, .. } => {
+                assert_eq!(
+                    value.as_bool(),
+                    Some(default),
+                    "{name}: a bool, the default"
+                )
+            }
+            Kind::Text { default, .. } => {
+                assert_eq!(
+                    value.as_str(),
+                    Some(default),
+                    "{name}: a string, the default"
+                )
+            }
+        }
+
+        let comment = comment_above(&lines, name);
+        let kind = if spec.runtime {
+            "run time"
+        } else {
+            "start-up only"
+        };
+        assert!(
+            comment.contains(kind),
+            "{name}: the comment should say \"{kind}\": {comment}"
+        );
+        let shown = comment
+            .split_once(" in [")
+            .and_then(|(_, rest)| range_at_start(&format!("[{rest}")));
+        assert_eq!(
+            shown,
+            spec.range(),
+            "{name}: range in the comment: {comment}"
+        );
+    }
+}
+
+/// One row of the README's parameter table.
+struct Row {
+    name: String,
+    default: String,
+    range: String,
+    runtime: String,
+}
+
+fn readme_rows() -> Vec<Row> {
+    let readme = read("README.md");
+    let section = readme
+        .split_once("\n### Parameters\n")
+        .expect("README has a ### Parameters section")
+        .1;
+    let mut table = section
+        .lines()
+        .skip_while(|line| !line.starts_with('|'))
+        .take_while(|line| line.starts_with('|'));
+    let cells = |line: &str| -> Vec<String> {
+        line.trim()
+            .trim_matches('|')
+            .split('|')
+            .map(|cell| cell.trim().to_owned())
+            .collect()
+    };
+    let header = cells(table.next().expect("a table"));
+    assert_eq!(
+        header,
+        ["name", "default", "range", "run-time change", "meaning"],
+        "README parameter table columns"
+    );
+    table
+        .skip(1) // | --- | --- | ...
+        .map(|line| {
+            let c = cells(line);
+            assert_eq!(c.len(), 5, "README row: {line}");
+            Row {
+                name: c[0].trim_matches('`').to_owned(),
+                default: c[1].clone(),
+                range: c[2].clone(),
+                runtime: c[3].clone(),
+            }
+        })
+        .collect()
+}
+
+fn check_row(spec: &ParamSpec, row: &Row) {
+    let name = spec.name;
+    match spec.kind {
+        Kind::Number { default, .. } => assert_eq!(
+            row.default.parse::<f64>().ok(),
+            Some(default),
+            "{name}: README default {}",
+            row.default
+        ),
+        Kind::Bool { default, .. } => assert_eq!(
+            row.default.parse::<bool>().ok(),
+            Some(default),
+            "{name}: README default {}",
+            row.default
+        ),
+        Kind::Text { default, .. } => assert_eq!(
+            serde_json::from_str::<String>(&row.default).ok().as_deref(),
+            Some(default),
+            "{name}: README default {} (a quoted string)",
+            row.default
+        ),
+    }
+    match spec.range() {
+        // `[lo, hi] unit`
+        Some(range) => assert_eq!(
+            range_at_start(&row.range),
+            Some(range),
+            "{name}: README range {}",
+            row.range
+        ),
+        None => assert_eq!(row.range, "", "{name}: no range"),
+    }
+    let runtime = if spec.runtime { "yes" } else { "no" };
+    assert_eq!(row.runtime, runtime, "{name}: README run-time change");
+}
+
+#[test]
+fn readme_table_matches() {
+    let rows = readme_rows();
+    let readme_names: Vec<&str> = rows.iter().map(|row| row.name.as_str()).collect();
+    assert_eq!(
+        readme_names,
+        names(),
+        "the README's parameter table lists exactly the parameters of config::PARAMS, in its order"
+    );
+    for (spec, row) in PARAMS.iter().zip(&rows) {
+        check_row(spec, row);
+    }
+}
