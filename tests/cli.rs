@@ -150,6 +150,86 @@ fn usage_errors_exit_64() {
 }
 
 #[test]
+fn help_names_the_program_its_command_and_options() {
+    let out = run(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for word in [
+        "sat_collision check SCENE.yaml [--json] [--svg OUT.svg]",
+        "--help",
+        "--version",
+        "exit codes: 0 clear, 1 collision, 2 invalid input, 64 usage error",
+    ] {
+        assert!(text.contains(word), "{word} in:\n{text}");
+    }
+    for args in [
+        &["-h"][..],
+        &["check", "--help"],
+        &["check", "-h"],
+        &["check", "a.yaml", "--help"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("sat_collision check"), "{args:?}:\n{text}");
+        if args.len() > 1 {
+            for word in ["SCENE.yaml", "--json", "--svg <OUT.svg>", "64 usage error"] {
+                assert!(text.contains(word), "{word} in {args:?}:\n{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn version_is_the_package_version() {
+    for flag in ["--version", "-V"] {
+        let out = run(&[flag]);
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("sat_collision {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
+#[test]
+fn a_bad_argument_exits_64_naming_it_on_stderr() {
+    for (args, named) in [
+        (&["bogus"][..], "bogus"),
+        (&["help"], "help"),
+        (&["check", "a.yaml", "--svg"], "--svg"),
+        (&["check", "a.yaml", "b.yaml"], "b.yaml"),
+        (&["check", "a.yaml", "--json=yes"], "--json"),
+        (&["check", "a.yaml", "--jsn"], "--jsn"),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(64), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(named), "{named} in {args:?}: {err}");
+    }
+}
+
+#[test]
+fn svg_takes_the_next_argument_and_options_may_repeat() {
+    let scene = repo_file("config/example_scene.yaml");
+    let dir = std::env::temp_dir().join(format!("sat_collision_cli_{}_svg", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sat_collision"))
+        .current_dir(&dir)
+        .args(["check", scene.to_str().unwrap(), "--json", "--json"])
+        .args(["--svg", "unused.svg", "--svg", "-dashed.svg"])
+        .output()
+        .expect("the sat_collision binary runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(json(&out)["colliding"], true);
+    let text = std::fs::read_to_string(dir.join("-dashed.svg")).expect("-dashed.svg written");
+    roxmltree::Document::parse(&text).expect("SVG is well-formed XML");
+    assert!(!dir.join("unused.svg").exists(), "the last --svg wins");
+}
+
+#[test]
 fn table_output_lists_obstacles_and_verdict() {
     let scene = repo_file("config/example_scene.yaml");
     let out = run(&["check", scene.to_str().unwrap()]);
