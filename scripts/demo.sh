@@ -14,7 +14,8 @@
 # Environment knobs:
 #   SAT_DEMO_SECONDS      stop both after this many seconds, exit 0 (default 0: run until Ctrl-C)
 #   SAT_DEMO_NODE_ARGS    extra arguments for the node (e.g. "--ros-args -p padding:=0.1")
-#   SAT_DEMO_DEMO_ARGS    extra arguments for the demo publisher (e.g. "--loop-period 10")
+#   SAT_DEMO_DEMO_ARGS    extra arguments for the demo publisher (e.g. "--loop-period 10";
+#                         target/release/sat_collision_demo --help lists them)
 #   SAT_DEMO_SVG          snapshot file (default demo_snapshot.svg in the repository)
 set -euo pipefail
 

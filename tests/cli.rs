@@ -1,5 +1,6 @@
 //! The offline checker as a user runs it: exit codes, JSON schema, table,
-//! error messages with locations, and the SVG picture.
+//! error messages with locations, and the SVG picture; its `--help` and
+//! `--version`, and (with the `ros` feature) the demo's command line.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -147,6 +148,86 @@ fn usage_errors_exit_64() {
     assert_eq!(run(&["check"]).status.code(), Some(64));
     assert_eq!(run(&["check", "a.yaml", "--bogus"]).status.code(), Some(64));
     assert_eq!(run(&["--help"]).status.code(), Some(0));
+}
+
+#[test]
+fn help_names_the_program_its_command_and_options() {
+    let out = run(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for word in [
+        "sat_collision check SCENE.yaml [--json] [--svg OUT.svg]",
+        "--help",
+        "--version",
+        "exit codes: 0 clear, 1 collision, 2 invalid input, 64 usage error",
+    ] {
+        assert!(text.contains(word), "{word} in:\n{text}");
+    }
+    for args in [
+        &["-h"][..],
+        &["check", "--help"],
+        &["check", "-h"],
+        &["check", "a.yaml", "--help"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("sat_collision check"), "{args:?}:\n{text}");
+        if args.len() > 1 {
+            for word in ["SCENE.yaml", "--json", "--svg <OUT.svg>", "64 usage error"] {
+                assert!(text.contains(word), "{word} in {args:?}:\n{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn version_is_the_package_version() {
+    for flag in ["--version", "-V"] {
+        let out = run(&[flag]);
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("sat_collision {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
+#[test]
+fn a_bad_argument_exits_64_naming_it_on_stderr() {
+    for (args, named) in [
+        (&["bogus"][..], "bogus"),
+        (&["help"], "help"),
+        (&["check", "a.yaml", "--svg"], "--svg"),
+        (&["check", "a.yaml", "b.yaml"], "b.yaml"),
+        (&["check", "a.yaml", "--json=yes"], "--json"),
+        (&["check", "a.yaml", "--jsn"], "--jsn"),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(64), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(named), "{named} in {args:?}: {err}");
+    }
+}
+
+#[test]
+fn svg_takes_the_next_argument_and_options_may_repeat() {
+    let scene = repo_file("config/example_scene.yaml");
+    let dir = std::env::temp_dir().join(format!("sat_collision_cli_{}_svg", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sat_collision"))
+        .current_dir(&dir)
+        .args(["check", scene.to_str().unwrap(), "--json", "--json"])
+        .args(["--svg", "unused.svg", "--svg", "-dashed.svg"])
+        .output()
+        .expect("the sat_collision binary runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(json(&out)["colliding"], true);
+    let text = std::fs::read_to_string(dir.join("-dashed.svg")).expect("-dashed.svg written");
+    roxmltree::Document::parse(&text).expect("SVG is well-formed XML");
+    assert!(!dir.join("unused.svg").exists(), "the last --svg wins");
 }
 
 #[test]
@@ -307,4 +388,71 @@ fn nesting_beyond_the_limit_is_refused() {
         err.contains("YAML nested deeper than the limit of 32 levels"),
         "{err}"
     );
+}
+
+/// The demo's command line (the demo itself runs in tests/python/test_demo.py):
+/// help, version and usage errors, all before it starts ROS.
+#[cfg(feature = "ros")]
+mod demo {
+    use std::process::{Command, Output};
+
+    fn run(args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_sat_collision_demo"))
+            .args(args)
+            .output()
+            .expect("the sat_collision_demo binary runs")
+    }
+
+    #[test]
+    fn help_names_the_program_and_every_option() {
+        for flag in ["--help", "-h"] {
+            let out = run(&[flag]);
+            assert_eq!(out.status.code(), Some(0), "{flag}");
+            let text = String::from_utf8_lossy(&out.stdout);
+            for word in [
+                "sat_collision_demo",
+                "--scene <FILE>",
+                "[default: config/demo_scene.yaml]",
+                "--svg <FILE>",
+                "--snapshot-period <SECONDS>",
+                "[default: 2.0]",
+                "--duration <SECONDS>",
+                "--loop-period <SECONDS>",
+                "[default: 20.0]",
+                "--ros-args",
+                "--version",
+            ] {
+                assert!(text.contains(word), "{word} in {flag}:\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn version_is_the_package_version() {
+        let out = run(&["--version"]);
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("sat_collision_demo {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+
+    #[test]
+    fn a_bad_argument_exits_64_naming_it_on_stderr() {
+        for (args, named) in [
+            (&["--bogus"][..], "--bogus"),
+            (&["extra"], "extra"),
+            (&["--svg"], "--svg"),
+            (&["--duration", "0"], "positive"),
+            (&["--loop-period", "-1"], "positive"),
+            (&["--snapshot-period", "inf"], "positive"),
+            (&["--duration", "soon"], "positive"),
+        ] {
+            let out = run(args);
+            assert_eq!(out.status.code(), Some(64), "{args:?}");
+            assert!(out.stdout.is_empty(), "{args:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(named), "{named} in {args:?}: {err}");
+        }
+    }
 }

@@ -1,60 +1,78 @@
-//! Offline checker: `sat_collision check SCENE.yaml [--json] [--svg OUT.svg]`.
+//! Offline checker: `sat_collision check SCENE.yaml [--json] [--svg OUT.svg]`,
+//! `sat_collision --help`, `sat_collision --version`.
 //!
 //! Exit codes: 0 clear, 1 collision, 2 invalid input (unreadable or
 //! malformed file, invalid footprint or obstacle), 64 usage error.
 
+use clap::builder::{OsStringValueParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand};
 use sat_collision::scene::{Scene, SceneReport};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: sat_collision check SCENE.yaml [--json] [--svg OUT.svg]
-
-Checks the scene's footprint against each obstacle with the Separating Axis
-Theorem and prints, per obstacle: status, collision, penetration depth,
-minimum translation vector (moves the footprint out) and clearance.
-
-  --json         machine-readable output
-  --svg OUT.svg  also draw the scene: shapes, axes, projections, MTV arrows
-
-exit codes: 0 clear, 1 collision, 2 invalid input, 64 usage error";
+/// Last lines of `--help`, top level and `check`.
+macro_rules! exit_codes {
+    () => {
+        "exit codes: 0 clear, 1 collision, 2 invalid input, 64 usage error"
+    };
+}
 
 const EXIT_CLEAR: u8 = 0;
 const EXIT_COLLISION: u8 = 1;
 const EXIT_INVALID: u8 = 2;
 const EXIT_USAGE: u8 = 64;
 
-struct Args {
+/// Offline collision check of a scene file (no ROS needed).
+#[derive(Parser)]
+#[command(
+    name = "sat_collision",
+    version,
+    override_usage = "sat_collision check SCENE.yaml [--json] [--svg OUT.svg]",
+    after_help = exit_codes!(),
+    disable_help_subcommand = true,
+    // Without a command: an error naming what is missing (exit 64), not the help.
+    arg_required_else_help = false
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Checks the scene's footprint against each obstacle with the Separating Axis Theorem
+    // Help text is not wrapped to the terminal (no `wrap_help`): lines are
+    // kept short here.
+    #[command(
+        after_help = concat!(
+            "Prints, per obstacle: status, collision, penetration depth, minimum\n",
+            "translation vector (moves the footprint out) and clearance.\n\n",
+            exit_codes!()
+        ),
+        // A repeated option counts once (the last --svg wins).
+        args_override_self = true
+    )]
+    Check(CheckArgs),
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// The scene: footprint and obstacles (YAML)
+    #[arg(value_name = "SCENE.yaml", value_parser = path())]
     scene: PathBuf,
+    /// Machine-readable output
+    #[arg(long)]
     json: bool,
+    /// Also draw the scene: shapes, axes, projections, MTV arrows
+    // The next argument is the file name, whatever it looks like.
+    #[arg(long, value_name = "OUT.svg", value_parser = path(), allow_hyphen_values = true)]
     svg: Option<PathBuf>,
 }
 
-fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
-    match args.next().as_deref() {
-        Some("check") => {}
-        Some("-h" | "--help") => return Err(String::new()),
-        Some(other) => return Err(format!("unknown command `{other}`")),
-        None => return Err("missing command".to_owned()),
-    }
-    let mut scene = None;
-    let mut json = false;
-    let mut svg = None;
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--json" => json = true,
-            "--svg" => svg = Some(PathBuf::from(args.next().ok_or("--svg needs a file name")?)),
-            "-h" | "--help" => return Err(String::new()),
-            flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
-            path if scene.is_none() => scene = Some(PathBuf::from(path)),
-            extra => return Err(format!("unexpected argument `{extra}`")),
-        }
-    }
-    Ok(Args {
-        scene: scene.ok_or("missing SCENE.yaml")?,
-        json,
-        svg,
-    })
+/// A path taken as given: an empty one is refused when it is opened (exit
+/// 2), as any other unreadable one, not as a usage error.
+fn path() -> impl TypedValueParser<Value = PathBuf> {
+    OsStringValueParser::new().map(PathBuf::from)
 }
 
 fn print_table(report: &SceneReport) {
@@ -83,7 +101,7 @@ fn print_table(report: &SceneReport) {
     println!("result: {verdict}");
 }
 
-fn run(args: Args) -> Result<u8, String> {
+fn run(args: CheckArgs) -> Result<u8, String> {
     let scene = Scene::load(&args.scene).map_err(|e| e.to_string())?;
     if scene.footprint.is_none() {
         return Err(format!(
@@ -112,15 +130,18 @@ fn run(args: Args) -> Result<u8, String> {
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
-        Ok(args) => args,
-        Err(message) if message.is_empty() => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(message) => {
-            eprintln!("sat_collision: {message}\n{USAGE}");
-            return ExitCode::from(EXIT_USAGE);
+    let Command::Check(args) = match Cli::try_parse() {
+        Ok(cli) => cli.command,
+        Err(error) => {
+            // --help and --version print on stdout and exit 0; usage errors
+            // print on stderr and exit 64 (clap's own code would be 2, which
+            // here means invalid input).
+            let _ = error.print();
+            return if error.use_stderr() {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match run(args) {

@@ -6,8 +6,15 @@
 //! ```text
 //! sat_collision_demo [--scene config/demo_scene.yaml] [--svg demo_snapshot.svg]
 //!                    [--snapshot-period 2.0] [--duration SECONDS] [--loop-period 20.0]
+//!                    [--ros-args ...]
+//! sat_collision_demo --help | --version
 //! ```
+//!
+//! Exit codes: 0 stopped (end of `--duration`, SIGINT or SIGTERM), 1 error
+//! (scene file, ROS), 64 usage error.
 
+use clap::builder::{OsStringValueParser, TypedValueParser};
+use clap::Parser;
 use futures::StreamExt;
 use nalgebra::{Isometry2, Vector2};
 use r2r::geometry_msgs::msg::{Point32, Polygon, PolygonStamped};
@@ -16,6 +23,7 @@ use r2r::QosProfile;
 use sat_collision::geometry::Point;
 use sat_collision::ros::convert;
 use sat_collision::scene::{CircleSpec, ObstacleSpec, Scene, ShapeSpec};
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -26,42 +34,81 @@ const RADII: (f64, f64) = (2.4, 1.3);
 const FOOTPRINT_RATE_HZ: f64 = 20.0;
 const OBSTACLES_PERIOD: Duration = Duration::from_millis(200);
 
+const EXIT_USAGE: u8 = 64;
+
+/// Drives a footprint around a loop through the obstacles of a scene, for sat_collision_node
+// Help text is not wrapped to the terminal (no `wrap_help`): lines are kept
+// short here. Every option takes the next argument as its value, whatever it
+// looks like.
+#[derive(Parser)]
+#[command(
+    name = "sat_collision_demo",
+    version,
+    after_help = concat!(
+        "Publishes the footprint and the obstacles (topics `footprint`, `obstacles`) and prints\n",
+        "every change of the node's collision flag (topic `collision_report`).\n\n",
+        "exit codes: 0 stopped (--duration, SIGINT, SIGTERM), 1 error, 64 usage error"
+    ),
+    // A repeated option counts once (the last one wins).
+    args_override_self = true
+)]
 struct Args {
+    /// Scene file: footprint (robot frame) and obstacles
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "config/demo_scene.yaml",
+        value_parser = path(),
+        allow_hyphen_values = true
+    )]
     scene: PathBuf,
+    /// Write a picture of the scene (SVG) to FILE now and then
+    #[arg(long, value_name = "FILE", value_parser = path(), allow_hyphen_values = true)]
     svg: Option<PathBuf>,
+    /// Seconds between two pictures
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "2.0",
+        value_parser = positive,
+        allow_hyphen_values = true
+    )]
     snapshot_period: f64,
+    /// Stop after SECONDS (default: run until SIGINT or SIGTERM)
+    #[arg(long, value_name = "SECONDS", value_parser = positive, allow_hyphen_values = true)]
     duration: Option<f64>,
+    /// Seconds for one round of the loop
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "20.0",
+        value_parser = positive,
+        allow_hyphen_values = true
+    )]
     loop_period: f64,
+    /// ROS 2 arguments (e.g. -r __ns:=/demo): the rest is for rcl
+    // rcl reads them itself, from the process's arguments: they are taken
+    // here only so that none of them is mistaken for one of the options above.
+    #[arg(
+        long = "ros-args",
+        value_name = "ARGS",
+        num_args = 0..,
+        allow_hyphen_values = true
+    )]
+    ros_args: Vec<OsString>,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut args = Args {
-        scene: PathBuf::from("config/demo_scene.yaml"),
-        svg: None,
-        snapshot_period: 2.0,
-        duration: None,
-        loop_period: 20.0,
-    };
-    let mut it = std::env::args().skip(1);
-    let number = |v: Option<String>, flag: &str| -> Result<f64, String> {
-        v.as_deref()
-            .and_then(|s| s.parse::<f64>().ok())
-            .filter(|x| x.is_finite() && *x > 0.0)
-            .ok_or_else(|| format!("{flag} needs a positive number"))
-    };
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--scene" => args.scene = it.next().ok_or("--scene needs a file")?.into(),
-            "--svg" => args.svg = Some(it.next().ok_or("--svg needs a file")?.into()),
-            "--snapshot-period" => args.snapshot_period = number(it.next(), "--snapshot-period")?,
-            "--duration" => args.duration = Some(number(it.next(), "--duration")?),
-            "--loop-period" => args.loop_period = number(it.next(), "--loop-period")?,
-            // ROS arguments are for rcl, which reads them itself.
-            "--ros-args" => break,
-            other => return Err(format!("unknown argument `{other}`")),
-        }
-    }
-    Ok(args)
+/// A path taken as given (an empty one fails when the file is opened).
+fn path() -> impl TypedValueParser<Value = PathBuf> {
+    OsStringValueParser::new().map(PathBuf::from)
+}
+
+/// A finite number of seconds above zero.
+fn positive(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| "needs a positive number".to_owned())
 }
 
 /// Pose on the ellipse at time `t`, facing along the path.
@@ -286,11 +333,17 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args = match parse_args() {
+    let args = match Args::try_parse() {
         Ok(args) => args,
-        Err(e) => {
-            eprintln!("sat_collision_demo: {e}");
-            return ExitCode::from(64);
+        Err(error) => {
+            // --help and --version print on stdout and exit 0; usage errors
+            // print on stderr and exit 64 (clap's own code would be 2).
+            let _ = error.print();
+            return if error.use_stderr() {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match run(args).await {
