@@ -289,19 +289,23 @@ fn check_agreement(pair: &Pair, kind: Kind, config: Config, n: usize) -> Option<
         .intersecting;
     let parry_contact = pq::contact(&id, &pair.parry_a, &id, &pair.parry_b, 0.0).unwrap();
     let textbook = textbook_sat(&pair.a, &pair.b);
-    assert_eq!(ours_bool, ours.colliding, "{what}: intersects vs query");
+    assert_eq!(ours_bool, ours.colliding(), "{what}: intersects vs query");
     assert_eq!(
         penetration(&pair.ours_a, &pair.ours_b, 0.0),
-        ours.colliding.then_some(ours),
+        ours.colliding().then_some(ours),
         "{what}: penetration vs query"
     );
     let expect = !matches!(config, Config::Far | Config::Gap1e3);
-    assert_eq!(ours.colliding, expect, "{what}: ours {ours:?}");
+    assert_eq!(ours.colliding(), expect, "{what}: ours {ours:?}");
     // Exactly touching shapes share a point: parry and the textbook may see
     // rounding-size overlap or gap there, so they must only agree to within
     // 1e-9 m. Everywhere else the booleans must match exactly.
     if config == Config::Touching {
-        assert!(ours.depth <= 1e-9, "{what}: touching depth {}", ours.depth);
+        assert!(
+            ours.depth() <= 1e-9,
+            "{what}: touching depth {}",
+            ours.depth()
+        );
         if let Some(c) = parry_contact {
             assert!(c.dist.abs() <= 1e-9, "{what}: parry dist {}", c.dist);
         }
@@ -321,25 +325,25 @@ fn check_agreement(pair: &Pair, kind: Kind, config: Config, n: usize) -> Option<
     if config.overlapping() {
         let (depth, _) = textbook.unwrap();
         assert!(
-            (ours.depth - depth).abs() <= 1e-9,
+            (ours.depth() - depth).abs() <= 1e-9,
             "{what}: depth ours {} textbook {depth}",
-            ours.depth
+            ours.depth()
         );
         let c = parry_contact.unwrap();
         // parry's EPA gives up after 100 iterations, too few for 256- and
         // 1024-gon pairs in deep contact: there its depth falls short of the
         // exact one (which the textbook algorithm confirms above to 1e-9).
         // Assert 1e-6 m up to 64 vertices; above, only report the error.
-        let shortfall = ours.depth + c.dist;
-        return Some(shortfall.abs() / ours.depth);
+        let shortfall = ours.depth() + c.dist;
+        return Some(shortfall.abs() / ours.depth());
     } else {
         let parry_distance = pq::distance(&id, &pair.parry_a, &id, &pair.parry_b)
             .unwrap()
             .distance;
         assert!(
-            (ours.distance - parry_distance).abs() <= 1e-9 * parry_distance.max(1.0),
+            (ours.distance() - parry_distance).abs() <= 1e-9 * parry_distance.max(1.0),
             "{what}: clearance ours {} parry {parry_distance}",
-            ours.distance
+            ours.distance()
         );
     }
     None

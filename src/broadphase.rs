@@ -152,7 +152,7 @@ impl ObstacleIndex {
         }
         let first = nearest_box.map(|i| (i, exact(footprint, padding, &obstacles[i])));
         let threshold = match first {
-            Some((_, outcome)) => exact_range.max(outcome.contact.map_or(0.0, |c| c.distance)),
+            Some((_, outcome)) => exact_range.max(outcome.contact.map_or(0.0, |c| c.distance())),
             None => exact_range,
         } + 2.0 * tol;
 
@@ -319,10 +319,7 @@ fn box_distance(dx: f64, dy: f64) -> f64 {
 fn far_outcome(bound: f64, axis: Vector) -> ObstacleOutcome {
     ObstacleOutcome {
         status: Status::Ok,
-        contact: Some(Contact {
-            colliding: false,
-            depth: 0.0,
-            mtv: Vector::zeros(),
+        contact: Some(Contact::Apart {
             distance: bound.max(0.0),
             axis,
             closest: None,
@@ -440,10 +437,16 @@ pub(crate) mod tests {
                 }
                 let (fc, ec) = (f.contact.unwrap(), e.contact.unwrap());
                 assert_eq!(f.status, "ok");
-                assert!(!fc.colliding && !ec.colliding, "scene {scene} obstacle {i}");
-                assert!(fc.distance <= ec.distance, "scene {scene} obstacle {i}");
-                assert!(fc.distance > range, "scene {scene} obstacle {i}");
-                assert_eq!((fc.depth, fc.mtv, fc.closest), (0.0, Vector::zeros(), None));
+                assert!(
+                    !fc.colliding() && !ec.colliding(),
+                    "scene {scene} obstacle {i}"
+                );
+                assert!(fc.distance() <= ec.distance(), "scene {scene} obstacle {i}");
+                assert!(fc.distance() > range, "scene {scene} obstacle {i}");
+                assert_eq!(
+                    (fc.depth(), fc.mtv(), fc.closest()),
+                    (0.0, Vector::zeros(), None)
+                );
             }
             if range.is_infinite() {
                 assert!(fast.iter().all(|o| o.exact));
@@ -479,10 +482,10 @@ pub(crate) mod tests {
         let summary = index.check(&footprint, 0.0, &obstacles, 0.0, &mut out);
         assert_eq!(summary.nearest, Some(4));
         assert!((summary.min_distance - 0.25).abs() < 1e-12);
-        let axes: Vec<Vector> = out[..4].iter().map(|o| o.contact.unwrap().axis).collect();
+        let axes: Vec<Vector> = out[..4].iter().map(|o| o.contact.unwrap().axis()).collect();
         assert_eq!(axes, [Vector::x(), -Vector::x(), Vector::y(), -Vector::y()]);
         assert!(out[..4].iter().all(|o| !o.exact));
         assert!(out[4].exact);
-        assert!((out[0].contact.unwrap().distance - 3.75).abs() < 1e-9);
+        assert!((out[0].contact.unwrap().distance() - 3.75).abs() < 1e-9);
     }
 }

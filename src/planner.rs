@@ -67,8 +67,8 @@ pub fn check_poses(
                 continue;
             }
             let contact = query(&placed, shape, padding);
-            nearest = nearest.min(contact.distance);
-            if contact.colliding {
+            nearest = nearest.min(contact.distance());
+            if contact.colliding() {
                 hit = true;
                 nearest = 0.0;
                 break;

@@ -549,11 +549,11 @@ impl SceneReport {
                 ObstacleLine {
                     id: obstacle.id.clone(),
                     status,
-                    colliding: contact.is_some_and(|c| c.colliding),
-                    penetration_depth: contact.map_or(0.0, |c| c.depth),
-                    mtv: contact.map_or([0.0, 0.0], |c| v(c.mtv)),
-                    distance: contact.map_or(0.0, |c| c.distance),
-                    separating_axis: contact.map_or([0.0, 0.0], |c| v(c.axis)),
+                    colliding: contact.is_some_and(|c| c.colliding()),
+                    penetration_depth: contact.map_or(0.0, |c| c.depth()),
+                    mtv: contact.map_or([0.0, 0.0], |c| v(c.mtv())),
+                    distance: contact.map_or(0.0, |c| c.distance()),
+                    separating_axis: contact.map_or([0.0, 0.0], |c| v(c.axis())),
                 }
             })
             .collect()

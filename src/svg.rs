@@ -153,10 +153,10 @@ pub fn render(scene: &Scene, report: &SceneReport) -> String {
             };
             let visual = explain(footprint, shape, scene.padding, &contact, scale);
             pair(&mut out, &view, &visual);
-            let text = if contact.colliding {
-                format!("{}: depth {:.3} m", obstacle.id, contact.depth)
+            let text = if contact.colliding() {
+                format!("{}: depth {:.3} m", obstacle.id, contact.depth())
             } else {
-                format!("{}: {:.3} m clear", obstacle.id, contact.distance)
+                format!("{}: {:.3} m clear", obstacle.id, contact.distance())
             };
             let _ = writeln!(
                 out,

@@ -48,7 +48,7 @@ pub fn explain(
     contact: &Contact,
     scale: f64,
 ) -> PairVisual {
-    let axis = contact.axis;
+    let axis = contact.axis();
     let side = Vector::new(-axis.y, axis.x);
     let (f_lo, f_hi) = footprint.project(&axis);
     let (f_lo, f_hi) = (f_lo - padding, f_hi + padding);
@@ -68,13 +68,13 @@ pub fn explain(
         let (a, b) = closest_or_centres(footprint, obstacle, contact);
         a + (b - a) * 0.5
     };
-    let anchor = if contact.colliding {
+    let anchor = if contact.colliding() {
         // Only the padding may overlap: then the middle of the gap.
         overlap_centroid(footprint, obstacle).unwrap_or_else(gap_mid)
     } else {
         gap_mid()
     };
-    let separating_line = (!contact.colliding).then(|| {
+    let separating_line = (!contact.colliding()).then(|| {
         let t = 0.5 * (f_hi + o_lo);
         (
             at(t, side_lo - OVERHANG * scale),
@@ -93,16 +93,16 @@ pub fn explain(
             at(o_lo, beside(OBSTACLE_BAR_OFFSET)),
             at(o_hi, beside(OBSTACLE_BAR_OFFSET)),
         ),
-        penetration: (contact.colliding && contact.depth > 0.0)
-            .then(|| (anchor, anchor + contact.mtv)),
-        clearance: (!contact.colliding).then(|| closest_or_centres(footprint, obstacle, contact)),
+        penetration: (contact.colliding() && contact.depth() > 0.0)
+            .then(|| (anchor, anchor + contact.mtv())),
+        clearance: (!contact.colliding()).then(|| closest_or_centres(footprint, obstacle, contact)),
         anchor,
     }
 }
 
 fn closest_or_centres(footprint: &Shape, obstacle: &Shape, contact: &Contact) -> (Point, Point) {
     contact
-        .closest
+        .closest()
         .unwrap_or_else(|| (aabb_centre(footprint), aabb_centre(obstacle)))
 }
 
@@ -202,7 +202,7 @@ mod tests {
         let v = explain(&a, &b, 0.0, &c, 1.0);
         let (start, end) = v.penetration.unwrap();
         assert!((start - Point::new(0.75, 0.0)).norm() < 1e-9);
-        assert!(((end - start) - c.mtv).norm() < 1e-12);
+        assert!(((end - start) - c.mtv()).norm() < 1e-12);
         assert!(v.clearance.is_none());
     }
 

@@ -50,22 +50,25 @@ fn check(a: &Shape, b: &Shape, padding: f64) -> Contact {
     let c = query(a, b, padding);
     assert_eq!(
         intersects(a, b, padding),
-        c.colliding,
+        c.colliding(),
         "intersects vs query: {c:?}"
     );
-    assert!((c.axis.norm() - 1.0).abs() < 1e-12, "axis not unit: {c:?}");
-    assert!(c.depth >= 0.0 && c.distance >= 0.0, "{c:?}");
-    if c.colliding {
-        assert_eq!(c.distance, 0.0);
-        assert!(c.closest.is_none());
+    assert!(
+        (c.axis().norm() - 1.0).abs() < 1e-12,
+        "axis not unit: {c:?}"
+    );
+    assert!(c.depth() >= 0.0 && c.distance() >= 0.0, "{c:?}");
+    if c.colliding() {
+        assert_eq!(c.distance(), 0.0);
+        assert!(c.closest().is_none());
         assert!(
-            (c.mtv + c.axis * c.depth).norm() <= 1e-15 * c.depth.max(1.0),
+            (c.mtv() + c.axis() * c.depth()).norm() <= 1e-15 * c.depth().max(1.0),
             "{c:?}"
         );
     } else {
-        assert_eq!((c.depth, c.mtv), (0.0, Vector::zeros()));
-        let (pa, pb) = c.closest.expect("closest points when apart");
-        assert_close((pb - pa).norm(), c.distance);
+        assert_eq!((c.depth(), c.mtv()), (0.0, Vector::zeros()));
+        let (pa, pb) = c.closest().expect("closest points when apart");
+        assert_close((pb - pa).norm(), c.distance());
     }
     c
 }
@@ -85,28 +88,28 @@ fn assert_close_v(actual: Vector, expected: Vector) {
 }
 
 fn assert_apart(c: &Contact, distance: f64, axis: Vector) {
-    assert!(!c.colliding, "{c:?}");
-    assert_close(c.distance, distance);
-    assert_close_v(c.axis, axis);
+    assert!(!c.colliding(), "{c:?}");
+    assert_close(c.distance(), distance);
+    assert_close_v(c.axis(), axis);
 }
 
 fn assert_colliding(c: &Contact, depth: f64, mtv: Vector) {
-    assert!(c.colliding, "{c:?}");
-    assert_close(c.depth, depth);
-    assert_close_v(c.mtv, mtv);
+    assert!(c.colliding(), "{c:?}");
+    assert_close(c.depth(), depth);
+    assert_close_v(c.mtv(), mtv);
 }
 
 /// Moving A by the MTV leaves A touching B (depth ~0), 0.99 × MTV does not.
 fn assert_mtv_separates(a: &Shape, b: &Shape, padding: f64, c: &Contact) {
-    let after = check(&moved(a, c.mtv), b, padding);
+    let after = check(&moved(a, c.mtv()), b, padding);
     assert!(
-        after.colliding && after.depth <= 1e-9,
+        after.colliding() && after.depth() <= 1e-9,
         "after MTV: {after:?}"
     );
-    let almost = check(&moved(a, c.mtv * 0.99), b, padding);
-    assert!(almost.colliding, "0.99 MTV: {almost:?}");
+    let almost = check(&moved(a, c.mtv() * 0.99), b, padding);
+    assert!(almost.colliding(), "0.99 MTV: {almost:?}");
     assert!(
-        (almost.depth - 0.01 * c.depth).abs() <= 1e-9,
+        (almost.depth() - 0.01 * c.depth()).abs() <= 1e-9,
         "0.99 MTV: {almost:?}"
     );
 }
@@ -121,7 +124,7 @@ fn unit_square() -> Shape {
 fn apart_squares() {
     let c = check(&unit_square(), &rect(2.0, 0.0, 3.0, 1.0), 0.0);
     assert_apart(&c, 1.0, v(1.0, 0.0));
-    let (pa, pb) = c.closest.unwrap();
+    let (pa, pb) = c.closest().unwrap();
     assert_eq!((pa.x, pb.x), (1.0, 2.0));
     assert!(pa.y == pb.y && (0.0..=1.0).contains(&pa.y));
 }
@@ -130,14 +133,14 @@ fn apart_squares() {
 fn touching_edge_collides_with_zero_depth() {
     let c = check(&unit_square(), &rect(1.0, 0.0, 2.0, 1.0), 0.0);
     assert_colliding(&c, 0.0, Vector::zeros());
-    assert_close_v(c.axis, v(1.0, 0.0));
+    assert_close_v(c.axis(), v(1.0, 0.0));
 }
 
 #[test]
 fn touching_vertex_vertex_collides() {
     let c = check(&unit_square(), &rect(1.0, 1.0, 2.0, 2.0), 0.0);
     assert_colliding(&c, 0.0, Vector::zeros());
-    assert!(c.axis == v(1.0, 0.0) || c.axis == v(0.0, 1.0), "{c:?}");
+    assert!(c.axis() == v(1.0, 0.0) || c.axis() == v(0.0, 1.0), "{c:?}");
     // Corner to corner through a triangle's vertex.
     let c = check(
         &unit_square(),
@@ -155,7 +158,7 @@ fn touching_vertex_on_edge_collides() {
         0.0,
     );
     assert_colliding(&c, 0.0, Vector::zeros());
-    assert_close_v(c.axis, v(0.0, 1.0));
+    assert_close_v(c.axis(), v(0.0, 1.0));
 }
 
 #[test]
@@ -165,7 +168,7 @@ fn vertex_vertex_clearance_is_euclidean_not_the_sat_gap() {
     let b = poly(&[(1.3, 1.4), (3.0, 2.0), (2.0, 3.0)]);
     let c = check(&unit_square(), &b, 0.0);
     assert_apart(&c, 0.5, v(0.6, 0.8));
-    let (pa, pb) = c.closest.unwrap();
+    let (pa, pb) = c.closest().unwrap();
     assert_close_v(pa.coords, v(1.0, 1.0));
     assert_close_v(pb.coords, v(1.3, 1.4));
     // Swapped: same clearance, axis reversed.
@@ -196,7 +199,7 @@ fn shallow_overlap() {
     let b = rect(0.75, 0.25, 2.0, 0.5);
     let c = check(&a, &b, 0.0);
     assert_colliding(&c, 0.25, v(-0.25, 0.0));
-    assert_close_v(c.axis, v(1.0, 0.0));
+    assert_close_v(c.axis(), v(1.0, 0.0));
     assert_mtv_separates(&a, &b, 0.0, &c);
 }
 
@@ -229,15 +232,15 @@ fn identical_shapes() {
     for offset in [v(0.0, 0.0), v(1e5, -1e5)] {
         let a = moved(&rect(0.0, 0.0, 2.0, 1.0), offset);
         let c = check(&a, &a.clone(), 0.0);
-        assert!(c.colliding);
-        assert_close(c.depth, 1.0);
-        assert!(c.mtv == v(0.0, 1.0) || c.mtv == v(0.0, -1.0), "{c:?}");
+        assert!(c.colliding());
+        assert_close(c.depth(), 1.0);
+        assert!(c.mtv() == v(0.0, 1.0) || c.mtv() == v(0.0, -1.0), "{c:?}");
         assert_mtv_separates(&a, &a, 0.0, &c);
     }
     let tri = poly(&[(0.0, 0.0), (3.0, 0.0), (0.0, 4.0)]);
     let c = check(&tri, &tri, 0.0);
     // Depth of a triangle in itself: the smallest height, 2.4 (onto the hypotenuse).
-    assert_close(c.depth, 2.4);
+    assert_close(c.depth(), 2.4);
     assert_mtv_separates(&tri, &tri, 0.0, &c);
 }
 
@@ -249,14 +252,17 @@ fn slivers() {
     assert_apart(&c, 1e-7, v(0.0, -1.0));
     // 2e-12 is above the tolerance (1e-12 at this scale): still apart.
     let c = check(&needle, &rect(0.4, -1.0, 0.6, -2e-12), 0.0);
-    assert!(!c.colliding && (c.distance - 2e-12).abs() < 1e-20, "{c:?}");
+    assert!(
+        !c.colliding() && (c.distance() - 2e-12).abs() < 1e-20,
+        "{c:?}"
+    );
     // 1e-13 is below it: touching.
     let c = check(&needle, &rect(0.4, -1.0, 0.6, -1e-13), 0.0);
     assert_colliding(&c, 0.0, Vector::zeros());
     // Two needles crossing in an X: separating them takes a move of ~0.5.
     let cross = poly(&[(0.5, -0.5), (0.5 + 1e-6, -0.5), (0.5, 0.5)]);
     let c = check(&needle, &cross, 0.0);
-    assert!(c.colliding && (c.depth - 0.5).abs() < 1e-5, "{c:?}");
+    assert!(c.colliding() && (c.depth() - 0.5).abs() < 1e-5, "{c:?}");
     assert_mtv_separates(&needle, &cross, 0.0, &c);
 }
 
@@ -275,7 +281,10 @@ fn far_from_the_origin() {
     assert_mtv_separates(&a, &b, 0.0, &c);
     // The tolerance is 1e-12 * 1e5 = 1e-7 here: a 1e-6 gap is clear ...
     let c = check(&a, &moved(&rect(1.0 + 1e-6, 0.0, 2.0, 1.0), o), 0.0);
-    assert!(!c.colliding && (c.distance - 1e-6).abs() < 1e-10, "{c:?}");
+    assert!(
+        !c.colliding() && (c.distance() - 1e-6).abs() < 1e-10,
+        "{c:?}"
+    );
     // ... and a 5e-8 gap is touching.
     let c = check(&a, &moved(&rect(1.0 + 5e-8, 0.0, 2.0, 1.0), o), 0.0);
     assert_colliding(&c, 0.0, Vector::zeros());
@@ -291,8 +300,8 @@ fn thousand_vertex_polygons() {
     // 0.5·cos(π/1000) from its nearest edge.
     let b = regular(1000, p(1.5, 0.0), 1.0);
     let c = check(&a, &b, 0.0);
-    assert!(c.colliding);
-    assert_close(c.depth, 0.5 * (PI / 1000.0).cos());
+    assert!(c.colliding());
+    assert_close(c.depth(), 0.5 * (PI / 1000.0).cos());
     assert_mtv_separates(&a, &b, 0.0, &c);
     // Same far away.
     let o = v(1e5, 1e5);
@@ -301,7 +310,7 @@ fn thousand_vertex_polygons() {
         &moved(&regular(1000, p(2.5, 0.0), 1.0), o),
         0.0,
     );
-    assert!(!c.colliding && (c.distance - 0.5).abs() < 1e-9, "{c:?}");
+    assert!(!c.colliding() && (c.distance() - 0.5).abs() < 1e-9, "{c:?}");
 }
 
 #[test]
@@ -314,10 +323,10 @@ fn clockwise_input_gives_the_same_answer() {
         circle(2.5, 1.5, 0.2),
     ] {
         let (x, y) = (check(&ccw, &b, 0.0), check(&cw, &b, 0.0));
-        assert_close(x.depth, y.depth);
-        assert_close(x.distance, y.distance);
-        assert_close_v(x.mtv, y.mtv);
-        assert_close_v(x.axis, y.axis);
+        assert_close(x.depth(), y.depth());
+        assert_close(x.distance(), y.distance());
+        assert_close_v(x.mtv(), y.mtv());
+        assert_close_v(x.axis(), y.axis());
     }
 }
 
@@ -328,13 +337,13 @@ fn circle_outside_near_a_vertex_uses_the_vertex_distance() {
     // Centre (1.3, 1.4) is 0.5 from the corner (1, 1); radius 0.25.
     let c = check(&unit_square(), &circle(1.3, 1.4, 0.25), 0.0);
     assert_apart(&c, 0.25, v(0.6, 0.8));
-    let (pa, pb) = c.closest.unwrap();
+    let (pa, pb) = c.closest().unwrap();
     assert_close_v(pa.coords, v(1.0, 1.0));
     assert_close_v(pb.coords, v(1.15, 1.2));
     // The circle as the footprint.
     let c = check(&circle(1.3, 1.4, 0.25), &unit_square(), 0.0);
     assert_apart(&c, 0.25, v(-0.6, -0.8));
-    let (pa, pb) = c.closest.unwrap();
+    let (pa, pb) = c.closest().unwrap();
     assert_close_v(pa.coords, v(1.15, 1.2));
     assert_close_v(pb.coords, v(1.0, 1.0));
 }
@@ -373,7 +382,7 @@ fn circle_centre_outside_within_radius() {
 fn circle_circle() {
     let c = check(&circle(0.0, 0.0, 1.0), &circle(3.0, 4.0, 1.5), 0.0);
     assert_apart(&c, 2.5, v(0.6, 0.8));
-    let (pa, pb) = c.closest.unwrap();
+    let (pa, pb) = c.closest().unwrap();
     assert_close_v(pa.coords, v(0.6, 0.8));
     assert_close_v(pb.coords, v(2.1, 2.8));
     assert_colliding(
@@ -386,7 +395,7 @@ fn circle_circle() {
     // Concentric: no NaN, a fixed axis, depth = sum of the radii.
     let c = check(&circle(1.0, 1.0, 1.0), &circle(1.0, 1.0, 0.5), 0.0);
     assert_colliding(&c, 1.5, v(-1.5, 0.0));
-    assert_eq!(c.axis, v(1.0, 0.0));
+    assert_eq!(c.axis(), v(1.0, 0.0));
     assert_mtv_separates(&circle(1.0, 1.0, 1.0), &circle(1.0, 1.0, 0.5), 0.0, &c);
 }
 
@@ -405,7 +414,7 @@ fn padding_turns_a_gap_into_a_collision() {
     // Padding smaller than the gap: clearance of the rounded footprint.
     let c = check(&a, &b, 0.04);
     assert_apart(&c, 0.01, v(1.0, 0.0));
-    assert_close(c.closest.unwrap().0.x, 1.04);
+    assert_close(c.closest().unwrap().0.x, 1.04);
 }
 
 #[test]
@@ -415,7 +424,7 @@ fn padding_rounds_corners_exactly() {
                                                          // Rounded corner: a 0.4 disc around (1, 1) stays 0.1 short of B ...
     let c = check(&a, &b, 0.4);
     assert_apart(&c, 0.1, v(0.6, 0.8));
-    assert_close_v(c.closest.unwrap().0.coords, v(1.24, 1.32));
+    assert_close_v(c.closest().unwrap().0.coords, v(1.24, 1.32));
     // ... and 0.6 overlaps by 0.1 along the corner axis (a square corner
     // would already overlap along the 0.4 SAT gap).
     let c = check(&a, &b, 0.6);
@@ -473,9 +482,9 @@ fn footprint_in_the_notch_of_a_u_is_clear() {
     assert!(matches!(u, Shape::Compound(_)));
     let footprint = rect(1.25, 1.5, 1.75, 2.5);
     let c = check(&footprint, &u, 0.0);
-    assert!(!c.colliding, "{c:?}");
-    assert_close(c.distance, 0.25);
-    assert!(c.axis == v(1.0, 0.0) || c.axis == v(-1.0, 0.0), "{c:?}");
+    assert!(!c.colliding(), "{c:?}");
+    assert_close(c.distance(), 0.25);
+    assert!(c.axis() == v(1.0, 0.0) || c.axis() == v(-1.0, 0.0), "{c:?}");
     // The AABBs overlap completely: only the pieces tell.
     assert!(!intersects(&footprint, &u, 0.2));
     assert!(intersects(&footprint, &u, 0.25));
@@ -483,10 +492,13 @@ fn footprint_in_the_notch_of_a_u_is_clear() {
     assert_apart(&check(&circle(1.6, 2.0, 0.2), &u, 0.0), 0.2, v(1.0, 0.0));
     // Too wide for the notch.
     let c = check(&rect(0.9, 1.5, 2.1, 2.5), &u, 0.0);
-    assert!(c.colliding && c.depth > 0.0, "{c:?}");
+    assert!(c.colliding() && c.depth() > 0.0, "{c:?}");
     // The concave shape as the footprint, the obstacle in its notch.
     let c = check(&u, &rect(1.25, 1.5, 1.75, 2.5), 0.0);
-    assert!(!c.colliding && (c.distance - 0.25).abs() < 1e-12, "{c:?}");
+    assert!(
+        !c.colliding() && (c.distance() - 0.25).abs() < 1e-12,
+        "{c:?}"
+    );
 }
 
 #[test]
@@ -497,7 +509,7 @@ fn l_shape_overlapped_and_near_its_reflex_corner() {
     let footprint = rect(0.5, 0.5, 1.5, 0.8);
     let c = check(&footprint, &l, 0.0);
     assert!(
-        c.colliding && c.depth > 0.0 && c.depth <= 0.8 + 1e-12,
+        c.colliding() && c.depth() > 0.0 && c.depth() <= 0.8 + 1e-12,
         "{c:?}"
     );
     // In the empty quadrant: a diamond whose bottom vertex is 0.1 above the
@@ -505,11 +517,11 @@ fn l_shape_overlapped_and_near_its_reflex_corner() {
     let diamond = poly(&[(1.6, 1.1), (2.0, 1.5), (1.6, 1.9), (1.2, 1.5)]);
     let c = check(&diamond, &l, 0.0);
     assert_apart(&c, 0.1, v(0.0, -1.0));
-    let (pa, pb) = c.closest.unwrap();
+    let (pa, pb) = c.closest().unwrap();
     assert_close_v(pa.coords, v(1.6, 1.1));
     assert_close_v(pb.coords, v(1.6, 1.0));
     // A square there: 0.2 from both arms.
-    assert_close(check(&rect(1.2, 1.2, 1.8, 1.8), &l, 0.0).distance, 0.2);
+    assert_close(check(&rect(1.2, 1.2, 1.8, 1.8), &l, 0.0).distance(), 0.2);
     // Touching the inner edges.
     assert_colliding(
         &check(&rect(1.0, 1.0, 1.8, 1.8), &l, 0.0),
@@ -579,7 +591,7 @@ fn queries_do_not_allocate() {
         for b in &shapes {
             for padding in [0.0, 0.3] {
                 hits += usize::from(intersects(a, b, padding));
-                hits += usize::from(query(a, b, padding).colliding);
+                hits += usize::from(query(a, b, padding).colliding());
                 hits += usize::from(contains_point(a, p(0.5, 0.5)));
             }
         }
@@ -625,7 +637,7 @@ fn large_polygons_agree_with_the_textbook_algorithm() {
     // The textbook's interval overlap is right when neither shape contains
     // the other.
     assert!(
-        c.colliding && (c.depth - overlap).abs() < 1e-12,
+        c.colliding() && (c.depth() - overlap).abs() < 1e-12,
         "{c:?} vs {overlap}"
     );
 }

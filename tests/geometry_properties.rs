@@ -206,14 +206,14 @@ fn tolerance(a: &Shape, b: &Shape, padding: f64) -> f64 {
 /// The boolean must match the reference gap, except within 1% of tol of the
 /// touching threshold; an exact intersection always requires a collision.
 fn check_boolean(c: &Contact, hit: bool, gap: f64, tol: f64) -> Result<(), String> {
-    ensure(!hit || c.colliding, || {
+    ensure(!hit || c.colliding(), || {
         format!("reference intersects but reported clear: {c:?}")
     })?;
     if (gap - tol).abs() > 0.01 * tol {
-        ensure(c.colliding == (gap <= tol), || {
+        ensure(c.colliding() == (gap <= tol), || {
             format!(
                 "colliding {} but reference gap {gap:e} (tol {tol:e})",
-                c.colliding
+                c.colliding()
             )
         })?;
     }
@@ -222,37 +222,44 @@ fn check_boolean(c: &Contact, hit: bool, gap: f64, tol: f64) -> Result<(), Strin
 
 /// Shape-independent consistency of a contact.
 fn check_contact_shape(c: &Contact, tol: f64) -> Result<(), String> {
-    let finite = [c.depth, c.distance, c.mtv.x, c.mtv.y, c.axis.x, c.axis.y]
-        .iter()
-        .all(|v| v.is_finite());
+    let finite = [
+        c.depth(),
+        c.distance(),
+        c.mtv().x,
+        c.mtv().y,
+        c.axis().x,
+        c.axis().y,
+    ]
+    .iter()
+    .all(|v| v.is_finite());
     ensure(finite, || format!("non-finite contact {c:?}"))?;
-    ensure((c.axis.norm() - 1.0).abs() < 1e-12, || {
+    ensure((c.axis().norm() - 1.0).abs() < 1e-12, || {
         format!("axis not unit: {c:?}")
     })?;
-    ensure(c.depth >= 0.0 && c.distance >= 0.0, || {
+    ensure(c.depth() >= 0.0 && c.distance() >= 0.0, || {
         format!("negative: {c:?}")
     })?;
-    if c.colliding {
-        ensure(c.distance == 0.0 && c.closest.is_none(), || {
+    if c.colliding() {
+        ensure(c.distance() == 0.0 && c.closest().is_none(), || {
             format!("colliding with clearance: {c:?}")
         })?;
         ensure(
-            (c.mtv + c.axis * c.depth).norm() <= 1e-15 * c.depth.max(1.0),
+            (c.mtv() + c.axis() * c.depth()).norm() <= 1e-15 * c.depth().max(1.0),
             || format!("mtv != -axis * depth: {c:?}"),
         )?;
     } else {
-        ensure(c.depth == 0.0 && c.mtv == Vector::zeros(), || {
+        ensure(c.depth() == 0.0 && c.mtv() == Vector::zeros(), || {
             format!("apart with depth: {c:?}")
         })?;
-        ensure(c.distance > tol, || {
+        ensure(c.distance() > tol, || {
             format!("apart within tolerance: {c:?}")
         })?;
-        let (p, q) = c.closest.ok_or("apart without closest points")?;
-        ensure(((q - p).norm() - c.distance).abs() <= tol, || {
+        let (p, q) = c.closest().ok_or("apart without closest points")?;
+        ensure(((q - p).norm() - c.distance()).abs() <= tol, || {
             format!(
                 "closest points {} apart, distance {}",
                 (q - p).norm(),
-                c.distance
+                c.distance()
             )
         })?;
     }
@@ -266,19 +273,19 @@ fn translated(shape: &Shape, v: Vector) -> Shape {
 /// Moving A by the MTV leaves it touching B; by 0.99 × MTV still overlapping
 /// by 1% of the depth (checked with the library itself).
 fn check_mtv_by_requery(a: &Shape, b: &Shape, padding: f64, c: &Contact) -> Result<(), String> {
-    if !c.colliding || c.depth == 0.0 {
+    if !c.colliding() || c.depth() == 0.0 {
         return Ok(());
     }
-    let moved = translated(a, c.mtv);
+    let moved = translated(a, c.mtv());
     let tol = tolerance(&moved, b, padding);
     let after = query(&moved, b, padding);
-    ensure(after.colliding && after.depth <= tol, || {
+    ensure(after.colliding() && after.depth() <= tol, || {
         format!("after the MTV: {after:?} (before {c:?})")
     })?;
-    if c.depth > 1e3 * tol {
-        let almost = query(&translated(a, c.mtv * 0.99), b, padding);
+    if c.depth() > 1e3 * tol {
+        let almost = query(&translated(a, c.mtv() * 0.99), b, padding);
         ensure(
-            almost.colliding && (almost.depth - 0.01 * c.depth).abs() <= tol,
+            almost.colliding() && (almost.depth() - 0.01 * c.depth()).abs() <= tol,
             || format!("after 0.99 MTV: {almost:?} (before {c:?})"),
         )?;
     }
@@ -296,7 +303,7 @@ fn check_convex_pair(
     let (b, bv) = convex(b_points).ok_or("invalid B")?;
     let tol = tolerance(&a, &b, padding);
     let c = query(&a, &b, padding);
-    ensure(intersects(&a, &b, padding) == c.colliding, || {
+    ensure(intersects(&a, &b, padding) == c.colliding(), || {
         "intersects != query".into()
     })?;
     check_contact_shape(&c, tol)?;
@@ -304,7 +311,7 @@ fn check_convex_pair(
     let hit = polygons_intersect(&av, &bv);
     let distance = if hit { 0.0 } else { polygon_distance(&av, &bv) };
     // Only needed (and only paid for) when something collides.
-    let difference = match hit || c.colliding {
+    let difference = match hit || c.colliding() {
         true => minkowski_difference(&av, &bv),
         false => Vec::new(),
     };
@@ -316,18 +323,18 @@ fn check_convex_pair(
     check_boolean(&c, hit, gap, tol)?;
     stats.cases += 1;
 
-    if !c.colliding {
+    if !c.colliding() {
         stats.apart += 1;
-        stats.error(c.distance, gap, tol, "clearance")?;
+        stats.error(c.distance(), gap, tol, "clearance")?;
         if distance - sat_gap(&av, &bv) > tol {
             stats.sat_gap_too_small += 1;
         }
         // The axis is the closest-point direction: A's projection lies
         // below B's by exactly the core clearance.
-        let (_, a_hi) = project(&av, &c.axis);
-        let (b_lo, _) = project(&bv, &c.axis);
+        let (_, a_hi) = project(&av, &c.axis());
+        let (b_lo, _) = project(&bv, &c.axis());
         stats.error(b_lo - a_hi, distance, tol, "projection gap on the axis")?;
-        let (p, q) = c.closest.unwrap();
+        let (p, q) = c.closest().unwrap();
         stats.error(
             signed_distance_convex(p, &av),
             padding,
@@ -342,31 +349,36 @@ fn check_convex_pair(
             if depth == 0.0 {
                 stats.touching += 1;
             }
-            stats.error(c.depth, depth + padding, tol, "depth")?;
+            stats.error(c.depth(), depth + padding, tol, "depth")?;
             // Least-overlap axis, when it is unique.
             if faces[1].0 - depth > 1e-9 {
-                ensure((c.axis - normal).norm() < 1e-9, || {
+                ensure((c.axis() - normal).norm() < 1e-9, || {
                     format!(
                         "axis {:?}, reference least-overlap normal {normal:?}",
-                        c.axis
+                        c.axis()
                     )
                 })?;
             }
         } else {
             stats.padded += 1;
-            stats.error(c.depth, (padding - distance).max(0.0), tol, "padded depth")?;
+            stats.error(
+                c.depth(),
+                (padding - distance).max(0.0),
+                tol,
+                "padded depth",
+            )?;
         }
         // Translating A by t moves A − B by t: afterwards −t must lie on the
         // boundary of the rounded difference, i.e. `padding` from it.
-        if c.depth > 0.0 {
-            let after = signed_distance_convex(Point::from(-c.mtv), &difference);
+        if c.depth() > 0.0 {
+            let after = signed_distance_convex(Point::from(-c.mtv()), &difference);
             stats.error(after, padding, tol, "reference after MTV")?;
         }
-        if c.depth > 1e3 * tol {
-            let almost = signed_distance_convex(Point::from(-c.mtv * 0.99), &difference);
+        if c.depth() > 1e3 * tol {
+            let almost = signed_distance_convex(Point::from(-c.mtv() * 0.99), &difference);
             stats.error(
                 almost - padding,
-                -0.01 * c.depth,
+                -0.01 * c.depth(),
                 tol,
                 "reference after 0.99 MTV",
             )?;
@@ -403,20 +415,21 @@ fn check_invariants(
     };
     let compare = |other: &Contact, mtv_sign: f64, what: &str, tol: f64| -> Result<(), String> {
         if !near_threshold {
-            ensure(other.colliding == c.colliding, || {
+            ensure(other.colliding() == c.colliding(), || {
                 format!("{what}: colliding {other:?} vs {c:?}")
             })?;
         }
-        if other.colliding == c.colliding {
+        if other.colliding() == c.colliding() {
             ensure(
-                (other.depth - c.depth).abs() <= tol && (other.distance - c.distance).abs() <= tol,
+                (other.depth() - c.depth()).abs() <= tol
+                    && (other.distance() - c.distance()).abs() <= tol,
                 || format!("{what}: {other:?} vs {c:?}"),
             )?;
             if unique_axis {
-                ensure((other.mtv - c.mtv * mtv_sign).norm() <= tol, || {
+                ensure((other.mtv() - c.mtv() * mtv_sign).norm() <= tol, || {
                     format!("{what} mtv: {other:?} vs {c:?}")
                 })?;
-                ensure((other.axis - c.axis * mtv_sign).norm() <= 1e-9, || {
+                ensure((other.axis() - c.axis() * mtv_sign).norm() <= 1e-9, || {
                     format!("{what} axis: {other:?} vs {c:?}")
                 })?;
             }
@@ -432,7 +445,7 @@ fn check_invariants(
     let (ra, rb) = (reversed(av), reversed(bv));
     compare(&query(&ra, &rb, padding), 1.0, "reversed winding", tol)?;
     ensure(
-        intersects(&ra, &rb, padding) == query(&ra, &rb, padding).colliding,
+        intersects(&ra, &rb, padding) == query(&ra, &rb, padding).colliding(),
         || "reversed: intersects != query".into(),
     )?;
 
@@ -442,13 +455,14 @@ fn check_invariants(
     let t_tol = tolerance(&ta, &tb, padding);
     let moved = query(&ta, &tb, padding);
     if (gap - t_tol).abs() > 0.01 * t_tol && !near_threshold && (gap <= tol) == (gap <= t_tol) {
-        ensure(moved.colliding == c.colliding, || {
+        ensure(moved.colliding() == c.colliding(), || {
             format!("translation: {moved:?} vs {c:?}")
         })?;
     }
-    if moved.colliding == c.colliding {
+    if moved.colliding() == c.colliding() {
         ensure(
-            (moved.depth - c.depth).abs() <= t_tol && (moved.distance - c.distance).abs() <= t_tol,
+            (moved.depth() - c.depth()).abs() <= t_tol
+                && (moved.distance() - c.distance()).abs() <= t_tol,
             || format!("translation: {moved:?} vs {c:?}"),
         )?;
     }
@@ -460,22 +474,22 @@ fn check_invariants(
     let (ra, rb) = (a.transformed(&pose), b.transformed(&pose));
     let r_tol = tolerance(&ra, &rb, padding);
     let rotated = query(&ra, &rb, padding);
-    ensure(intersects(&ra, &rb, padding) == rotated.colliding, || {
+    ensure(intersects(&ra, &rb, padding) == rotated.colliding(), || {
         "rotated: intersects != query".into()
     })?;
     if (gap - r_tol).abs() > r_tol && gap.abs() > r_tol {
-        ensure(rotated.colliding == (gap <= r_tol), || {
+        ensure(rotated.colliding() == (gap <= r_tol), || {
             format!("rotated: {rotated:?} vs gap {gap:e}")
         })?;
     }
-    if rotated.colliding == c.colliding {
-        let change = (rotated.depth - c.depth)
+    if rotated.colliding() == c.colliding() {
+        let change = (rotated.depth() - c.depth())
             .abs()
-            .max((rotated.distance - c.distance).abs());
+            .max((rotated.distance() - c.distance()).abs());
         stats.worst_motion_error = stats.worst_motion_error.max(change / r_tol);
         ensure(
-            (rotated.depth - c.depth).abs() <= r_tol
-                && (rotated.distance - c.distance).abs() <= r_tol,
+            (rotated.depth() - c.depth()).abs() <= r_tol
+                && (rotated.distance() - c.distance()).abs() <= r_tol,
             || format!("rotated: {rotated:?} vs {c:?}"),
         )?;
     }
@@ -559,7 +573,7 @@ fn check_circle_polygon(rng: &mut Rng, stats: &mut Stats) -> Result<(), String> 
     };
     let tol = tolerance(a, b, padding);
     let c = query(a, b, padding);
-    ensure(intersects(a, b, padding) == c.colliding, || {
+    ensure(intersects(a, b, padding) == c.colliding(), || {
         "intersects != query".into()
     })?;
     check_contact_shape(&c, tol)?;
@@ -571,18 +585,18 @@ fn check_circle_polygon(rng: &mut Rng, stats: &mut Stats) -> Result<(), String> 
     // Moving A by t moves the centre by t relative to the polygon when the
     // circle is A, by −t when it is B.
     let sign = if circle_is_a { -1.0 } else { 1.0 };
-    if c.colliding {
+    if c.colliding() {
         stats.colliding += 1;
-        stats.error(c.depth, (-gap).max(0.0), tol, "circle depth")?;
-        let moved = centre + c.mtv * (-sign);
-        if c.depth > 0.0 {
+        stats.error(c.depth(), (-gap).max(0.0), tol, "circle depth")?;
+        let moved = centre + c.mtv() * (-sign);
+        if c.depth() > 0.0 {
             let after = signed_distance_convex(moved, &vertices) - radius - padding;
             stats.error(after, 0.0, tol, "circle after MTV")?;
         }
     } else {
         stats.apart += 1;
-        stats.error(c.distance, gap, tol, "circle clearance")?;
-        let (p, q) = c.closest.unwrap();
+        stats.error(c.distance(), gap, tol, "circle clearance")?;
+        let (p, q) = c.closest().unwrap();
         let (on_circle, on_polygon) = if circle_is_a { (p, q) } else { (q, p) };
         let circle_radius = if circle_is_a {
             radius + padding
@@ -603,22 +617,22 @@ fn check_circle_polygon(rng: &mut Rng, stats: &mut Stats) -> Result<(), String> 
             "closest point on polygon",
         )?;
         // A's projection lies below B's by exactly the clearance.
-        let (lo, hi) = project(&vertices, &c.axis);
-        let centre_proj = centre.coords.dot(&c.axis);
+        let (lo, hi) = project(&vertices, &c.axis());
+        let centre_proj = centre.coords.dot(&c.axis());
         let projection_gap = match circle_is_a {
             true => lo - (centre_proj + radius + padding),
             false => (centre_proj - radius) - (hi + padding),
         };
-        stats.error(projection_gap, c.distance, tol, "circle projection gap")?;
+        stats.error(projection_gap, c.distance(), tol, "circle projection gap")?;
     }
     check_mtv_by_requery(a, b, padding, &c)?;
     let swapped = query(b, a, padding);
     ensure(
-        swapped.colliding == c.colliding || (gap - tol).abs() <= 0.01 * tol,
+        swapped.colliding() == c.colliding() || (gap - tol).abs() <= 0.01 * tol,
         || format!("swap: {swapped:?} vs {c:?}"),
     )?;
-    stats.error(swapped.depth, c.depth, tol, "swap depth")?;
-    stats.error(swapped.distance, c.distance, tol, "swap distance")?;
+    stats.error(swapped.depth(), c.depth(), tol, "swap depth")?;
+    stats.error(swapped.distance(), c.distance(), tol, "swap distance")?;
     Ok(())
 }
 
@@ -642,7 +656,7 @@ fn check_circle_circle(rng: &mut Rng, stats: &mut Stats) -> Result<(), String> {
     );
     let tol = tolerance(&a, &b, padding);
     let c = query(&a, &b, padding);
-    ensure(intersects(&a, &b, padding) == c.colliding, || {
+    ensure(intersects(&a, &b, padding) == c.colliding(), || {
         "intersects != query".into()
     })?;
     check_contact_shape(&c, tol)?;
@@ -655,16 +669,16 @@ fn check_circle_circle(rng: &mut Rng, stats: &mut Stats) -> Result<(), String> {
     } else {
         Vector::x()
     };
-    ensure((c.axis - expected_axis).norm() <= 1e-12, || {
-        format!("axis {:?} vs {expected_axis:?}", c.axis)
+    ensure((c.axis() - expected_axis).norm() <= 1e-12, || {
+        format!("axis {:?} vs {expected_axis:?}", c.axis())
     })?;
-    if c.colliding {
+    if c.colliding() {
         stats.colliding += 1;
-        stats.error(c.depth, (-gap).max(0.0), tol, "circle–circle depth")?;
+        stats.error(c.depth(), (-gap).max(0.0), tol, "circle–circle depth")?;
     } else {
         stats.apart += 1;
-        stats.error(c.distance, gap, tol, "circle–circle clearance")?;
-        let (p, q) = c.closest.unwrap();
+        stats.error(c.distance(), gap, tol, "circle–circle clearance")?;
+        let (p, q) = c.closest().unwrap();
         stats.error((p - origin).norm(), r1 + padding, tol, "closest on A")?;
         stats.error((q - centre).norm(), r2, tol, "closest on B")?;
     }
@@ -749,7 +763,7 @@ fn check_compound(rng: &mut Rng, stats: &mut Stats) -> Result<(), String> {
     let (a, b) = (&footprint, &obstacle);
     let tol = tolerance(a, b, padding);
     let c = query(a, b, padding);
-    ensure(intersects(a, b, padding) == c.colliding, || {
+    ensure(intersects(a, b, padding) == c.colliding(), || {
         "intersects != query".into()
     })?;
     check_contact_shape(&c, tol)?;
@@ -800,12 +814,12 @@ fn check_compound(rng: &mut Rng, stats: &mut Stats) -> Result<(), String> {
         }
     };
     check_boolean(&c, hit, gap, tol)?;
-    if c.colliding {
+    if c.colliding() {
         stats.colliding += 1;
-        stats.error(c.depth, piece_depth.max(0.0), tol, "piecewise depth")?;
+        stats.error(c.depth(), piece_depth.max(0.0), tol, "piecewise depth")?;
     } else {
         stats.apart += 1;
-        stats.error(c.distance, gap, tol, "compound clearance")?;
+        stats.error(c.distance(), gap, tol, "compound clearance")?;
     }
     Ok(())
 }

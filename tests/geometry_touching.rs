@@ -45,23 +45,24 @@ fn check(a_points: &[Point], b_points: &[Point], padding: f64) -> Result<(), Str
     };
     let tol = length_tolerance(a.aabb().magnitude().max(b.aabb().magnitude()).max(padding));
     let c = query(&a, &b, padding);
-    if intersects(&a, &b, padding) != c.colliding || intersects(&b, &a, padding) != c.colliding {
+    if intersects(&a, &b, padding) != c.colliding() || intersects(&b, &a, padding) != c.colliding()
+    {
         return Err(format!("intersects disagrees with query {c:?}"));
     }
-    if penetration(&a, &b, padding) != c.colliding.then_some(c) {
+    if penetration(&a, &b, padding) != c.colliding().then_some(c) {
         return Err(format!("penetration disagrees with query {c:?}"));
     }
     let hit = polygons_intersect(&av, &bv);
-    if hit && !c.colliding {
+    if hit && !c.colliding() {
         return Err(format!("reference intersects, reported clear: {c:?}"));
     }
     if !hit {
         let gap = polygon_distance(&av, &bv) - padding;
-        if (gap - tol).abs() > 0.01 * tol && c.colliding != (gap <= tol) {
-            return Err(format!("colliding {} but gap {gap:e}", c.colliding));
+        if (gap - tol).abs() > 0.01 * tol && c.colliding() != (gap <= tol) {
+            return Err(format!("colliding {} but gap {gap:e}", c.colliding()));
         }
-        if !c.colliding && (c.distance - gap).abs() > tol {
-            return Err(format!("clearance {} vs reference {gap}", c.distance));
+        if !c.colliding() && (c.distance() - gap).abs() > tol {
+            return Err(format!("clearance {} vs reference {gap}", c.distance()));
         }
     }
     Ok(())

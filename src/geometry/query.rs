@@ -34,24 +34,86 @@ use super::{length_tolerance, Aabb, Circle, ConvexPolygon, Point, Separation, Sh
 
 /// Result of a query between shape A (the footprint) and shape B (an
 /// obstacle). Everything refers to A inflated by the padding.
+///
+/// Two cases, so that a contact cannot be colliding with a clearance, or
+/// apart with a depth: the other quantities follow from the case
+/// ([`depth`](Contact::depth), [`mtv`](Contact::mtv),
+/// [`distance`](Contact::distance), ...).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Contact {
-    /// Closed sets: true when touching (gap `<= tol`).
-    pub colliding: bool,
+pub enum Contact {
+    /// A touches or overlaps B (closed sets: a gap `<= tol` counts).
+    Colliding {
+        /// Penetration depth (m), `>= 0`; 0 when just touching.
+        depth: f64,
+        /// Unit normal from A toward B: the axis of least overlap. The
+        /// minimum translation vector is `-axis * depth`.
+        axis: Vector,
+    },
+    /// A and B are apart.
+    Apart {
+        /// Euclidean clearance (m) between the closed shapes, `> 0`: exact
+        /// from [`query`]; a lower bound where a caller says so (the broad
+        /// phase's far obstacles).
+        distance: f64,
+        /// Unit separating axis from A toward B (A's projection lies below
+        /// B's), along the closest points when they are known.
+        axis: Vector,
+        /// Closest points (on A, on B), when known.
+        closest: Option<(Point, Point)>,
+    },
+}
+
+impl Contact {
+    /// Touching or overlapping.
+    #[inline]
+    pub fn colliding(&self) -> bool {
+        matches!(self, Contact::Colliding { .. })
+    }
+
     /// Penetration depth (m), `>= 0`; 0 when apart or just touching.
-    pub depth: f64,
-    /// Translation of A that separates it from B; `|mtv| == depth`; zero
-    /// when apart.
-    pub mtv: Vector,
-    /// Exact Euclidean clearance (m) between the closed shapes; 0 when
-    /// colliding.
-    pub distance: f64,
-    /// Unit normal from A toward B. When apart, a separating axis (A's
-    /// projection lies below B's) along the closest points; when colliding,
-    /// the axis of least overlap (`mtv == -axis * depth`).
-    pub axis: Vector,
-    /// Closest points (on A, on B) when apart.
-    pub closest: Option<(Point, Point)>,
+    #[inline]
+    pub fn depth(&self) -> f64 {
+        match *self {
+            Contact::Colliding { depth, .. } => depth,
+            Contact::Apart { .. } => 0.0,
+        }
+    }
+
+    /// Translation of A that separates it from B: `-axis * depth` when
+    /// colliding (`|mtv| == depth`), zero when apart.
+    #[inline]
+    pub fn mtv(&self) -> Vector {
+        match *self {
+            Contact::Colliding { depth, axis } => -axis * depth,
+            Contact::Apart { .. } => Vector::zeros(),
+        }
+    }
+
+    /// Clearance (m); 0 when colliding.
+    #[inline]
+    pub fn distance(&self) -> f64 {
+        match *self {
+            Contact::Colliding { .. } => 0.0,
+            Contact::Apart { distance, .. } => distance,
+        }
+    }
+
+    /// Unit normal from A toward B (see the variants).
+    #[inline]
+    pub fn axis(&self) -> Vector {
+        match *self {
+            Contact::Colliding { axis, .. } | Contact::Apart { axis, .. } => axis,
+        }
+    }
+
+    /// Closest points (on A, on B) when apart and known.
+    #[inline]
+    pub fn closest(&self) -> Option<(Point, Point)> {
+        match *self {
+            Contact::Colliding { .. } => None,
+            Contact::Apart { closest, .. } => closest,
+        }
+    }
 }
 
 /// True when A inflated by `padding` touches or overlaps B. Same verdict as
@@ -94,7 +156,7 @@ pub fn query(a: &Shape, b: &Shape, padding: f64) -> Contact {
                 // Boxes farther apart than the best clearance so far: this
                 // pair can neither collide nor be nearer.
                 let box_gap = pa.aabb.distance(&pb.aabb) - (pa.radius + pb.radius);
-                if box_gap > tol && box_gap >= best.distance {
+                if box_gap > tol && box_gap >= best.distance() {
                     continue;
                 }
             }
@@ -144,13 +206,9 @@ pub fn penetration(a: &Shape, b: &Shape, padding: f64) -> Option<Contact> {
 }
 
 /// Reported when a shape has no piece (never, once validated): colliding.
-const FAIL_SAFE: Contact = Contact {
-    colliding: true,
+const FAIL_SAFE: Contact = Contact::Colliding {
     depth: 0.0,
-    mtv: Vector::new(0.0, 0.0),
-    distance: 0.0,
     axis: Vector::new(1.0, 0.0),
-    closest: None,
 };
 
 /// A convex piece of a shape: `core` inflated by `radius`. `aabb` bounds the
@@ -320,22 +378,15 @@ fn cores_contact(a: &Piece, b: &Piece, radius: f64, tol: f64) -> Option<Contact>
         if max_sep <= 0.0 {
             // Exactly what `pair_contact` makes of `separation` here.
             let depth = (radius - max_sep).max(0.0);
-            return Some(Contact {
-                colliding: true,
-                depth,
-                mtv: -axis * depth,
-                distance: 0.0,
-                axis,
-                closest: None,
-            });
+            return Some(Contact::Colliding { depth, axis });
         }
         // Every face seen, a positive separation: `separation` would only
         // repeat this walk before `clearance`.
         let contact = contact_from(a, b, clearance(a.core, b.core), tol);
-        return contact.colliding.then_some(contact);
+        return contact.colliding().then_some(contact);
     }
     let contact = pair_contact(a, b, tol);
-    contact.colliding.then_some(contact)
+    contact.colliding().then_some(contact)
 }
 
 fn pair_contact(a: &Piece, b: &Piece, tol: f64) -> Contact {
@@ -351,10 +402,7 @@ fn contact_from(a: &Piece, b: &Piece, sep: Separation, tol: f64) -> Contact {
         None => sep.value,
     };
     if apart(value, radius, tol) {
-        Contact {
-            colliding: false,
-            depth: 0.0,
-            mtv: Vector::zeros(),
+        Contact::Apart {
             distance: value - radius,
             axis: sep.axis,
             closest: sep
@@ -362,24 +410,27 @@ fn contact_from(a: &Piece, b: &Piece, sep: Separation, tol: f64) -> Contact {
                 .map(|(p, q)| (p + sep.axis * a.radius, q - sep.axis * b.radius)),
         }
     } else {
-        let depth = (radius - value).max(0.0);
-        Contact {
-            colliding: true,
-            depth,
-            mtv: -sep.axis * depth,
-            distance: 0.0,
+        Contact::Colliding {
+            depth: (radius - value).max(0.0),
             axis: sep.axis,
-            closest: None,
         }
     }
 }
 
 /// What matters for a union: the deepest collision, else the nearest piece.
 fn more_relevant(best: Contact, candidate: Contact) -> Contact {
-    match (best.colliding, candidate.colliding) {
-        (false, true) => candidate,
-        (true, true) if candidate.depth > best.depth => candidate,
-        (false, false) if candidate.distance < best.distance => candidate,
+    match (best, candidate) {
+        (Contact::Apart { .. }, Contact::Colliding { .. }) => candidate,
+        (Contact::Colliding { depth: best, .. }, Contact::Colliding { depth, .. })
+            if depth > best =>
+        {
+            candidate
+        }
+        (Contact::Apart { distance: best, .. }, Contact::Apart { distance, .. })
+            if distance < best =>
+        {
+            candidate
+        }
         _ => best,
     }
 }

@@ -22,7 +22,7 @@ pub struct ObstacleOutcome {
 
 impl ObstacleOutcome {
     pub fn colliding(&self) -> bool {
-        self.contact.is_some_and(|c| c.colliding)
+        self.contact.is_some_and(|c| c.colliding())
     }
 }
 
@@ -82,12 +82,12 @@ impl Summary {
     /// Takes obstacle `index`'s contact into account. On ties the obstacle
     /// recorded first stays the nearest.
     pub fn record(&mut self, index: usize, contact: &Contact) {
-        self.any_colliding |= contact.colliding;
-        self.min_distance = self.min_distance.min(contact.distance);
-        let rank = if contact.colliding {
-            -contact.depth
+        self.any_colliding |= contact.colliding();
+        self.min_distance = self.min_distance.min(contact.distance());
+        let rank = if contact.colliding() {
+            -contact.depth()
         } else {
-            contact.distance
+            contact.distance()
         };
         if rank < self.nearest_rank || self.nearest.is_none() {
             self.nearest_rank = rank;

@@ -134,11 +134,11 @@ pub fn fill_native_collision_report(
         set_string(&mut out.id, &obstacle.id)?;
         set_string(&mut out.status, outcome.status.as_str())?;
         out.colliding = outcome.colliding();
-        out.penetration_depth = contact.map_or(0.0, |c| c.depth);
-        let mtv = contact.map_or(zero, |c| c.mtv);
+        out.penetration_depth = contact.map_or(0.0, |c| c.depth());
+        let mtv = contact.map_or(zero, |c| c.mtv());
         (out.mtv.x, out.mtv.y, out.mtv.z) = (mtv.x, mtv.y, 0.0);
-        out.distance = contact.map_or(0.0, |c| c.distance);
-        let axis = contact.map_or(zero, |c| c.axis);
+        out.distance = contact.map_or(0.0, |c| c.distance());
+        let axis = contact.map_or(zero, |c| c.axis());
         (
             out.separating_axis.x,
             out.separating_axis.y,
@@ -208,10 +208,10 @@ mod tests {
                         id: obstacle.id.clone(),
                         status: outcome.status.as_str().to_owned(),
                         colliding: outcome.colliding(),
-                        penetration_depth: contact.map_or(0.0, |c| c.depth),
-                        mtv: vector3(contact.map_or(Vector::zeros(), |c| c.mtv)),
-                        distance: contact.map_or(0.0, |c| c.distance),
-                        separating_axis: vector3(contact.map_or(Vector::zeros(), |c| c.axis)),
+                        penetration_depth: contact.map_or(0.0, |c| c.depth()),
+                        mtv: vector3(contact.map_or(Vector::zeros(), |c| c.mtv())),
+                        distance: contact.map_or(0.0, |c| c.distance()),
+                        separating_axis: vector3(contact.map_or(Vector::zeros(), |c| c.axis())),
                         exact: outcome.exact,
                     }
                 })

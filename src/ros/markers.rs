@@ -224,7 +224,7 @@ impl MarkerBuilder {
             let contact = outcome.and_then(|o| o.contact);
             let shape = obstacle.shape.as_ref().ok();
             let color = match contact {
-                Some(c) if c.colliding => colliding_color(),
+                Some(c) if c.colliding() => colliding_color(),
                 Some(_) => clear_color(),
                 None => invalid_color(),
             };
@@ -251,8 +251,10 @@ impl MarkerBuilder {
                 continue;
             }
             let label = match (contact, outcome) {
-                (Some(c), _) if c.colliding => format!("{}: depth {:.3} m", obstacle.id, c.depth),
-                (Some(c), _) => format!("{}: {:.3} m", obstacle.id, c.distance),
+                (Some(c), _) if c.colliding() => {
+                    format!("{}: depth {:.3} m", obstacle.id, c.depth())
+                }
+                (Some(c), _) => format!("{}: {:.3} m", obstacle.id, c.distance()),
                 (None, Some(o)) => format!("{}: {}", obstacle.id, o.status),
                 (None, None) => obstacle.id.clone(),
             };

@@ -781,7 +781,7 @@ fn describe(report: &Report) -> String {
             .outcomes
             .iter()
             .filter_map(|o| o.contact)
-            .map(|c| c.depth)
+            .map(|c| c.depth())
             .fold(0.0, f64::max);
         return format!(
             "COLLISION with {} (depth {depth:.3} m)",

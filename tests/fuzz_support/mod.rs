@@ -572,85 +572,86 @@ pub fn check_pair(a: &Shape, b: &Shape, padding: f64) {
     let ba = query(b, a, padding);
     let tol = pair_tolerance(a, b, padding);
     assert_eq!(
-        ab.colliding, ba.colliding,
+        ab.colliding(),
+        ba.colliding(),
         "colliding(a, b) != colliding(b, a): {ab:?} vs {ba:?}"
     );
     assert_eq!(
         intersects(a, b, padding),
-        ab.colliding,
+        ab.colliding(),
         "intersects(a, b) != query(a, b): {ab:?}"
     );
     assert_eq!(
         intersects(b, a, padding),
-        ba.colliding,
+        ba.colliding(),
         "intersects(b, a) != query(b, a): {ba:?}"
     );
     // `penetration` is the collision part of `query`, exactly.
     let pen = penetration(a, b, padding);
     assert_eq!(
         pen,
-        ab.colliding.then_some(ab),
+        ab.colliding().then_some(ab),
         "penetration(a, b) != query(a, b)"
     );
     for (name, c) in [("a, b", &ab), ("b, a", &ba)] {
         assert!(
-            c.depth.is_finite() && c.depth >= 0.0,
+            c.depth().is_finite() && c.depth() >= 0.0,
             "query({name}): depth {}",
-            c.depth
+            c.depth()
         );
         assert!(
-            c.mtv.x.is_finite() && c.mtv.y.is_finite(),
+            c.mtv().x.is_finite() && c.mtv().y.is_finite(),
             "query({name}): mtv {:?}",
-            c.mtv
+            c.mtv()
         );
         assert!(
-            c.distance.is_finite() && c.distance >= 0.0,
+            c.distance().is_finite() && c.distance() >= 0.0,
             "query({name}): distance {}",
-            c.distance
+            c.distance()
         );
-        if c.colliding {
+        if c.colliding() {
             assert!(
-                c.distance == 0.0,
+                c.distance() == 0.0,
                 "query({name}): colliding at distance {}",
-                c.distance
+                c.distance()
             );
             // |mtv| == depth, as a ratio: with a depth near f64::MAX (a
             // huge radius or padding) |mtv| itself can round to infinity;
             // with a subnormal depth (a subnormal radius) the components of
             // `axis * depth` have few significant bits.
-            if c.depth > 0.0 {
-                let ratio = (c.mtv / c.depth).norm();
+            if c.depth() > 0.0 {
+                let ratio = (c.mtv() / c.depth()).norm();
                 assert!(
-                    (ratio - 1.0).abs() <= 1e-9 || c.depth < 1e4 * f64::MIN_POSITIVE,
+                    (ratio - 1.0).abs() <= 1e-9 || c.depth() < 1e4 * f64::MIN_POSITIVE,
                     "query({name}): |mtv| = {ratio} × depth {:e}",
-                    c.depth
+                    c.depth()
                 );
             } else {
                 assert!(
-                    c.mtv == Vector2::zeros(),
+                    c.mtv() == Vector2::zeros(),
                     "query({name}): depth 0 but mtv {:?}",
-                    c.mtv
+                    c.mtv()
                 );
             }
         } else {
             assert!(
-                c.depth == 0.0 && c.mtv == Vector2::zeros(),
+                c.depth() == 0.0 && c.mtv() == Vector2::zeros(),
                 "query({name}): apart with depth {} mtv {:?}",
-                c.depth,
-                c.mtv
+                c.depth(),
+                c.mtv()
             );
-            assert!(c.distance > 0.0, "query({name}): apart at distance 0");
+            assert!(c.distance() > 0.0, "query({name}): apart at distance 0");
         }
     }
     // The MTV frees A from a convex B: moved by it (and a tolerance more
     // along it) A at most touches B.
     // Only where the moved shape stays in the library's domain (coordinates
     // up to `MAX_COORDINATE`): a huge padding makes a huge MTV.
-    if ab.colliding && ab.depth > 0.0 && is_convex_shape(a) && is_convex_shape(b) {
-        let direction = ab.mtv / ab.depth;
+    if ab.colliding() && ab.depth() > 0.0 && is_convex_shape(a) && is_convex_shape(b) {
+        let direction = ab.mtv() / ab.depth();
         let moved = a.transformed(&Isometry2::translation(
-            ab.mtv.x + direction.x * tol,
-            ab.mtv.y + direction.y * tol,
+            ab.mtv().x + direction.x * tol,
+            ab.mtv().y + direction.y * tol,
         ));
         if moved.aabb().magnitude() > MAX_COORDINATE {
             return;
@@ -658,10 +659,10 @@ pub fn check_pair(a: &Shape, b: &Shape, padding: f64) {
         let after = query(&moved, b, padding);
         let tol_after = pair_tolerance(&moved, b, padding);
         assert!(
-            !after.colliding || after.depth <= tol_after,
+            !after.colliding() || after.depth() <= tol_after,
             "moved by the MTV {:?} A still overlaps B by {} (tol {tol_after})",
-            ab.mtv,
-            after.depth
+            ab.mtv(),
+            after.depth()
         );
     }
 }
