@@ -1,12 +1,16 @@
 //! `sat_collision`: Separating Axis Theorem collision monitoring between a
 //! robot footprint and obstacles.
 //!
-//! Layers, each usable on its own:
+//! Layers, dependencies pointing down this list only (checked by
+//! `tests/module_layers.rs`; see ARCHITECTURE.md):
 //! * [`geometry`]: pure 2-D math (validation, convexity, SAT, MTV,
-//!   clearance, circles, convex decomposition);
-//! * [`scene`]: YAML scenes and zone files, and the per-obstacle report;
+//!   clearance, circles, convex decomposition); [`text`], [`limits`];
+//! * [`model`]: obstacles, per-obstacle outcomes, reports, typed statuses;
+//! * [`broadphase`] (the report for thousands of obstacles, fast),
+//!   [`planner`] (poses along a trajectory), [`visual`];
 //! * [`monitor`]: what the node knows, how fresh it is, and what it decides;
-//! * [`broadphase`]: the same report for thousands of obstacles, fast;
+//!   [`scene`]: YAML scenes and zone files;
+//! * [`config`] (the node's parameter table), [`params_file`], [`svg`];
 //! * `ros` (feature `ros`): the r2r node glue.
 
 pub mod broadphase;
