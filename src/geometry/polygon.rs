@@ -6,7 +6,7 @@
 //! guessing is a typed [`PolygonError`].
 //!
 //! With `tol` the length tolerance of the input's coordinates (see
-//! [`length_tolerance`](super::length_tolerance)), in order:
+//! [`length_tolerance`]), in order:
 //!
 //! 1. At most [`MAX_VERTICES`] points, each coordinate finite and at most
 //!    [`MAX_COORDINATE`] in magnitude.

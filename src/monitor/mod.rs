@@ -38,7 +38,7 @@ pub struct MonitorConfig {
     pub padding: f64,
     /// Per-obstacle results stay exact for obstacles whose box is within
     /// this many metres of the padded footprint's box; farther ones get an
-    /// honest, flagged lower bound ([`ObstacleOutcome::exact`] false),
+    /// honest, flagged lower bound ([`ObstacleOutcome::exact`](crate::model::ObstacleOutcome::exact) false),
     /// which makes a report over thousands of obstacles cost little more
     /// than the pass over their boxes. The collision flag, `min_distance`
     /// and the nearest obstacle stay exact whatever the range.
