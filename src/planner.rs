@@ -24,9 +24,10 @@
 //! assert!(check.distance[4] > 0.4);
 //! ```
 
+use crate::geometry::polygon::MAX_VERTICES;
 use crate::geometry::query::query;
-use crate::geometry::Shape;
-use crate::model::Obstacle;
+use crate::geometry::{Point, Shape};
+use crate::model::{Obstacle, Status};
 use nalgebra::Isometry2;
 
 /// Outcome per pose.
@@ -82,5 +83,235 @@ pub fn check_poses(
         colliding,
         distance,
         invalid_obstacles: obstacles.iter().filter(|o| o.shape.is_err()).count(),
+    }
+}
+
+/// A pose check as asked (the node's `check_footprint` service), before it
+/// is validated. The footprint and the poses come as iterators that convert
+/// one item at a time, so that a request refused for its size is refused
+/// before anything of it is converted.
+#[derive(Clone, Debug)]
+pub struct PoseRequest<F, P> {
+    /// The footprint's points, in the robot frame; none: the robot's own
+    /// footprint.
+    pub footprint: F,
+    /// The poses, in the obstacles' frame; `None` for one that is not a
+    /// pose (a field not finite, a zero quaternion).
+    pub poses: P,
+    /// Padding (m) on top of the configured one.
+    pub padding: f64,
+}
+
+/// A [`PoseRequest`] that passed [`PoseRequest::validate`].
+#[derive(Clone, Debug)]
+pub struct ValidPoseRequest {
+    pub footprint: Shape,
+    pub poses: Vec<Isometry2<f64>>,
+    pub padding: f64,
+}
+
+impl<F, P> PoseRequest<F, P>
+where
+    F: ExactSizeIterator<Item = Point>,
+    P: ExactSizeIterator<Item = Option<Isometry2<f64>>>,
+{
+    /// Checks the request before anything is computed, against the robot's
+    /// own footprint (`robot`: none configured, or the configured one and
+    /// whether it is valid), the number of obstacles and the most
+    /// pose–obstacle pairs one request may check. Refused with the first
+    /// reason, in this order:
+    /// * more pairs than `max_checks` (poses × obstacles, at least one
+    ///   obstacle counted): [`Status::RequestTooLarge`];
+    /// * no footprint given and none configured:
+    ///   [`Status::NoRobotFootprint`]; the configured one invalid, or the
+    ///   one given of more than [`MAX_VERTICES`] points or not a valid
+    ///   polygon: [`Status::InvalidFootprint`];
+    /// * padding not finite or negative: [`Status::InvalidPadding`];
+    /// * a pose that is not one: [`Status::InvalidPose`].
+    pub fn validate<E>(
+        self,
+        robot: Option<&Result<Shape, E>>,
+        obstacles: usize,
+        max_checks: f64,
+    ) -> Result<ValidPoseRequest, Status> {
+        let pairs = self.poses.len() as f64 * obstacles.max(1) as f64;
+        if pairs > max_checks {
+            return Err(Status::RequestTooLarge);
+        }
+        let footprint = match self.footprint.len() {
+            0 => match robot {
+                Some(Ok(shape)) => shape.clone(),
+                Some(Err(_)) => return Err(Status::InvalidFootprint),
+                None => return Err(Status::NoRobotFootprint),
+            },
+            n if n > MAX_VERTICES => return Err(Status::InvalidFootprint),
+            _ => Shape::polygon(&self.footprint.collect::<Vec<_>>())
+                .map_err(|_| Status::InvalidFootprint)?,
+        };
+        if !(self.padding.is_finite() && self.padding >= 0.0) {
+            return Err(Status::InvalidPadding);
+        }
+        let poses = self
+            .poses
+            .collect::<Option<Vec<_>>>()
+            .ok_or(Status::InvalidPose)?;
+        Ok(ValidPoseRequest {
+            footprint,
+            poses,
+            padding: self.padding,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Vector2;
+
+    fn square(half: f64) -> Vec<Point> {
+        vec![
+            Point::new(-half, -half),
+            Point::new(half, -half),
+            Point::new(half, half),
+            Point::new(-half, half),
+        ]
+    }
+
+    fn pose(x: f64) -> Option<Isometry2<f64>> {
+        Some(Isometry2::new(Vector2::new(x, 0.0), 0.0))
+    }
+
+    type Request =
+        PoseRequest<std::vec::IntoIter<Point>, std::vec::IntoIter<Option<Isometry2<f64>>>>;
+
+    fn request(footprint: Vec<Point>, poses: Vec<Option<Isometry2<f64>>>, padding: f64) -> Request {
+        PoseRequest {
+            footprint: footprint.into_iter(),
+            poses: poses.into_iter(),
+            padding,
+        }
+    }
+
+    /// The robot's own footprint: valid, invalid, none configured.
+    fn robot(kind: &str) -> Option<Result<Shape, String>> {
+        match kind {
+            "ok" => Some(Ok(Shape::polygon(&square(0.5)).expect("a square"))),
+            "bad" => Some(Err("two points".to_owned())),
+            _ => None,
+        }
+    }
+
+    fn refusal(
+        request: Request,
+        robot_kind: &str,
+        obstacles: usize,
+        max_checks: f64,
+    ) -> Option<Status> {
+        request
+            .validate(robot(robot_kind).as_ref(), obstacles, max_checks)
+            .err()
+    }
+
+    #[test]
+    fn a_valid_request_keeps_its_footprint_poses_and_padding() {
+        let valid = request(square(0.25), vec![pose(0.0), pose(1.0)], 0.1)
+            .validate(robot("none").as_ref(), 3, 6.0)
+            .expect("valid");
+        assert_eq!(
+            valid.footprint,
+            Shape::polygon(&square(0.25)).expect("a square")
+        );
+        assert_eq!(valid.poses, vec![pose(0.0).unwrap(), pose(1.0).unwrap()]);
+        assert_eq!(valid.padding, 0.1);
+        // No footprint given: the robot's own.
+        let own = request(vec![], vec![pose(0.0)], 0.0)
+            .validate(robot("ok").as_ref(), 0, 1.0)
+            .expect("valid");
+        assert_eq!(
+            own.footprint,
+            Shape::polygon(&square(0.5)).expect("a square")
+        );
+    }
+
+    #[test]
+    fn too_many_pairs_are_refused_first() {
+        // 3 poses x 4 obstacles = 12 pairs.
+        let poses = || vec![pose(0.0), None, pose(2.0)];
+        assert_eq!(
+            refusal(request(vec![], poses(), f64::NAN), "none", 4, 11.0),
+            Some(Status::RequestTooLarge)
+        );
+        assert_eq!(
+            refusal(request(square(0.5), poses(), 0.0), "ok", 4, 12.0),
+            Some(Status::InvalidPose)
+        );
+        // No obstacle still counts one pair per pose.
+        assert_eq!(
+            refusal(request(square(0.5), poses(), 0.0), "ok", 0, 2.0),
+            Some(Status::RequestTooLarge)
+        );
+    }
+
+    #[test]
+    fn the_footprint_is_the_given_one_or_the_robots() {
+        let one = || vec![pose(0.0)];
+        assert_eq!(
+            refusal(request(vec![], one(), 0.0), "none", 1, 10.0),
+            Some(Status::NoRobotFootprint)
+        );
+        assert_eq!(
+            refusal(request(vec![], one(), 0.0), "bad", 1, 10.0),
+            Some(Status::InvalidFootprint)
+        );
+        // A footprint given is used even when none is configured, and
+        // refused when it is not a polygon, whatever the robot's.
+        assert_eq!(
+            refusal(request(square(0.5), one(), 0.0), "none", 1, 10.0),
+            None
+        );
+        let line = vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)];
+        assert_eq!(
+            refusal(request(line, one(), 0.0), "ok", 1, 10.0),
+            Some(Status::InvalidFootprint)
+        );
+        let ring: Vec<Point> = (0..=MAX_VERTICES)
+            .map(|k| {
+                let a = k as f64 * std::f64::consts::TAU / (MAX_VERTICES + 1) as f64;
+                Point::new(a.cos(), a.sin())
+            })
+            .collect();
+        assert_eq!(
+            refusal(request(ring, one(), 0.0), "ok", 1, 10.0),
+            Some(Status::InvalidFootprint)
+        );
+        // An invalid footprint is refused before the padding and the poses.
+        assert_eq!(
+            refusal(request(vec![], vec![None], -1.0), "bad", 1, 10.0),
+            Some(Status::InvalidFootprint)
+        );
+    }
+
+    #[test]
+    fn padding_then_poses() {
+        for padding in [-0.1, f64::NAN, f64::INFINITY] {
+            assert_eq!(
+                refusal(request(square(0.5), vec![None], padding), "none", 1, 10.0),
+                Some(Status::InvalidPadding),
+                "{padding}"
+            );
+        }
+        assert_eq!(
+            refusal(
+                request(square(0.5), vec![pose(0.0), None], 0.0),
+                "none",
+                1,
+                10.0
+            ),
+            Some(Status::InvalidPose)
+        );
+        assert_eq!(
+            refusal(request(square(0.5), vec![], 0.0), "none", 1, 10.0),
+            None
+        );
     }
 }

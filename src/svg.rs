@@ -4,21 +4,14 @@
 
 use crate::geometry::{Aabb, Point, Shape};
 use crate::scene::{Scene, SceneReport};
-use crate::visual::{explain, PairVisual};
+use crate::visual::palette::{
+    AXIS, CLEAR, COLLIDING, FOOTPRINT, FOOTPRINT_BAR, INVALID, MTV, OBSTACLE_BAR,
+};
+use crate::visual::{explain, PairVisual, Rgb, OUTLINE_SEGMENTS};
 use std::fmt::Write;
 
 const WIDTH_PX: f64 = 900.0;
 const MARGIN_PX: f64 = 40.0;
-const CIRCLE_SEGMENTS: usize = 48;
-
-pub const CLEAR: &str = "#2e9d4a";
-pub const COLLIDING: &str = "#d7301f";
-pub const INVALID: &str = "#9e9e9e";
-const FOOTPRINT: &str = "#1f5fbf";
-const AXIS: &str = "#6a3d9a";
-const FOOTPRINT_BAR: &str = "#1f5fbf";
-const OBSTACLE_BAR: &str = "#e6860b";
-const MTV: &str = "#c2185b";
 
 /// World-to-pixel mapping with y flipped.
 struct View {
@@ -71,12 +64,12 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn polygon(out: &mut String, view: &View, shape: &Shape, stroke: &str, id: &str, class: &str) {
+fn polygon(out: &mut String, view: &View, shape: &Shape, stroke: Rgb, id: &str, class: &str) {
     let _ = writeln!(
         out,
         r#"<polygon class="{class}" data-id="{}" points="{}" fill="{stroke}" fill-opacity="0.18" stroke="{stroke}" stroke-width="2"/>"#,
         escape(id),
-        view.points(&shape.outline(CIRCLE_SEGMENTS))
+        view.points(&shape.outline(OUTLINE_SEGMENTS))
     );
 }
 

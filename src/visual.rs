@@ -1,10 +1,55 @@
 //! What to draw to explain one footprint–obstacle decision: the axis SAT
 //! settled on, both shapes' projection intervals on it, the penetration
-//! vector and the clearance segment. Shared by the RViz markers and the
-//! offline SVG so both always tell the same story.
+//! vector and the clearance segment, in which colours ([`palette`]), with
+//! circles drawn as [`OUTLINE_SEGMENTS`]-gons. Shared by the RViz markers
+//! and the offline SVG so both always tell the same story.
 
 use crate::geometry::query::Contact;
 use crate::geometry::{cross, Point, Shape, Vector};
+use std::fmt;
+
+/// Segments of a circle's outline as drawn, in RViz and in the SVG alike.
+pub const OUTLINE_SEGMENTS: usize = 48;
+
+/// A colour, 8 bits per sRGB channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+impl Rgb {
+    /// The channels from 0 to 1 (`std_msgs/ColorRGBA`).
+    pub fn unit(self) -> [f32; 3] {
+        [self.0, self.1, self.2].map(|c| f32::from(c) / 255.0)
+    }
+}
+
+/// CSS hex notation: `#2e9d4a`.
+impl fmt::Display for Rgb {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+}
+
+/// What each colour means, in the markers and in the SVG (and its legend).
+pub mod palette {
+    use super::Rgb;
+
+    /// An obstacle checked and clear.
+    pub const CLEAR: Rgb = Rgb(0x2e, 0x9d, 0x4a);
+    /// An obstacle the footprint collides with, and the footprint then.
+    pub const COLLIDING: Rgb = Rgb(0xd7, 0x30, 0x1f);
+    /// An obstacle (or a footprint) that could not be checked.
+    pub const INVALID: Rgb = Rgb(0x9e, 0x9e, 0x9e);
+    /// The footprint, clear.
+    pub const FOOTPRINT: Rgb = Rgb(0x1f, 0x5f, 0xbf);
+    /// The SAT axis and the separating line.
+    pub const AXIS: Rgb = Rgb(0x6a, 0x3d, 0x9a);
+    /// The footprint's projection interval on the axis.
+    pub const FOOTPRINT_BAR: Rgb = FOOTPRINT;
+    /// The obstacle's projection interval on the axis.
+    pub const OBSTACLE_BAR: Rgb = Rgb(0xe6, 0x86, 0x0b);
+    /// The penetration vector (MTV).
+    pub const MTV: Rgb = Rgb(0xc2, 0x18, 0x5b);
+}
 
 /// Where the projection axis is drawn: beside both shapes, this far out
 /// (fractions of the drawing scale), with the two projection bars further
@@ -16,7 +61,10 @@ const OBSTACLE_BAR_OFFSET: f64 = 0.29;
 /// scale.
 const OVERHANG: f64 = 0.1;
 /// Segments used to approximate a circle when clipping overlap regions.
-const CIRCLE_SEGMENTS: usize = 32;
+/// Not [`OUTLINE_SEGMENTS`]: this polygon is never drawn, it only places
+/// the anchor of a colliding pair (the centroid of the overlap), and a
+/// different count would move the penetration arrows and labels.
+const CLIP_CIRCLE_SEGMENTS: usize = 32;
 
 /// Drawing primitives in the inputs' frame (metres).
 #[derive(Clone, Debug, PartialEq)]
@@ -131,7 +179,7 @@ fn convex_rings(shape: &Shape) -> Vec<Vec<Point>> {
     match shape {
         Shape::Convex(p) => vec![p.vertices().to_vec()],
         Shape::Compound(c) => c.pieces().iter().map(|p| p.vertices().to_vec()).collect(),
-        Shape::Circle(_) => vec![shape.outline(CIRCLE_SEGMENTS)],
+        Shape::Circle(_) => vec![shape.outline(CLIP_CIRCLE_SEGMENTS)],
     }
 }
 
@@ -192,6 +240,15 @@ mod tests {
             Point::new(cx - half, cy + half),
         ])
         .unwrap()
+    }
+
+    /// The SVG writes the palette in CSS notation, the markers in units.
+    #[test]
+    fn palette_colours_read_as_css_and_as_units() {
+        assert_eq!(palette::CLEAR.to_string(), "#2e9d4a");
+        assert_eq!(palette::MTV.to_string(), "#c2185b");
+        assert_eq!(Rgb(0, 0x0a, 0xff).to_string(), "#000aff");
+        assert_eq!(Rgb(0, 51, 255).unit(), [0.0, 0.2, 1.0]);
     }
 
     #[test]

@@ -22,6 +22,7 @@ use r2r::sat_collision_msgs::msg::{CollisionReport, Obstacle, ObstacleArray};
 use r2r::QosProfile;
 use sat_collision::geometry::Point;
 use sat_collision::ros::convert;
+use sat_collision::ros::spin::{ShutdownSignals, Spinner};
 use sat_collision::scene::{CircleSpec, ObstacleSpec, Scene, ShapeSpec};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -213,6 +214,9 @@ fn state_key(report: &CollisionReport) -> String {
     )
 }
 
+/// The node's report in words, for the console. Not the node's own log
+/// line (`ros::node`'s `describe`, from its in-memory report): each has its
+/// own wording, quoted by its own tests and the README.
 fn describe(report: &CollisionReport) -> String {
     if !report.valid {
         return format!("NOT VALID ({}): treated as collision", report.status);
@@ -251,19 +255,11 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     let clock = node.get_ros_clock();
     let obstacles: Vec<Obstacle> = scene.obstacles.iter().map(obstacle_msg).collect();
 
-    let running = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let spinning = running.clone();
-    let spinner = tokio::task::spawn_blocking(move || {
-        while spinning.load(std::sync::atomic::Ordering::Relaxed) {
-            node.spin_once(Duration::from_millis(5));
-        }
-    });
+    let spinner = Spinner::start(node);
 
     // Signal handlers first (registered once, so a Ctrl-C or SIGTERM that arrives at any
     // moment from here on is seen), then the line that says the demo runs.
-    use tokio::signal::unix::{signal, SignalKind};
-    let mut interrupt = signal(SignalKind::interrupt())?;
-    let mut terminate = signal(SignalKind::terminate())?;
+    let mut signals = ShutdownSignals::register()?;
     println!(
         "demo: driving the footprint of {} around {} obstacles, loop of {} s{}",
         args.scene.display(),
@@ -322,12 +318,10 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                     last_state = state;
                 }
             }
-            _ = interrupt.recv() => break,
-            _ = terminate.recv() => break,
+            () = signals.recv() => break,
         }
     }
-    running.store(false, std::sync::atomic::Ordering::Relaxed);
-    spinner.await?;
+    spinner.stop().await?;
     Ok(())
 }
 

@@ -26,12 +26,12 @@ pub fn points(polygon: &Polygon) -> Vec<Point> {
 /// [`points`] into a reused buffer (cleared first).
 pub fn points_into(polygon: &Polygon, out: &mut Vec<Point>) {
     out.clear();
-    out.extend(
-        polygon
-            .points
-            .iter()
-            .map(|p: &Point32| Point::new(f64::from(p.x), f64::from(p.y))),
-    );
+    out.extend(polygon.points.iter().map(point));
+}
+
+/// One `Point32` to f64 (z is dropped).
+pub fn point(p: &Point32) -> Point {
+    Point::new(f64::from(p.x), f64::from(p.y))
 }
 
 pub fn obstacle(msg: &r2r::sat_collision_msgs::msg::Obstacle) -> Obstacle {

@@ -9,7 +9,7 @@
 use super::convert::header;
 use crate::geometry::{Point, Shape};
 use crate::model::{Obstacle, Report};
-use crate::visual::{explain, PairVisual};
+use crate::visual::{explain, palette, PairVisual, Rgb, OUTLINE_SEGMENTS};
 use r2r::builtin_interfaces::msg::Duration as RosDuration;
 use r2r::geometry_msgs::msg::{Point as RosPoint, Pose, Quaternion, Vector3};
 use r2r::std_msgs::msg::ColorRGBA;
@@ -33,39 +33,50 @@ const ADD: i32 = 0;
 const DELETE: i32 = 2;
 const DELETEALL: i32 = 3;
 
-const CIRCLE_SEGMENTS: usize = 48;
 const OUTLINE_WIDTH: f64 = 0.03;
 const AXIS_WIDTH: f64 = 0.015;
 const BAR_WIDTH: f64 = 0.05;
 const TEXT_HEIGHT: f64 = 0.12;
 
-fn rgba(r: f32, g: f32, b: f32, a: f32) -> ColorRGBA {
+/// A colour of the palette ([`crate::visual::palette`]) with opacity `a`.
+fn rgba(colour: Rgb, a: f32) -> ColorRGBA {
+    let [r, g, b] = colour.unit();
     ColorRGBA { r, g, b, a }
 }
 
 fn clear_color() -> ColorRGBA {
-    rgba(0.18, 0.62, 0.29, 1.0)
+    rgba(palette::CLEAR, 1.0)
 }
 fn colliding_color() -> ColorRGBA {
-    rgba(0.84, 0.19, 0.12, 1.0)
+    rgba(palette::COLLIDING, 1.0)
 }
 fn invalid_color() -> ColorRGBA {
-    rgba(0.6, 0.6, 0.6, 1.0)
+    rgba(palette::INVALID, 1.0)
 }
 fn footprint_color() -> ColorRGBA {
-    rgba(0.12, 0.37, 0.75, 1.0)
+    rgba(palette::FOOTPRINT, 1.0)
 }
 fn axis_color() -> ColorRGBA {
-    rgba(0.42, 0.24, 0.6, 0.9)
+    rgba(palette::AXIS, 0.9)
 }
 fn footprint_bar_color() -> ColorRGBA {
-    rgba(0.12, 0.37, 0.75, 0.8)
+    rgba(palette::FOOTPRINT_BAR, 0.8)
 }
 fn obstacle_bar_color() -> ColorRGBA {
-    rgba(0.9, 0.53, 0.04, 0.8)
+    rgba(palette::OBSTACLE_BAR, 0.8)
 }
 fn mtv_color() -> ColorRGBA {
-    rgba(0.76, 0.09, 0.36, 1.0)
+    rgba(palette::MTV, 1.0)
+}
+/// Labels: white, readable on RViz's dark background (the SVG's are black
+/// on white).
+fn label_color() -> ColorRGBA {
+    ColorRGBA {
+        r: 1.0,
+        g: 1.0,
+        b: 1.0,
+        a: 1.0,
+    }
 }
 
 fn ros_point(p: &Point) -> RosPoint {
@@ -206,7 +217,7 @@ impl MarkerBuilder {
             frame.line_strip(
                 NS_FOOTPRINT,
                 0,
-                closed(&footprint.outline(CIRCLE_SEGMENTS)),
+                closed(&footprint.outline(OUTLINE_SEGMENTS)),
                 color,
             );
         }
@@ -229,7 +240,7 @@ impl MarkerBuilder {
                 None => invalid_color(),
             };
             let outline = match shape {
-                Some(s) => s.outline(CIRCLE_SEGMENTS),
+                Some(s) => s.outline(OUTLINE_SEGMENTS),
                 None => obstacle.rejected_points.clone(),
             };
             if outline.len() >= 2 {
@@ -328,7 +339,7 @@ impl Frame<'_> {
             },
         );
         m.pose.position = ros_point(&(at + nalgebra::Vector2::new(0.0, 0.1)));
-        m.color = rgba(1.0, 1.0, 1.0, 1.0);
+        m.color = label_color();
         m.text = text;
     }
 

@@ -1,8 +1,10 @@
-//! ROS 2 glue (r2r): message conversions, parameters, markers and the node.
-//! Thin on purpose: every decision lives in [`crate::monitor`].
+//! ROS 2 glue (r2r): message conversions, parameters, markers, spinning and
+//! shutdown signals, and the node. Thin on purpose: every decision lives in
+//! [`crate::monitor`].
 
 pub mod convert;
 pub mod inputs;
 pub mod markers;
 pub mod node;
 pub mod params;
+pub mod spin;

@@ -1,0 +1,151 @@
+//! The decision loop's state: takes each new footprint and obstacle set,
+//! decides and publishes `collision`, hands the state on to the report
+//! worker, and takes what a `check_footprint` request needs.
+
+use super::change_log::{ChangeLog, LogLine};
+use super::logging::Warnings;
+use super::report_worker::{ReportJob, ReportSlot};
+use super::ros_time::{stall_limit, RosTime};
+use super::service::ServiceJob;
+use super::threads::lock;
+use crate::config::{FootprintTextError, NodeConfig};
+use crate::geometry::Shape;
+use crate::model::Status;
+use crate::monitor::clock::ClockReading;
+use crate::monitor::{Monitor, ObstacleSet};
+use crate::ros::inputs::{Arrival, FootprintInput, LatestFootprint, PendingObstacles};
+use crate::ros::params::Params;
+use r2r::sat_collision_msgs::msg::CollisionReport;
+use r2r::sat_collision_msgs::srv::CheckFootprint;
+use r2r::std_msgs::msg::Bool;
+use r2r::visualization_msgs::msg::MarkerArray;
+use r2r::{NativeMsg, Publisher};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// The decision loop's state.
+pub(super) struct Decision {
+    pub(super) monitor: Monitor,
+    pub(super) config: NodeConfig,
+    pub(super) robot: Option<Result<Shape, FootprintTextError>>,
+    pub(super) time: Arc<RosTime>,
+    pub(super) pending: Arc<PendingObstacles>,
+    pub(super) footprints: Arc<LatestFootprint>,
+    pub(super) reports: Arc<ReportSlot>,
+    pub(super) logger: String,
+    pub(super) collision: Publisher<Bool>,
+    /// Subscriber counts only: the report worker publishes on them.
+    pub(super) report_pub: Publisher<CollisionReport>,
+    pub(super) markers_pub: Publisher<MarkerArray>,
+    /// The `collision` message, published in place (r2r's `publish` would
+    /// build a new C message each time).
+    pub(super) flag_msg: NativeMsg<Bool>,
+    pub(super) changes: ChangeLog,
+    pub(super) warnings: Warnings,
+}
+
+impl Decision {
+    /// Reads the clock into the monitor; the reading.
+    fn clock(&mut self) -> ClockReading {
+        let reading = self.time.read();
+        self.monitor.set_clock(reading.generation, reading.cause);
+        self.monitor
+            .set_pending_obstacles(self.pending.pending_since());
+        reading
+    }
+
+    /// Decides and publishes the flag first (it is what a safety consumer
+    /// waits for); then hands the state to the report worker when a
+    /// report, markers or a log line may be wanted.
+    fn publish(&mut self, reading: ClockReading) {
+        let now = reading.ros;
+        let flag = self.monitor.flag(now);
+        self.flag_msg.data = flag.colliding;
+        if let Err(e) = self.collision.publish_native(&mut self.flag_msg) {
+            self.warnings
+                .warn("publish", || format!("could not publish collision: {e}"));
+        }
+        let log = self
+            .changes
+            .next((flag.colliding, flag.status), Instant::now());
+        let wanted = log != LogLine::Nothing
+            || self
+                .report_pub
+                .get_inter_process_subscription_count()
+                .map_or(true, |n| n > 0)
+            || self
+                .markers_pub
+                .get_inter_process_subscription_count()
+                .is_ok_and(|n| n > 0);
+        if wanted {
+            self.reports.submit(ReportJob {
+                monitor: self.monitor.clone(),
+                log,
+            });
+        }
+    }
+
+    pub(super) fn tick(&mut self) {
+        let reading = self.clock();
+        self.publish(reading);
+    }
+
+    pub(super) fn on_footprint(&mut self) {
+        let Some((input, arrival)) = self.footprints.take() else {
+            return;
+        };
+        let reading = self.clock();
+        if arrival.generation == reading.generation {
+            self.apply_footprint(&input, arrival);
+        }
+        self.footprints.give_back(input);
+        self.publish(reading);
+    }
+
+    fn apply_footprint(&mut self, input: &FootprintInput, arrival: Arrival) {
+        if let Some(rejection) = input.rejected {
+            self.monitor.reject_footprint(rejection, arrival.time);
+            self.warnings
+                .warn("footprint", || format!("footprint refused: {}", rejection));
+            return;
+        }
+        self.monitor
+            .set_footprint(&input.frame_id, &input.points, arrival.time);
+        if let Some(error) = self.monitor.footprint_error() {
+            let message = format!(
+                "footprint rejected: {} ({} points)",
+                Status::from(error),
+                input.points.len()
+            );
+            self.warnings.warn("footprint", || message);
+        }
+    }
+
+    pub(super) fn on_obstacle_set(&mut self, set: Arc<ObstacleSet>) {
+        self.monitor.set_obstacle_set(set);
+        let reading = self.clock();
+        self.publish(reading);
+    }
+
+    pub(super) fn on_parameter(&mut self, name: &str, params: &Mutex<Params>) {
+        self.config = lock(params).0.clone();
+        self.monitor.set_config(self.config.monitor.clone());
+        *lock(&self.time.stall_limit) = stall_limit(&self.config);
+        r2r::log_info!(&self.logger, "parameter {name} changed");
+        self.tick();
+    }
+
+    /// What a `check_footprint` request needs, taken now; the work itself
+    /// runs elsewhere.
+    pub(super) fn service_job(&mut self, request: CheckFootprint::Request) -> ServiceJob {
+        self.clock();
+        ServiceJob {
+            monitor: self.monitor.clone(),
+            robot: self.robot.clone(),
+            fail_safe: self.config.monitor.fail_safe,
+            max_checks: self.config.max_service_checks,
+            time: Arc::clone(&self.time),
+            request,
+        }
+    }
+}
