@@ -62,7 +62,7 @@ _sat_env_main() {
     }
     # shellcheck source=scripts/env_lib.sh
     . "$here/env_lib.sh" || return 1
-    _SAT_TAG=env
+    _SAT_TAG="env"
     _sat_init "$(dirname "$here")" || return 1
     local root="$_SAT_ROOT" mode="$_SAT_MODE" venv="$_SAT_R/venv"
 

@@ -47,7 +47,7 @@ esac
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)" || exit 1
 # shellcheck source=scripts/env_lib.sh
 . "$HERE/env_lib.sh" || exit 1
-_SAT_TAG=setup
+_SAT_TAG="setup"
 
 # Debian packages: $@ = pairs "test-command|package". Installs those whose test fails.
 ensure_debs() {
