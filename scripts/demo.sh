@@ -3,7 +3,8 @@
 #
 #   scripts/demo.sh            # Ctrl-C stops both
 #
-# Builds `cargo build --release --bins` (after sourcing scripts/env.sh), then starts
+# Runs scripts/setup.sh (ROS 2 + sat_collision_msgs, once, cached), sources scripts/env.sh,
+# builds `cargo build --release --bins`, then starts
 # target/release/sat_collision_node (with --params-file config/sat_collision.yaml) and
 # target/release/sat_collision_demo --svg demo_snapshot.svg. Output of both is interleaved
 # on this terminal: the demo prints every change of the collision flag (obstacle, depth)
@@ -22,7 +23,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$ROOT"
 
-echo "==== environment: source scripts/env.sh ===="
+echo "==== environment: scripts/setup.sh, source scripts/env.sh ===="
+"$ROOT/scripts/setup.sh"
 # shellcheck source=scripts/env.sh
 source "$ROOT/scripts/env.sh"
 

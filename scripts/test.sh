@@ -3,7 +3,8 @@
 #
 #   scripts/test.sh
 #
-# Steps: environment (scripts/env.sh: ROS 2 + sat_collision_msgs), cargo fmt --check,
+# Steps: environment (scripts/setup.sh, then source scripts/env.sh: ROS 2 +
+# sat_collision_msgs), cargo fmt --check,
 # clippy without and with the `ros` feature (-D warnings), cargo test without and with
 # ROS, then the Python (rclpy) tests in tests/python with the venv's pytest.
 # Every step must pass; any failure stops the script with a non-zero exit.
@@ -37,7 +38,8 @@ run() {
     fi
 }
 
-step "environment: source scripts/env.sh"
+step "environment: scripts/setup.sh, source scripts/env.sh"
+"$ROOT/scripts/setup.sh" || fail "scripts/setup.sh"
 # shellcheck source=scripts/env.sh
 source "$ROOT/scripts/env.sh" || fail "scripts/env.sh"
 # One DDS domain per run, shared by the Rust tests and the rclpy tests, so that two runs

@@ -3,8 +3,8 @@
 * `Proc`: a child process (the node, the demo) in its own session, whose output is
   collected by a thread; it is stopped with SIGINT then SIGKILL, and the kernel kills it
   too (PR_SET_PDEATHSIG) if the test process dies first, so no run leaves one behind.
-* `ros_peer()`: an rclpy node for talking to the node under test (parameter services,
-  publishing a footprint, collecting reports).
+* `ros_peer()`: an rclpy node for talking to the node under test (parameter services);
+  `Reports` on it publishes a footprint and obstacles and collects reports and flags.
 
 Binaries come from $SAT_COLLISION_BIN_DIR (set by scripts/test.sh) or
 ${CARGO_TARGET_DIR:-target}/debug. Every test runs its node in a namespace of its own,
@@ -12,6 +12,7 @@ so tests never see each other's topics.
 """
 
 import ctypes
+import hashlib
 import os
 import re
 import signal
@@ -53,6 +54,29 @@ _PARAMS = _param_table()
 PARAM_NAMES = [name for name, _, _ in _PARAMS]
 RUNTIME_PARAMS = [name for name, runtime, _ in _PARAMS if runtime]
 RANGES = {name: bounds for name, _, bounds in _PARAMS if bounds}
+
+
+def msg_key():
+    """A hash of msg/ (file names and contents): names the cached colcon workspace."""
+    h = hashlib.sha256()
+    for path in sorted((ROOT / 'msg').rglob('*')):
+        if path.is_file():
+            h.update(str(path.relative_to(ROOT)).encode() + b'\0' + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def env_without_private_msgs():
+    """os.environ without scripts/env.sh's own build of msg/ (.ros2/msgs) on the paths, so
+    that a colcon workspace's sat_collision_msgs is the one seen."""
+    env = dict(os.environ)
+    for var in ('AMENT_PREFIX_PATH', 'CMAKE_PREFIX_PATH', 'LD_LIBRARY_PATH', 'PYTHONPATH'):
+        parts = [p for p in env.get(var, '').split(':')
+                 if p and '/.ros2/msgs' not in p]
+        if parts:
+            env[var] = ':'.join(parts)
+        else:
+            env.pop(var, None)
+    return env
 
 
 def fmt_num(x):
@@ -299,3 +323,95 @@ def ros_peer(request):
     peer = RosPeer('satpkg_peer_' + re.sub(r'\W', '_', request.node.name)[:40])
     yield peer
     peer.close()
+
+
+def square(cx, cy, half=0.2):
+    return [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half),
+            (cx - half, cy + half)]
+
+
+def colliding_ids(report):
+    return sorted(r.id for r in report.results if r.colliding)
+
+
+class Reports:
+    """On a RosPeer: publishes `points` as the footprint and, when set, `obstacles`
+    ([(id, points)]) as an obstacle array, both at 10 Hz into namespace `ns`; keeps the
+    latest collision_report and collision flag."""
+
+    def __init__(self, peer, ns, frame='map'):
+        from geometry_msgs.msg import PolygonStamped
+        from sat_collision_msgs.msg import CollisionReport, ObstacleArray
+        from std_msgs.msg import Bool
+
+        self.peer, self.frame = peer, frame
+        self.latest = None
+        self.flags = []
+        self.cond = threading.Condition()
+        self.pub = peer.node.create_publisher(PolygonStamped, f'{ns}/footprint', 10)
+        self.obstacles_pub = peer.node.create_publisher(ObstacleArray, f'{ns}/obstacles', 10)
+        self.sub = peer.node.create_subscription(
+            CollisionReport, f'{ns}/collision_report', self._on_report, 10)
+        self.flag_sub = peer.node.create_subscription(Bool, f'{ns}/collision', self._on_flag, 10)
+        self.points = None
+        self.obstacles = None
+        self.timer = peer.node.create_timer(0.1, self._publish)
+
+    def _on_report(self, msg):
+        with self.cond:
+            self.latest = msg
+            self.cond.notify_all()
+
+    def _on_flag(self, msg):
+        with self.cond:
+            self.flags.append(msg.data)
+            self.cond.notify_all()
+
+    def _polygon(self, points):
+        from geometry_msgs.msg import Point32, Polygon
+
+        return Polygon(points=[Point32(x=float(x), y=float(y), z=0.0) for x, y in points])
+
+    def _publish(self):
+        from geometry_msgs.msg import PolygonStamped
+        from sat_collision_msgs.msg import Obstacle, ObstacleArray
+
+        stamp = self.peer.node.get_clock().now().to_msg()
+        if self.obstacles is not None:
+            array = ObstacleArray()
+            array.header.frame_id = self.frame
+            array.header.stamp = stamp
+            array.obstacles = [Obstacle(id=i, polygon=self._polygon(p), radius=0.0)
+                               for i, p in self.obstacles]
+            self.obstacles_pub.publish(array)
+        if self.points is None:
+            return
+        msg = PolygonStamped()
+        msg.header.frame_id = self.frame
+        msg.header.stamp = stamp
+        msg.polygon = self._polygon(self.points)
+        self.pub.publish(msg)
+
+    def wait(self, predicate, what, timeout=30.0):
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                if self.latest is not None and predicate(self.latest):
+                    return self.latest
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f'no report with {what} within {timeout} s; '
+                                         f'last: {self.latest}')
+                self.cond.wait(min(left, 0.2))
+
+    def next_flag(self, timeout=10.0):
+        """The first collision flag received after this call."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            seen = len(self.flags)
+            while len(self.flags) == seen:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f'no collision flag within {timeout} s')
+                self.cond.wait(min(left, 0.2))
+            return self.flags[seen]

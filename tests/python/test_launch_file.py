@@ -1,37 +1,82 @@
 """launch/sat_collision.launch.py.
 
-`launch` and `launch_ros` are not on the Python package index, so this cannot run
-`ros2 launch` here. Instead:
-* the file compiles, and its syntax tree declares exactly the five documented arguments
-  and a generate_launch_description function;
-* it is executed against small stand-ins of the launch / launch_ros classes it uses,
-  written with the real constructors' keyword names (launch_ros Node, DeclareLaunchArgument,
-  IfCondition, ...), and the resulting description is checked: the node and its params
-  file / use_sim_time / log level / remappings, and RViz2 with the installed config under
-  IfCondition(use_rviz);
-* the node binary is started with the command line launch_ros builds from that
-  description (user arguments, then --ros-args with name, namespace, both params files,
-  the `/**` use_sim_time file and every remapping) and must start and stop cleanly;
-* where the real launch_ros is importable (a regular ROS 2 install), the real classes
-  build the description too.
+Without ROS (always run):
+* the file compiles, and its syntax tree declares exactly the five documented arguments,
+  uses each of them, and has a generate_launch_description function;
+* REMAPPINGS names every topic and the service of the README's table, by relative name.
+
+For real, with `ros2 launch` (the `launched` fixture): msg/ and the package built by
+colcon (the session's `colcon_workspace`, shared with test_colcon_layout.py), then
+
+    ros2 launch sat_collision sat_collision.launch.py namespace:=robot1 \\
+        params_file:=<a file with non-default padding and publish_rate> use_rviz:=true
+
+with a stand-in `rviz2` package (a script that records its command line: RViz2 itself is
+not installable here), and:
+* `ros2 launch --show-args`: the five arguments with their defaults;
+* `ros2 topic list` / `ros2 service list`: every topic of the node and check_footprint
+  under /robot1; the node's command line holds every remapping and the log level;
+* `ros2 param get` reads the file's values; `ros2 param set` applies a value in range and
+  refuses one out of range with the node's own message;
+* rclpy publishes a footprint and obstacles under /robot1: the collision flag and report
+  follow the file's padding, then the padding set at run time;
+* RViz2 is started with the installed config, in the namespace;
+* Ctrl-C (SIGINT to the process group of `ros2 launch`) stops everything cleanly.
+A second, short launch with use_sim_time:=true log_level:=debug checks those two.
+
+Where `ros2` comes from: a sourced regular ROS 2 install's, when it has `ros2 launch`;
+otherwise ../shared/ros2_cli beside the repository, installed once by its install.sh into
+.ros2/ros2_cli/<key>/ (a venv of its own that also sees .ros2/venv's packages, so that
+.ros2/venv stays exactly what scripts/requirements-ros.txt says, plus the
+composition_interfaces package it builds); otherwise these tests are skipped, saying why.
+Every process runs in a process group of its own, killed whole in teardown; `ros2` runs
+with --no-daemon, so no ros2 daemon outlives the tests.
 """
 
 import ast
-import importlib.util
+import fcntl
+import hashlib
 import os
 import py_compile
 import re
+import shutil
+import signal
+import subprocess
 import sys
-import types
+import sysconfig
+import time
 
 import pytest
 import yaml
 
-from satpkg_support import ROOT, Proc, binary, namespace
+from satpkg_support import (
+    NODE_NAME, RANGES, ROOT, Proc, Reports, colliding_ids, env_without_private_msgs, fmt_num,
+    ros_peer, square,
+)
+
+if not os.environ.get('ROS_DOMAIN_ID'):
+    # Before rclpy creates a context: separate runs must not hear each other.
+    os.environ['ROS_DOMAIN_ID'] = str(1 + os.getpid() % 100)
+
+assert ros_peer  # a fixture, used by name below
 
 LAUNCH = ROOT / 'launch' / 'sat_collision.launch.py'
 ARGUMENTS = {'params_file', 'namespace', 'use_sim_time', 'use_rviz', 'log_level'}
+SHARED_CLI = ROOT.parent / 'shared' / 'ros2_cli'
+NS = '/robot1'
+NODE = f'{NS}/{NODE_NAME}'
+# The launch's parameters file: non-default padding and publish_rate (defaults 0 and 10).
+PADDING, PUBLISH_RATE = 0.25, 20.0
+SERVICES = {'check_footprint'}
 
+
+def _readme_topics():
+    """Topics and the service of the README's table of the node's names."""
+    readme = (ROOT / 'README.md').read_text()
+    return set(re.findall(r'^\| `([a-z_]+)` \| `[a-z_]+/', readme, re.M))
+
+
+# --- without ROS ------------------------------------------------------------------------
 
 def test_compiles(tmp_path):
     py_compile.compile(str(LAUNCH), cfile=str(tmp_path / 'launch.pyc'), doraise=True)
@@ -60,204 +105,365 @@ def test_declares_exactly_the_documented_arguments():
     assert ('launch.conditions', 'IfCondition') in imported
 
 
-# --- stand-ins of the launch API (keyword names as in launch / launch_ros) --------------
-
-class Sub:
-    """Base of the substitution stand-ins."""
-
-    def __eq__(self, other):
-        return type(self) is type(other) and vars(self) == vars(other)
-
-    def __repr__(self):
-        return f'{type(self).__name__}({vars(self)})'
+def _remappings():
+    tree = ast.parse(LAUNCH.read_text(), filename=str(LAUNCH))
+    (value,) = [n.value for n in tree.body if isinstance(n, ast.Assign)
+                and [t.id for t in n.targets if isinstance(t, ast.Name)] == ['REMAPPINGS']]
+    return ast.literal_eval(value)
 
 
-class LaunchConfiguration(Sub):
-    def __init__(self, variable_name, *, default=None):
-        self.name, self.default = variable_name, default
-
-
-class PathJoinSubstitution(Sub):
-    def __init__(self, substitutions):
-        self.parts = list(substitutions)
-
-
-class FindPackageShare(Sub):
-    def __init__(self, package):
-        self.package = package
-
-
-class ParameterValue(Sub):
-    def __init__(self, value, *, value_type=None):
-        self.value, self.value_type = value, value_type
-
-
-class IfCondition:
-    def __init__(self, predicate_expression):
-        self.predicate = predicate_expression
-
-
-class DeclareLaunchArgument:
-    def __init__(self, name, *, default_value=None, description=None, choices=None, **kw):
-        assert not kw, kw
-        self.name, self.default_value = name, default_value
-        self.description, self.choices = description, choices
-
-
-class Node:
-    def __init__(self, *, executable, package=None, name=None, namespace=None,
-                 exec_name=None, parameters=None, remappings=None, ros_arguments=None,
-                 arguments=None, condition=None, output='log', emulate_tty=False, **kw):
-        assert not kw, f'not a launch_ros Node / ExecuteProcess argument: {kw}'
-        self.__dict__.update(locals())
-        del self.__dict__['self'], self.__dict__['kw']
-
-
-class LaunchDescription:
-    def __init__(self, initial_entities=None):
-        self.entities = list(initial_entities or [])
-
-
-def _stub_modules():
-    def module(name, **attrs):
-        m = types.ModuleType(name)
-        m.__dict__.update(attrs)
-        return m
-
-    return {
-        'launch': module('launch', LaunchDescription=LaunchDescription),
-        'launch.actions': module('launch.actions', DeclareLaunchArgument=DeclareLaunchArgument),
-        'launch.conditions': module('launch.conditions', IfCondition=IfCondition),
-        'launch.substitutions': module('launch.substitutions',
-                                       LaunchConfiguration=LaunchConfiguration,
-                                       PathJoinSubstitution=PathJoinSubstitution),
-        'launch_ros': module('launch_ros'),
-        'launch_ros.actions': module('launch_ros.actions', Node=Node),
-        'launch_ros.parameter_descriptions': module('launch_ros.parameter_descriptions',
-                                                    ParameterValue=ParameterValue),
-        'launch_ros.substitutions': module('launch_ros.substitutions',
-                                           FindPackageShare=FindPackageShare),
-    }
-
-
-def _load(monkeypatch=None):
-    if monkeypatch is not None:
-        for name, mod in _stub_modules().items():
-            monkeypatch.setitem(sys.modules, name, mod)
-    spec = importlib.util.spec_from_file_location('sat_collision_launch', LAUNCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def _readme_topics():
-    readme = (ROOT / 'README.md').read_text()
-    return set(re.findall(r'^\| `([a-z_]+)` \| `[a-z_]+/', readme, re.M))
-
-
-def test_description_against_launch_api_stand_ins(monkeypatch):
-    mod = _load(monkeypatch)
-    ld = mod.generate_launch_description()
-    args = {e.name: e for e in ld.entities if isinstance(e, DeclareLaunchArgument)}
-    assert set(args) == ARGUMENTS
-    share = FindPackageShare('sat_collision')
-    assert args['params_file'].default_value == PathJoinSubstitution(
-        [share, 'config', 'sat_collision.yaml'])
-    assert args['namespace'].default_value == ''
-    assert args['use_sim_time'].default_value == 'false'
-    assert args['use_rviz'].default_value == 'false'
-    assert args['log_level'].default_value == 'info'
-    assert all(a.description for a in args.values())
-
-    nodes = [e for e in ld.entities if isinstance(e, Node)]
-    (node,) = [n for n in nodes if n.package == 'sat_collision']
-    (rviz,) = [n for n in nodes if n.package == 'rviz2']
-
-    assert node.executable == 'sat_collision_node' and node.name == 'sat_collision_node'
-    assert node.namespace == LaunchConfiguration('namespace')
-    assert node.condition is None
-    params_file, overrides = node.parameters
-    assert params_file == LaunchConfiguration('params_file')
-    assert overrides == {'use_sim_time': ParameterValue(LaunchConfiguration('use_sim_time'),
-                                                        value_type=bool)}
-    assert node.arguments == ['--ros-args', '--log-level', LaunchConfiguration('log_level')]
-    # Remappings: every topic and the service of the README's table, by relative name.
-    remapped = [a for a, _ in node.remappings]
+def test_remappings_name_every_topic_and_service_by_relative_name():
+    remapped = [a for a, _ in _remappings()]
     assert sorted(remapped) == sorted(_readme_topics())
     assert all(not a.startswith('/') for a in remapped)
 
-    assert rviz.executable == 'rviz2'
-    assert isinstance(rviz.condition, IfCondition)
-    assert rviz.condition.predicate == LaunchConfiguration('use_rviz')
-    assert rviz.namespace == LaunchConfiguration('namespace')
-    d = rviz.arguments.index('-d')
-    assert rviz.arguments[d + 1] == PathJoinSubstitution([share, 'config', 'sat_collision.rviz'])
 
-    # What the launch file names exists: the installed files and the binary.
-    for rel in ('config/sat_collision.yaml', 'config/sat_collision.rviz'):
-        assert (ROOT / rel).is_file()
-    cargo = (ROOT / 'Cargo.toml').read_text()
-    assert 'name = "sat_collision_node"' in cargo
+# --- `ros2`: a regular install's, or ../shared/ros2_cli ----------------------------------
+
+def _run(args, env, timeout=120):
+    return subprocess.run([str(a) for a in args], env=env, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=timeout)
 
 
-def test_description_with_the_real_launch_ros():
-    pytest.importorskip('launch_ros', reason='launch_ros is not installed (no PyPI wheel)')
-    from launch import LaunchDescription as RealLaunchDescription
-    from launch.actions import DeclareLaunchArgument as RealDeclare
-
-    mod = _load()
-    ld = mod.generate_launch_description()
-    assert isinstance(ld, RealLaunchDescription)
-    names = {e.name for e in ld.entities if isinstance(e, RealDeclare)}
-    assert names == ARGUMENTS
+def _shared_cli_key():
+    h = hashlib.sha256()
+    h.update((ROOT / '.ros2' / 'venv' / '.sat_collision_stamp').read_bytes())
+    for path in sorted(p for p in SHARED_CLI.rglob('*') if p.is_file()):
+        h.update(str(path.relative_to(SHARED_CLI)).encode() + b'\0' + path.read_bytes())
+    return h.hexdigest()[:16]
 
 
-def _evaluate(value, configs, share):
-    """A stand-in substitution turned into the string launch would make of it."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, LaunchConfiguration):
-        return configs[value.name]
-    if isinstance(value, FindPackageShare):
-        assert value.package == 'sat_collision'
-        return str(share)
-    if isinstance(value, PathJoinSubstitution):
-        return os.path.join(*(_evaluate(p, configs, share) for p in value.parts))
-    raise AssertionError(f'cannot evaluate {value!r}')
+def _install_shared_cli():
+    """../shared/ros2_cli installed into .ros2/ros2_cli/<key>/ (once; under a lock):
+    (folder to put first on PATH, prefix whose install/setup.bash to source)."""
+    base = ROOT / '.ros2' / 'ros2_cli'
+    key = _shared_cli_key()
+    prefix = base / key
+    venv, cli = prefix / 'venv', prefix / 'cli'
+    base.mkdir(parents=True, exist_ok=True)
+    with open(base / '.lock', 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamp = prefix / '.stamp'
+        if not (stamp.is_file() and stamp.read_text() == key):
+            for old in base.iterdir():
+                if old.is_dir():
+                    shutil.rmtree(old)
+            t0 = time.monotonic()
+            # A venv on the same base Python as .ros2/venv, which sees .ros2/venv's
+            # packages (rclpy, the messages, colcon) through a .pth file.
+            base_python = os.path.join(sys.base_prefix, 'bin', 'python%d.%d' % sys.version_info[:2])
+            result = _run([base_python, '-m', 'venv', venv], os.environ, timeout=300)
+            assert result.returncode == 0, result.stdout
+            result = _run([venv / 'bin' / 'python3', '-c',
+                           'import sysconfig; print(sysconfig.get_paths()["purelib"])'],
+                          os.environ)
+            assert result.returncode == 0, result.stdout
+            site = result.stdout.strip()
+            ros_site = sysconfig.get_paths()['purelib']
+            with open(os.path.join(site, 'sat_collision_ros_venv.pth'), 'w') as pth:
+                pth.write(f'import site; site.addsitedir({ros_site!r})\n')
+            env = dict(os.environ, PATH=f'{venv / "bin"}:{os.environ["PATH"]}')
+            result = _run([SHARED_CLI / 'install.sh', cli], env, timeout=1200)
+            assert result.returncode == 0, result.stdout
+            stamp.write_text(key)
+            print(f'ros2 command line installed into {prefix} ({time.monotonic() - t0:.0f} s)')
+    return venv / 'bin', cli
 
 
-@pytest.mark.parametrize('use_sim_time', ['false', 'true'])
-def test_node_accepts_the_command_line_launch_would_give_it(monkeypatch, tmp_path, use_sim_time):
-    """Run the node with the arguments launch_ros builds from this description:
-    user arguments first, then a second --ros-args section with the node name, the
-    namespace, the params file, the {'use_sim_time': ...} dict written as a `/**`
-    params file, and every remapping rule."""
-    mod = _load(monkeypatch)
-    ld = mod.generate_launch_description()
-    (node,) = [e for e in ld.entities if isinstance(e, Node) and e.package == 'sat_collision']
-    ns = namespace(f'launch_{use_sim_time}')
-    configs = {'params_file': None, 'namespace': ns, 'use_sim_time': use_sim_time,
-               'use_rviz': 'false', 'log_level': 'debug'}
-    args = {e.name: e for e in ld.entities if isinstance(e, DeclareLaunchArgument)}
-    configs['params_file'] = _evaluate(args['params_file'].default_value, configs, ROOT)
+def _ros2_env(ws, path_first=None, cli=None):
+    """The environment of `ros2` commands: ours without .ros2/msgs, the command line's
+    prefix and the colcon workspace sourced."""
+    env = env_without_private_msgs()
+    if path_first is not None:
+        env['PATH'] = f'{path_first}:{env["PATH"]}'
+    scripts = ([cli / 'install' / 'setup.bash'] if cli is not None else []) + \
+        [ws / 'install' / 'setup.bash']
+    script = ' && '.join(f'source "{s}"' for s in scripts) + ' && env -0'
+    result = subprocess.run(['bash', '-c', script], env=env, stdin=subprocess.DEVNULL,
+                            capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr.decode(errors='replace')
+    pairs = (item.split('=', 1) for item in result.stdout.decode().split('\0') if '=' in item)
+    env = dict(pairs)
+    assert shutil.which('ros2', path=env['PATH']), f'no ros2 on {env["PATH"]}'
+    return env
 
-    ros_args = ['-r', f'__node:={node.name}', '-r', f'__ns:={ns}']
-    for p in node.parameters:
-        if isinstance(p, dict):
-            values = {}
-            for k, v in p.items():
-                assert isinstance(v, ParameterValue) and v.value_type is bool
-                values[k] = yaml.safe_load(_evaluate(v.value, configs, ROOT))
-            path = tmp_path / 'launch_params.yaml'
-            path.write_text(yaml.safe_dump({'/**': {'ros__parameters': values}}))
-            ros_args += ['--params-file', str(path)]
-        else:
-            ros_args += ['--params-file', _evaluate(p, configs, ROOT)]
-    for a, b in node.remappings:
-        ros_args += ['-r', f'{a}:={b}']
-    cmd = [binary(node.executable)] + [_evaluate(a, configs, ROOT) for a in node.arguments] \
-        + ['--ros-args'] + ros_args
-    with Proc(cmd) as proc:
-        proc.wait_for(r'\bstarted: ', timeout=30)
-        assert proc.stop() == 0, proc.output
-    assert 'invalid parameter' not in proc.output
+
+@pytest.fixture(scope='module')
+def ros2_env(request):
+    """Environment in which `ros2` launches the colcon workspace's package."""
+    if os.environ.get('SAT_COLLISION_ROS_MODE_USED') == 'system':
+        # A regular ROS 2 install is sourced: its own `ros2`.
+        if shutil.which('ros2') is None or \
+                _run(['ros2', 'launch', '--help'], os.environ, timeout=60).returncode != 0:
+            pytest.skip('the sourced regular ROS 2 install has no `ros2 launch` (install '
+                        'ros-$ROS_DISTRO-ros2launch, -ros2topic, -ros2param, -ros2service)')
+        path_first = cli = None
+    elif (SHARED_CLI / 'install.sh').is_file():
+        path_first, cli = _install_shared_cli()
+    else:
+        pytest.skip(f'no `ros2 launch`: no regular ROS 2 install is sourced and there is no '
+                    f'{SHARED_CLI} (the ROS 2 command line for the wheels)')
+    ws, _ = request.getfixturevalue('colcon_workspace')
+    return _ros2_env(ws, path_first, cli)
+
+
+def ros2(env, *args, timeout=60):
+    """`ros2 ARGS...`: (exit code, output)."""
+    result = _run(['ros2', *args], env, timeout=timeout)
+    return result.returncode, result.stdout
+
+
+def ros2_until(env, args, done, what, timeout=30.0):
+    """Repeat `ros2 ARGS...` until done(output) (discovery takes a moment)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        rc, out = ros2(env, *args)
+        if rc == 0 and done(out):
+            return out
+        if time.monotonic() > deadline:
+            raise AssertionError(f'`ros2 {" ".join(args)}`: no {what} within {timeout} s '
+                                 f'(exit code {rc}); output:\n{out}')
+        time.sleep(0.5)
+
+
+# --- one launch ---------------------------------------------------------------------------
+
+FAKE_RVIZ = '''#!/bin/sh
+# Stand-in for rviz2: records its command line, runs until SIGINT / SIGTERM.
+printf '%s\\n' "$@" > "{argv}"
+trap 'exit 0' INT TERM
+while :; do sleep 0.1; done
+'''
+
+
+def _fake_rviz_prefix(tmp):
+    """An install prefix with a package `rviz2` whose `rviz2` writes its arguments to
+    <tmp>/rviz2_argv."""
+    argv = tmp / 'rviz2_argv'
+    prefix = tmp / 'fake_rviz'
+    exe = prefix / 'lib' / 'rviz2' / 'rviz2'
+    exe.parent.mkdir(parents=True)
+    exe.write_text(FAKE_RVIZ.format(argv=argv))
+    exe.chmod(0o755)
+    index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True)
+    (index / 'rviz2').write_text('')
+    return prefix, argv
+
+
+class Launch:
+    """`ros2 launch sat_collision sat_collision.launch.py ARGS...` in a process group of
+    its own; the node's pid comes from launch's 'process started' line."""
+
+    def __init__(self, env, *args):
+        self.proc = Proc(['ros2', 'launch', 'sat_collision', 'sat_collision.launch.py', *args],
+                         env=env)
+        self.pids = {}
+        self.cmdlines = {}
+
+    def wait_started(self, processes=('sat_collision_node',), timeout=60):
+        for name in processes:
+            m = self.proc.wait_for(rf'\[INFO\] \[{name}-\d+\]: process started with pid \[(\d+)\]',
+                                   timeout=timeout)
+            self.pids[name] = int(m.group(1))
+            self.cmdlines[name] = self.cmdline(name)
+        self.proc.wait_for(r'\bstarted: ', timeout=timeout)
+
+    def cmdline(self, name):
+        try:
+            with open(f'/proc/{self.pids[name]}/cmdline', 'rb') as f:
+                return [a.decode() for a in f.read().split(b'\0')[:-1]]
+        except FileNotFoundError:
+            return []
+
+    def alive(self):
+        """Names of the launched processes still running."""
+        alive = []
+        for name, pid in self.pids.items():
+            try:
+                with open(f'/proc/{pid}/stat') as f:
+                    if f.read().rsplit(')', 1)[1].split()[0] != 'Z':
+                        alive.append(name)
+            except FileNotFoundError:
+                pass
+        return alive
+
+    def ctrl_c(self, timeout=30):
+        """SIGINT to the whole process group, as Ctrl-C in a terminal: (exit code, output)."""
+        rc = self.proc.stop(signal.SIGINT, timeout=timeout)
+        return rc, self.proc.output
+
+    def kill(self):
+        self.proc.kill()
+        # In case a launched process left launch's process group: it, not a new process
+        # that got its pid.
+        for name, pid in self.pids.items():
+            if self.cmdlines[name] and self.cmdline(name) == self.cmdlines[name]:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+
+def _params_file(tmp, padding, publish_rate):
+    path = tmp / 'robot1_params.yaml'
+    path.write_text(yaml.safe_dump({NODE_NAME: {'ros__parameters': {
+        'padding': padding, 'publish_rate': publish_rate}}}))
+    return path
+
+
+@pytest.fixture(scope='module')
+def launched(ros2_env, tmp_path_factory):
+    """The launch of the module's tests (in order): namespace robot1, the parameters
+    file, a stand-in RViz2. Killed (whole process group) at the end whatever happened."""
+    tmp = tmp_path_factory.mktemp('launch')
+    rviz_prefix, rviz_argv = _fake_rviz_prefix(tmp)
+    env = dict(ros2_env, AMENT_PREFIX_PATH=f'{ros2_env["AMENT_PREFIX_PATH"]}:{rviz_prefix}')
+    params = _params_file(tmp, PADDING, PUBLISH_RATE)
+    t0 = time.monotonic()
+    launch = Launch(env, f'namespace:={NS.lstrip("/")}', f'params_file:={params}',
+                    'use_rviz:=true')
+    try:
+        launch.wait_started(('sat_collision_node', 'rviz2'))
+        print(f'ros2 launch: node started after {time.monotonic() - t0:.1f} s')
+        yield launch, env, rviz_argv
+    finally:
+        launch.kill()
+
+
+def test_launch_shows_the_documented_arguments(ros2_env):
+    rc, out = ros2(ros2_env, 'launch', 'sat_collision', 'sat_collision.launch.py', '--show-args')
+    assert rc == 0, out
+    shown = dict(re.findall(r"^    '(\w+)':\n(?:        .*\n)+?        \(default: (.*)\)$",
+                            out, re.M))
+    assert set(shown) == ARGUMENTS, out
+    assert shown['namespace'] == "''"
+    assert shown['use_sim_time'] == "'false'"
+    assert shown['use_rviz'] == "'false'"
+    assert shown['log_level'] == "'info'"
+    assert "FindPackageShare(pkg='sat_collision')" in shown['params_file'], out
+    assert "'config' + 'sat_collision.yaml'" in shown['params_file'], out
+
+
+def test_launch_topics_and_service_in_the_namespace(launched):
+    launch, env, _ = launched
+    topics = _readme_topics() - SERVICES
+    want = {f'{NS}/{t}' for t in topics}
+    out = ros2_until(env, ['topic', 'list', '--no-daemon'],
+                     lambda out: want <= set(out.split()), f'topics {sorted(want)}')
+    assert not {f'/{t}' for t in topics} & set(out.split()), 'the namespace moved them all'
+    want = {f'{NS}/{s}' for s in SERVICES} | {f'{NODE}/{s}' for s in (
+        'get_parameters', 'set_parameters', 'list_parameters', 'describe_parameters')}
+    ros2_until(env, ['service', 'list', '--no-daemon'],
+               lambda out: want <= set(out.split()), f'services {sorted(want)}')
+    # What launch_ros gave the node: its name and namespace, every remapping, the log level.
+    cmd = launch.cmdline('sat_collision_node')
+    assert cmd[0].endswith('/lib/sat_collision/sat_collision_node'), cmd
+    pairs = {(cmd[i], cmd[i + 1]) for i in range(len(cmd) - 1)}
+    assert ('-r', f'__node:={NODE_NAME}') in pairs and ('-r', f'__ns:={NS}') in pairs, cmd
+    for a, b in _remappings():
+        assert ('-r', f'{a}:={b}') in pairs, (a, b, cmd)
+    assert ('--log-level', 'info') in pairs, cmd
+
+
+def _param_get(env, name):
+    rc, out = ros2(env, 'param', 'get', '--no-daemon', '--timeout', '20', NODE, name)
+    assert rc == 0, out
+    return out.strip()
+
+
+def test_launch_param_get_reads_the_params_file(launched):
+    _, env, _ = launched
+    assert _param_get(env, 'padding') == f'Double value is: {PADDING}'
+    assert _param_get(env, 'publish_rate') == f'Double value is: {PUBLISH_RATE}'
+
+
+# A 1 x 1 m footprint at the origin; `near` 0.125 m to the right of it, `far` farther.
+# (Coordinates exact in float32, the type of geometry_msgs/Point32.)
+GAP = 0.125
+FOOTPRINT = square(0.0, 0.0, 0.5)
+NEAR = ('near', [(0.5 + GAP, -0.5), (1.0, -0.5), (1.0, 0.5), (0.5 + GAP, 0.5)])
+FAR = ('far', [(1.0, 1.0), (1.5, 1.0), (1.5, 2.0), (1.0, 2.0)])
+RUNTIME_PADDING = 0.0625
+
+
+def _expect(reports, colliding, nearest, what):
+    r = reports.wait(lambda r: r.valid and r.nearest_obstacle_id == nearest
+                     and r.colliding == colliding and len(r.results) == 2, what)
+    assert r.status == 'ok', r
+    assert colliding_ids(r) == (['near'] if colliding else []), r
+    # The flag follows (published before each report, from the same inputs).
+    assert reports.next_flag() is colliding
+    return r
+
+
+def test_launch_collision_flag_follows_the_params_file_padding(launched, ros_peer):
+    reports = Reports(ros_peer, NS)
+    reports.points = FOOTPRINT
+    reports.obstacles = [NEAR, FAR]
+    # 0.125 m from the footprint, padding 0.25 m: colliding, by 0.125 m.
+    r = _expect(reports, True, 'near', 'near colliding through the padding')
+    near = next(x for x in r.results if x.id == 'near')
+    assert abs(near.penetration_depth - (PADDING - GAP)) < 1e-9, near
+
+
+def test_launch_param_set_in_range_applies_out_of_range_is_refused(launched, ros_peer):
+    _, env, _ = launched
+    rc, out = ros2(env, 'param', 'set', '--no-daemon', '--timeout', '20', NODE, 'padding',
+                   str(RUNTIME_PADDING))
+    assert rc == 0 and out.strip() == 'Set parameter successful', out
+    # Out of range: refused with the node's own message.
+    lo, hi = RANGES['padding']
+    rc, out = ros2(env, 'param', 'set', '--no-daemon', '--timeout', '20', NODE, 'padding', '7.5')
+    assert out.strip() == ('Setting parameter failed: Parameter padding conversion failed: '
+                           f'7.5 is outside the allowed range [{fmt_num(lo)}, {fmt_num(hi)}]'), out
+    # The value set is the one used, the refused one changed nothing: `near` is now clear,
+    # at its gap less the new padding.
+    reports = Reports(ros_peer, NS)
+    reports.points = FOOTPRINT
+    reports.obstacles = [NEAR, FAR]
+    r = _expect(reports, False, 'near', f'near clear with padding {RUNTIME_PADDING}')
+    near = next(x for x in r.results if x.id == 'near')
+    assert abs(near.distance - (GAP - RUNTIME_PADDING)) < 1e-9, near
+
+
+def test_launch_starts_rviz_with_the_installed_config_in_the_namespace(launched):
+    launch, env, argv_file = launched
+    argv = argv_file.read_text().splitlines()
+    share = _run(['ros2', 'pkg', 'prefix', '--share', 'sat_collision'], env).stdout.strip()
+    assert argv[:2] == ['-d', f'{share}/config/sat_collision.rviz'], argv
+    pairs = {(argv[i], argv[i + 1]) for i in range(len(argv) - 1)}
+    assert ('-r', '__node:=rviz2') in pairs and ('-r', f'__ns:={NS}') in pairs, argv
+    assert ('--log-level', 'info') in pairs, argv
+
+
+def test_launch_ctrl_c_stops_everything_cleanly(launched):
+    launch, _, _ = launched
+    assert launch.alive() == ['sat_collision_node', 'rviz2'], launch.proc.output
+    rc, out = launch.ctrl_c()
+    assert rc == 0, out
+    assert launch.alive() == [], out
+    for name, pid in launch.pids.items():
+        assert re.search(rf'\[INFO\] \[{name}-\d+\]: process has finished cleanly \[pid {pid}\]',
+                         out), out
+    assert 'died' not in out and 'Traceback' not in out and 'panicked' not in out, out
+
+
+def test_launch_with_sim_time_and_debug_log_level(ros2_env, tmp_path):
+    """use_sim_time:=true reaches the node (and the node accepts it), as does the log level;
+    no RViz2 without use_rviz."""
+    launch = Launch(ros2_env, 'namespace:=robot2', 'use_sim_time:=true', 'log_level:=debug')
+    try:
+        launch.wait_started()
+        assert 'rviz2' not in launch.proc.output
+        cmd = launch.cmdline('sat_collision_node')
+        assert ('--log-level', 'debug') in {(cmd[i], cmd[i + 1]) for i in range(len(cmd) - 1)}
+        rc, out = ros2(ros2_env, 'param', 'get', '--no-daemon', '--timeout', '20',
+                       f'/robot2/{NODE_NAME}', 'use_sim_time')
+        assert rc == 0 and out.strip() == 'Boolean value is: True', out
+        rc, out = launch.ctrl_c()
+        assert rc == 0 and launch.alive() == [], out
+        assert 'died' not in out and 'Traceback' not in out, out
+    finally:
+        launch.kill()

@@ -6,70 +6,18 @@ them; a bad file (unreadable, malformed YAML, an invalid zone) stops start-up wi
 message naming the file and the line.
 """
 
-import threading
 import time
 
 import yaml
 
-from satpkg_support import ROOT, namespace, ros_peer, run_node_expect_failure, start_node
+from satpkg_support import (
+    ROOT, Reports, colliding_ids, namespace, ros_peer, run_node_expect_failure, square,
+    start_node,
+)
 
 ZONES = ROOT / 'config' / 'zones.example.yaml'
 
 assert ros_peer  # a fixture, used by name below
-
-
-def square(cx, cy, half=0.2):
-    return [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half),
-            (cx - half, cy + half)]
-
-
-class Reports:
-    """Publishes a footprint at 10 Hz and keeps the latest collision_report."""
-
-    def __init__(self, peer, ns, frame='map'):
-        from geometry_msgs.msg import PolygonStamped
-        from sat_collision_msgs.msg import CollisionReport
-
-        self.peer, self.frame = peer, frame
-        self.latest = None
-        self.cond = threading.Condition()
-        self.pub = peer.node.create_publisher(PolygonStamped, f'{ns}/footprint', 10)
-        self.sub = peer.node.create_subscription(
-            CollisionReport, f'{ns}/collision_report', self._on_report, 10)
-        self.points = None
-        self.timer = peer.node.create_timer(0.1, self._publish)
-
-    def _on_report(self, msg):
-        with self.cond:
-            self.latest = msg
-            self.cond.notify_all()
-
-    def _publish(self):
-        from geometry_msgs.msg import Point32, PolygonStamped
-
-        if self.points is None:
-            return
-        msg = PolygonStamped()
-        msg.header.frame_id = self.frame
-        msg.header.stamp = self.peer.node.get_clock().now().to_msg()
-        msg.polygon.points = [Point32(x=float(x), y=float(y), z=0.0) for x, y in self.points]
-        self.pub.publish(msg)
-
-    def wait(self, predicate, what, timeout=30.0):
-        deadline = time.monotonic() + timeout
-        with self.cond:
-            while True:
-                if self.latest is not None and predicate(self.latest):
-                    return self.latest
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f'no report with {what} within {timeout} s; '
-                                         f'last: {self.latest}')
-                self.cond.wait(min(left, 0.2))
-
-
-def colliding_ids(report):
-    return sorted(r.id for r in report.results if r.colliding)
 
 
 def test_good_zones_file_zones_are_reported_and_collide(ros_peer):

@@ -1,0 +1,54 @@
+"""Fixtures shared by several test files (pytest finds this file by its name)."""
+
+import os
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from satpkg_support import ROOT, TARGET_DIR, msg_key
+
+
+@pytest.fixture(scope='session')
+def colcon_workspace():
+    """msg/ and the Rust package built once per run by scripts/colcon_build.sh into a
+    scratch workspace: (workspace path, build output). Used by the install-layout tests
+    and by the `ros2 launch` test.
+
+    Cost: the workspace lives at ${CARGO_TARGET_DIR:-target}/colcon_layout/<hash of msg/>/
+    (build/ is kept between runs, install/ and log/ are wiped before each run). Its path is
+    stable on purpose: r2r regenerates its bindings whenever AMENT_PREFIX_PATH changes, so
+    a new path per run would rebuild r2r every time. On the first run the cargo target dir
+    of the workspace is seeded with a copy of ${CARGO_TARGET_DIR:-target}/debug, which
+    `cargo test` (run before the Python tests by scripts/test.sh) has just filled, and the
+    package is built in cargo's test profile: most dependencies are then reused, and
+    mainly r2r and this crate are compiled again.
+    """
+    base = TARGET_DIR / 'colcon_layout'
+    key = msg_key()
+    root = base / key
+    if base.is_dir():
+        for old in base.iterdir():
+            if old.name != key:
+                shutil.rmtree(old, ignore_errors=True)
+    ws, cargo = root / 'ws', root / 'cargo'
+    for d in ('install', 'log'):
+        shutil.rmtree(ws / d, ignore_errors=True)
+    seed = TARGET_DIR / 'debug'
+    if not cargo.exists() and (seed / '.fingerprint').is_dir():
+        cargo.mkdir(parents=True)
+        subprocess.run(['cp', '-a', str(seed), str(cargo / 'debug')], check=True)
+    env = dict(os.environ, SAT_COLCON_CARGO_TARGET_DIR=str(cargo),
+               SAT_COLCON_QUIET='1')
+    t0 = time.monotonic()
+    # The test profile: what `cargo test` (run before this by scripts/test.sh) has built
+    # into the seed, so that most dependencies are reused.
+    result = subprocess.run([str(ROOT / 'scripts' / 'colcon_build.sh'), '--workspace', str(ws),
+                             '--profile', 'test'],
+                            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, timeout=1800)
+    elapsed = time.monotonic() - t0
+    print(f'colcon build: {elapsed:.0f} s')
+    assert result.returncode == 0, result.stdout
+    return ws, result.stdout
