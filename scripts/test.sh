@@ -4,7 +4,7 @@
 #   scripts/test.sh
 #
 # Steps: environment (scripts/setup.sh, then source scripts/env.sh: ROS 2 +
-# sat_collision_msgs), cargo fmt --check,
+# sat_collision_msgs), cargo fmt --check, the module-layer check (no import cycle),
 # clippy without and with the `ros` feature (-D warnings), cargo test without and with
 # ROS, then the Python (rclpy) tests in tests/python with the venv's pytest.
 # Every step must pass; any failure stops the script with a non-zero exit.
@@ -52,6 +52,11 @@ echo "python: $SAT_COLLISION_PYTHON; cargo: $(cargo --version)"
 
 step "cargo fmt --check"
 run cargo fmt --all --check
+
+step "module layers: no import cycle, dependencies down the layers (tests/module_layers.rs)"
+# Prints the module graph; fails on a cycle between modules or an edge against the
+# layer table (ARCHITECTURE.md). Also part of `cargo test` below.
+run cargo test --no-default-features --test module_layers -- --nocapture
 
 step "cargo clippy --all-targets --no-default-features -- -D warnings"
 run cargo clippy --all-targets --no-default-features -- -D warnings
