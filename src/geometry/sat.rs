@@ -574,7 +574,7 @@ fn support_by_value(core: Core, direction: &Vector) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
+    use sat_collision_testkit::SplitMix64 as Rng;
     use std::f64::consts::TAU;
 
     /// Convex polygon with `n` vertices at jittered angles on an ellipse,
