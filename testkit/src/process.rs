@@ -130,10 +130,19 @@ mod tests {
 
     #[test]
     fn a_child_ignoring_sigterm_is_killed_after_the_grace_period() {
-        let mut guard =
-            ChildGuard::spawn(Command::new("sh").args(["-c", "trap '' TERM; exec sleep 30"]))
-                .expect("start sh");
-        std::thread::sleep(Duration::from_millis(300));
+        use std::io::{BufRead, BufReader};
+        use std::process::Stdio;
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "trap '' TERM; echo ready; exec sleep 30"])
+            .stdout(Stdio::piped());
+        let mut guard = ChildGuard::spawn(&mut cmd).expect("start sh");
+        // SIGTERM is ignored once the child says so.
+        let stdout = guard.child_mut().stdout.take().expect("piped stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("read the child's output");
+        assert_eq!(line, "ready\n");
         let start = Instant::now();
         guard.stop();
         assert!(start.elapsed() >= TERM_GRACE);
