@@ -28,11 +28,10 @@
 //! The setup checks that every shape validates as concave with all its
 //! 4,096 vertices and decomposes into pieces whose areas add up.
 
-mod common;
-use common::Rng;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
 use sat_collision::geometry::decompose::convex_decomposition;
 use sat_collision::geometry::{Point, Shape, SimplePolygon};
+use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::TAU;
 use std::hint::black_box;
 use std::time::Duration;

@@ -27,8 +27,6 @@
 //! * `textbook_bool`, `textbook_mtv`: project every vertex of both polygons
 //!   on every edge normal of both (early exit on a separating axis).
 
-mod common;
-use common::Rng;
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
@@ -37,6 +35,7 @@ use parry2d_f64::query as pq;
 use parry2d_f64::shape::ConvexPolygon as ParryPolygon;
 use sat_collision::geometry::query::penetration;
 use sat_collision::geometry::{intersects, query, Point, Shape, Vector};
+use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::TAU;
 use std::hint::black_box;
 use std::time::Duration;

@@ -32,13 +32,12 @@
 //! The setup asserts that every broad-phase report decides exactly as the
 //! exact one (same summary) before anything is timed.
 
-mod common;
-use common::Rng;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
 use sat_collision::broadphase::ObstacleIndex;
 use sat_collision::geometry::{Point, Shape, Vector};
 use sat_collision::model::{check_obstacles, summarize, Obstacle, ObstacleGeometry};
 use sat_collision::monitor::{Monitor, MonitorConfig};
+use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::TAU;
 use std::hint::black_box;
 use std::time::{Duration, Instant};

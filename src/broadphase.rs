@@ -345,7 +345,7 @@ fn exact(footprint: &Shape, padding: f64, obstacle: &Obstacle) -> ObstacleOutcom
 pub(crate) mod tests {
     use super::*;
     use crate::model::{check_obstacles, summarize, ObstacleGeometry};
-    use crate::test_rng::Rng;
+    use sat_collision_testkit::SplitMix64 as Rng;
 
     pub(crate) fn random_obstacle(rng: &mut Rng, k: usize, spread: f64) -> Obstacle {
         let c = Point::new(rng.range(-spread, spread), rng.range(-spread, spread));

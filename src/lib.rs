@@ -25,7 +25,5 @@ pub mod planner;
 pub mod ros;
 pub mod scene;
 pub mod svg;
-#[cfg(test)]
-mod test_rng;
 pub mod text;
 pub mod visual;

@@ -10,7 +10,7 @@
 //! misspelt node name would leave every parameter at its default.
 //! [`check_params_file_keys`] turns that into an error.
 
-use crate::scene::read_capped;
+use crate::scene::{read_capped, SceneError};
 use crate::text::{escape_for_log, LOG_ID_CHARS};
 use saphyr_parser::{Event, Parser};
 use std::path::Path;
@@ -122,7 +122,7 @@ pub fn check_params_file_keys(
     yaml_text: &str,
     fully_qualified_name: &str,
     node_name: &str,
-) -> Result<(), String> {
+) -> Result<(), ParamsFileError> {
     let Some(names) = entry_names(yaml_text) else {
         return Ok(());
     };
@@ -147,15 +147,37 @@ pub fn check_params_file_keys(
     } else {
         format!("{node}, {fqn} or /**")
     };
-    Err(format!(
-        "params file names no entry for this node ({fqn}): its {} {}; use {hint}",
-        if names.len() == 1 {
-            "key is"
-        } else {
-            "keys are"
-        },
-        listed.join(", ")
-    ))
+    Err(ParamsFileError::NoEntryForNode {
+        node: fqn.into_owned(),
+        keys: listed,
+        hint,
+    })
+}
+
+/// Why a parameters file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ParamsFileError {
+    /// Not a regular file, larger than the limit, or unreadable.
+    #[error(transparent)]
+    Read(#[from] SceneError),
+    /// The file has entries, none of which applies to this node. Every
+    /// string is already escaped for the log; `keys` lists the first few.
+    #[error(
+        "params file names no entry for this node ({node}): its {} {}; use {hint}",
+        if keys.len() == 1 { "key is" } else { "keys are" },
+        keys.join(", ")
+    )]
+    NoEntryForNode {
+        node: String,
+        keys: Vec<String>,
+        hint: String,
+    },
+    /// A problem with the file at `path`.
+    #[error("{path}: {source}")]
+    InFile {
+        path: String,
+        source: Box<ParamsFileError>,
+    },
 }
 
 /// Options of rcl's `--ros-args` sections that take the next argument as
@@ -211,11 +233,11 @@ pub struct ParamsFile {
 /// reader ([`read_capped`]: a FIFO or a device is refused without blocking,
 /// at most [`crate::scene::MAX_SCENE_BYTES`]). Done before rcl opens them
 /// (rcl would block on a FIFO); the first problem, naming the file.
-pub fn read_params_files(args: &[String]) -> Result<Vec<ParamsFile>, String> {
+pub fn read_params_files(args: &[String]) -> Result<Vec<ParamsFile>, ParamsFileError> {
     params_files_from_args(args)
         .into_iter()
         .map(|path| {
-            let text = read_capped(Path::new(&path)).map_err(|e| e.to_string())?;
+            let text = read_capped(Path::new(&path))?;
             Ok(ParamsFile { path, text })
         })
         .collect()
@@ -227,10 +249,14 @@ pub fn check_params_files(
     files: &[ParamsFile],
     fully_qualified_name: &str,
     node_name: &str,
-) -> Result<(), String> {
+) -> Result<(), ParamsFileError> {
     for file in files {
-        check_params_file_keys(&file.text, fully_qualified_name, node_name)
-            .map_err(|e| format!("{}: {e}", file.path))?;
+        check_params_file_keys(&file.text, fully_qualified_name, node_name).map_err(|e| {
+            ParamsFileError::InFile {
+                path: file.path.clone(),
+                source: Box::new(e),
+            }
+        })?;
     }
     Ok(())
 }
@@ -243,7 +269,11 @@ mod tests {
     const NAME: &str = "sat_collision_node";
 
     fn check(text: &str) -> Result<(), String> {
-        check_params_file_keys(text, FQN, NAME)
+        check_params_file_keys(text, FQN, NAME).map_err(|e| e.to_string())
+    }
+
+    fn check_in(text: &str, fqn: &str) -> Result<(), String> {
+        check_params_file_keys(text, fqn, NAME).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -282,20 +312,18 @@ mod tests {
         let nested = "robot1:\n  sat_collision_node:\n    ros__parameters: {padding: 0.1}\n";
         // rcl names this entry `robot1/sat_collision_node` (no leading
         // slash), which r2r does not apply.
-        let err = check_params_file_keys(nested, fqn, NAME)
-            .err()
-            .unwrap_or_default();
+        let err = check_in(nested, fqn).err().unwrap_or_default();
         assert!(
             err.contains("its key is robot1/sat_collision_node; use sat_collision_node, /robot1/sat_collision_node or /**"),
             "{err}"
         );
         let absolute = "/robot1:\n  sat_collision_node:\n    ros__parameters: {padding: 0.1}\n";
-        assert_eq!(check_params_file_keys(absolute, fqn, NAME), Ok(()));
+        assert_eq!(check_in(absolute, fqn), Ok(()));
         let flat = "/robot1/sat_collision_node:\n  ros__parameters: {padding: 0.1}\n";
-        assert_eq!(check_params_file_keys(flat, fqn, NAME), Ok(()));
-        assert!(check_params_file_keys(flat, FQN, NAME).is_err());
+        assert_eq!(check_in(flat, fqn), Ok(()));
+        assert!(check_in(flat, FQN).is_err());
         let plain = "sat_collision_node:\n  ros__parameters: {padding: 0.1}\n";
-        assert_eq!(check_params_file_keys(plain, fqn, NAME), Ok(()));
+        assert_eq!(check_in(plain, fqn), Ok(()));
     }
 
     #[test]
@@ -397,7 +425,9 @@ mod tests {
         );
         let with = |path: &Path| args(&["--ros-args", "--params-file", &path.to_string_lossy()]);
         let check = |path: &Path| {
-            read_params_files(&with(path)).and_then(|files| check_params_files(&files, FQN, NAME))
+            read_params_files(&with(path))
+                .and_then(|files| check_params_files(&files, FQN, NAME))
+                .map_err(|e| e.to_string())
         };
         assert_eq!(check(&good), Ok(()));
         let err = check(&bad).err().unwrap_or_default();

@@ -18,6 +18,7 @@
 
 use sat_collision::geometry::decompose::convex_decomposition;
 use sat_collision::geometry::{ConvexPolygon, Point, SimplePolygon, Vector};
+use sat_collision_testkit::SplitMix64 as Rng;
 use std::collections::HashSet;
 use std::f64::consts::TAU;
 use std::time::Instant;
@@ -28,33 +29,9 @@ const AREA_REL_TOL: f64 = 1e-9;
 const SAMPLES: usize = 48;
 
 // ---------------------------------------------------------------------------
-// Random numbers: SplitMix64, so the test needs nothing but std.
+// Random numbers: SplitMix64 started at `seed ^ GAMMA`
+// (`Rng::from_seed_xor_gamma`): the seeds below name the cases of that start.
 // ---------------------------------------------------------------------------
-
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
 
 fn base_seed() -> u64 {
     std::env::var("DECOMPOSITION_SEED")
@@ -145,8 +122,10 @@ fn spiral(rng: &mut Rng, samples: usize) -> Vec<Point> {
 /// bottom heights (a double-sided histogram). Exact arithmetic, straight
 /// angles at many junctions.
 fn grid(rng: &mut Rng, columns: usize) -> Vec<Point> {
-    let tops: Vec<f64> = (0..columns).map(|_| (1 + rng.below(6)) as f64).collect();
-    let bottoms: Vec<f64> = (0..columns).map(|_| -(rng.below(4) as f64)).collect();
+    let tops: Vec<f64> = (0..columns)
+        .map(|_| (1 + rng.below_usize(6)) as f64)
+        .collect();
+    let bottoms: Vec<f64> = (0..columns).map(|_| -(rng.below_usize(4) as f64)).collect();
     let mut ring = Vec::new();
     for (i, &b) in bottoms.iter().enumerate() {
         ring.push(Point::new(i as f64, b));
@@ -472,9 +451,9 @@ fn bounds(ring: &[Point]) -> (Point, Point) {
 /// Mostly small polygons, some up to a few hundred vertices.
 fn size(rng: &mut Rng, small: usize, large: usize) -> usize {
     if rng.unit() < 0.85 {
-        small + rng.below(40)
+        small + rng.below_usize(40)
     } else {
-        small + rng.below(large)
+        small + rng.below_usize(large)
     }
 }
 
@@ -500,7 +479,7 @@ fn run_family_placed(
         let seed = base_seed()
             .wrapping_mul(1_000_003)
             .wrapping_add(salt * 1_000_000 + i as u64);
-        let mut rng = Rng::new(seed);
+        let mut rng = Rng::from_seed_xor_gamma(seed);
         let shape = make(&mut rng);
         let ring = place(&mut rng, &shape, far);
         check(
@@ -528,7 +507,7 @@ fn star_polygons() {
 fn comb_polygons() {
     let stats = run_family("comb", 600, 2, |rng| {
         let most = if rng.unit() < 0.9 { 8 } else { 60 };
-        let teeth = 1 + rng.below(most);
+        let teeth = 1 + rng.below_usize(most);
         comb(rng, teeth)
     });
     assert!(stats.mean_ratio() < 0.6, "{}", stats.mean_ratio());
@@ -547,7 +526,7 @@ fn spiral_polygons() {
 fn grid_polygons() {
     let stats = run_family("grid", 1200, 4, |rng| {
         let most = if rng.unit() < 0.9 { 12 } else { 80 };
-        let columns = 1 + rng.below(most);
+        let columns = 1 + rng.below_usize(most);
         grid(rng, columns)
     });
     assert!(stats.mean_ratio() < 0.6, "{}", stats.mean_ratio());
@@ -556,7 +535,7 @@ fn grid_polygons() {
 #[test]
 fn gear_polygons() {
     run_family("gear", 600, 5, |rng| {
-        let n = 8 + rng.below(200);
+        let n = 8 + rng.below_usize(200);
         gear(rng, n)
     });
 }
@@ -566,7 +545,7 @@ fn gear_polygons() {
 #[test]
 fn needle_comb_polygons() {
     run_family_placed("needle comb", 300, 6, false, |rng| {
-        let teeth = 1 + rng.below(30);
+        let teeth = 1 + rng.below_usize(30);
         needle_comb(rng, teeth)
     });
 }
@@ -576,7 +555,7 @@ fn needle_comb_polygons() {
 fn large_polygons() {
     let start = Instant::now();
     let mut stats = Stats::default();
-    let mut rng = Rng::new(base_seed());
+    let mut rng = Rng::from_seed_xor_gamma(base_seed());
     let big_star = star(&mut rng, 4_000);
     check(&big_star, &mut rng, &mut stats, "star 4000");
     let big_comb = comb(&mut rng, 600);

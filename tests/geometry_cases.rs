@@ -4,8 +4,7 @@ use nalgebra::Isometry2;
 use sat_collision::geometry::{
     contains_point, distance_to_point, intersects, query, Contact, Point, Shape, Vector,
 };
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use sat_collision_testkit::alloc::{thread_allocations, CountingAllocator};
 use std::f64::consts::{PI, TAU};
 
 // ------------------------------------------------------------------ helpers
@@ -551,27 +550,7 @@ fn point_queries() {
 
 // ------------------------------------------------------------------ cost
 
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-/// Counts this thread's allocations (tests run on parallel threads).
-struct CountingAllocator;
-
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
+/// Counts each thread's allocations (tests run on parallel threads).
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
 
@@ -585,7 +564,7 @@ fn queries_do_not_allocate() {
         u_shape(),
         l_shape(),
     ];
-    let before = ALLOCATIONS.with(Cell::get);
+    let before = thread_allocations();
     let mut hits = 0;
     for a in &shapes {
         for b in &shapes {
@@ -596,7 +575,7 @@ fn queries_do_not_allocate() {
             }
         }
     }
-    assert_eq!(ALLOCATIONS.with(Cell::get) - before, 0);
+    assert_eq!(thread_allocations() - before, 0);
     assert!(hits > 0);
 }
 

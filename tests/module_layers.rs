@@ -18,7 +18,6 @@ use syn::visit::Visit;
 /// Top-level modules by layer, lowest first: a module may use modules of
 /// its own layer's *own subtree* and of lower layers only.
 const LAYERS: &[&[&str]] = &[
-    &["test_rng"],
     &["geometry", "text", "limits"],
     &["model"],
     &["broadphase", "planner", "visual"],

@@ -6,40 +6,11 @@
 use sat_collision::geometry::{Point, Vector};
 use sat_collision::model::{Obstacle, ObstacleGeometry};
 use sat_collision::monitor::{Monitor, MonitorConfig};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use sat_collision_testkit::alloc::{allocations_in, CountingAllocator};
 use std::f64::consts::TAU;
 
-struct Counting;
-
-thread_local! {
-    static CALLS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        CALLS.with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        CALLS.with(|c| c.set(c.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-fn allocations_in(f: impl FnOnce()) -> usize {
-    let before = CALLS.with(Cell::get);
-    f();
-    CALLS.with(Cell::get) - before
-}
+static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 /// A chamfered 1.0 × 0.6 m rectangle (an octagon) at `(x, y, yaw)`, with
 /// a repeated point and a collinear one that validation must remove.

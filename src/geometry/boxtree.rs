@@ -311,7 +311,7 @@ fn centre(b: &Aabb) -> Point {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
+    use sat_collision_testkit::SplitMix64 as Rng;
 
     fn point_box(p: Point) -> Aabb {
         Aabb { min: p, max: p }

@@ -737,7 +737,7 @@ fn y_at(a: Point, b: Point, x: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::geometry::polygon::{twice_signed_area, MAX_CONCAVE_VERTICES};
-    use crate::test_rng::Rng;
+    use sat_collision_testkit::SplitMix64 as Rng;
 
     fn pts(coords: &[(f64, f64)]) -> Vec<Point> {
         coords.iter().map(|&(x, y)| Point::new(x, y)).collect()

@@ -593,7 +593,7 @@ pub fn point_separation(a: Point, b: Point) -> Separation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
+    use sat_collision_testkit::SplitMix64 as Rng;
     use std::f64::consts::TAU;
 
     /// Convex polygon with `n` vertices at jittered angles on an ellipse,

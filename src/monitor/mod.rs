@@ -1157,7 +1157,7 @@ pub(crate) mod tests {
     #[test]
     fn monitor_with_exact_range() {
         use crate::broadphase::tests::random_obstacle;
-        use crate::test_rng::Rng;
+        use sat_collision_testkit::SplitMix64 as Rng;
         let mut rng = Rng(11);
         let obstacles: Vec<Obstacle> = (0..200)
             .map(|k| random_obstacle(&mut rng, k + 3 * (k % 2), 8.0))

@@ -1,7 +1,9 @@
-//! Shared harness of the node-over-ROS-2 tests (`node_topics`, `node_markers`,
-//! `node_service`): starts the real `sat_collision_node` binary as a child
-//! process in a namespace of its own and drives it with an r2r peer node in
-//! the test process.
+//! Harness of the node-over-ROS-2 tests (`node_topics`, `node_markers`,
+//! `node_service`, `node_flag`, `node_failsafe`): starts the real
+//! `sat_collision_node` binary as a child process in a namespace of its own
+//! and drives it with an r2r peer node in the test process. Built on the
+//! shared test support (`sat_collision_testkit`: message builders, the peer
+//! helpers and the child-process guard, re-exported here).
 //!
 //! * [`NodeProcess`] owns the child: SIGTERM then SIGKILL on drop, and the
 //!   kernel kills it too (`PR_SET_PDEATHSIG`) if the test thread dies
@@ -21,27 +23,26 @@
 //! not hear each other.
 #![allow(dead_code)]
 
-use futures::{Stream, StreamExt};
-use r2r::geometry_msgs::msg::{
-    Point, Point32, Polygon, PolygonInstance, PolygonInstanceStamped, PolygonStamped, Pose,
-    Quaternion,
-};
+pub use sat_collision_testkit::ros::msg::*;
+pub use sat_collision_testkit::ros::peer::*;
+
+use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped};
 use r2r::rcl_interfaces::msg::{Parameter, ParameterValue, SetParametersResult};
 use r2r::rcl_interfaces::srv::SetParameters;
-use r2r::sat_collision_msgs::msg::{CollisionReport, Obstacle, ObstacleArray, ObstacleResult};
+use r2r::sat_collision_msgs::msg::{CollisionReport, ObstacleArray};
 use r2r::sat_collision_msgs::srv::CheckFootprint;
-use r2r::std_msgs::msg::{Bool, Header};
-use r2r::visualization_msgs::msg::{Marker, MarkerArray};
+use r2r::std_msgs::msg::Bool;
+use r2r::visualization_msgs::msg::MarkerArray;
 use r2r::QosProfile;
+use sat_collision_testkit::process::{proc_status_kb, ChildGuard};
+use sat_collision_testkit::ros::node_command;
 use std::collections::BTreeMap;
-use std::fmt::Debug;
 use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::Notify;
 
 pub const NODE_BIN: &str = env!("CARGO_BIN_EXE_sat_collision_node");
@@ -57,14 +58,12 @@ pub const SETTLE: Duration = Duration::from_secs(10);
 /// exactly representable (every coordinate in these tests is).
 pub const EPS: f64 = 1e-9;
 
-// visualization_msgs/Marker type and action values.
-pub const ARROW: i32 = 0;
-pub const LINE_STRIP: i32 = 4;
-pub const LINE_LIST: i32 = 5;
-pub const TEXT_VIEW_FACING: i32 = 9;
-pub const ADD: i32 = 0;
-pub const DELETE: i32 = 2;
-pub const DELETEALL: i32 = 3;
+pub fn assert_close(actual: f64, expected: f64, what: &str) {
+    assert!(
+        (actual - expected).abs() <= EPS,
+        "{what}: {actual} != {expected} (±{EPS})"
+    );
+}
 
 // ---------------------------------------------------------------------------
 // Environment
@@ -93,39 +92,26 @@ pub fn context() -> r2r::Context {
 // ---------------------------------------------------------------------------
 // The node process
 
-/// A running `sat_collision_node`; stopped (SIGTERM, then SIGKILL) on drop.
+/// A running `sat_collision_node`, its output collected line by line;
+/// stopped (SIGTERM, then SIGKILL) on drop.
 pub struct NodeProcess {
-    child: Child,
+    child: ChildGuard,
     pub log: Arc<Mutex<Vec<String>>>,
     readers: Vec<JoinHandle<()>>,
 }
 
-extern "C" {
-    fn prctl(option: i32, ...) -> i32;
-}
-const PR_SET_PDEATHSIG: i32 = 1;
-const SIGKILL: u64 = 9;
-
-fn node_command(ns: &str, params: &[(&str, &str)]) -> Command {
-    let mut cmd = Command::new(NODE_BIN);
-    cmd.arg("--ros-args").arg("-r").arg(format!("__ns:={ns}"));
-    for (name, value) in params {
-        cmd.arg("-p").arg(format!("{name}:={value}"));
-    }
-    cmd.env("ROS_DOMAIN_ID", domain_id())
+/// The node in namespace `ns` with `-p name:=value` parameters, then
+/// `extra` arguments (inside the `--ros-args` section).
+fn command(ns: &str, params: &[(&str, &str)], extra: &[&str]) -> Command {
+    let params = params
+        .iter()
+        .map(|(name, value)| format!("{name}:={value}"));
+    let mut cmd = node_command(NODE_BIN, ns, params);
+    cmd.args(extra)
+        .env("ROS_DOMAIN_ID", domain_id())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // If the thread that started the child dies without dropping the guard
-    // (a test binary killed by a timeout, an abort), the kernel ends the
-    // child: no orphan keeps publishing into later runs.
-    unsafe {
-        use std::os::unix::process::CommandExt;
-        cmd.pre_exec(|| {
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            Ok(())
-        });
-    }
     cmd
 }
 
@@ -144,13 +130,23 @@ fn collect_lines(
 impl NodeProcess {
     /// Starts the node in namespace `ns` with `-p name:=value` parameters.
     pub fn spawn(ns: &str, params: &[(&str, &str)]) -> NodeProcess {
-        let mut child = node_command(ns, params)
-            .spawn()
+        NodeProcess::spawn_with_args(ns, params, &[])
+    }
+
+    /// Starts the node like [`spawn`](Self::spawn), with `extra` arguments
+    /// after the parameters (inside the `--ros-args` section), e.g.
+    /// `["--params-file", path]`.
+    pub fn spawn_with_args(ns: &str, params: &[(&str, &str)], extra: &[&str]) -> NodeProcess {
+        let mut child = ChildGuard::spawn(&mut command(ns, params, extra))
             .unwrap_or_else(|e| panic!("cannot start {NODE_BIN}: {e}"));
         let log = Arc::new(Mutex::new(Vec::new()));
+        let (stdout, stderr) = (
+            child.child_mut().stdout.take(),
+            child.child_mut().stderr.take(),
+        );
         let readers = vec![
-            collect_lines(child.stdout.take().unwrap(), log.clone()),
-            collect_lines(child.stderr.take().unwrap(), log.clone()),
+            collect_lines(stdout.expect("piped stdout"), log.clone()),
+            collect_lines(stderr.expect("piped stderr"), log.clone()),
         ];
         NodeProcess {
             child,
@@ -166,20 +162,36 @@ impl NodeProcess {
         params: &[(&str, &str)],
         timeout: Duration,
     ) -> (ExitStatus, String) {
-        let mut process = NodeProcess::spawn(ns, params);
+        NodeProcess::spawn(ns, params).wait_exit(timeout, || format!("node with {params:?}"))
+    }
+
+    /// Like [`run_to_exit`](Self::run_to_exit), with `extra` arguments.
+    pub fn run_with_args_to_exit(
+        ns: &str,
+        params: &[(&str, &str)],
+        extra: &[&str],
+        timeout: Duration,
+    ) -> (ExitStatus, String) {
+        NodeProcess::spawn_with_args(ns, params, extra)
+            .wait_exit(timeout, || format!("node with {params:?} {extra:?}"))
+    }
+
+    /// Waits until the node exits (exit status and output); panics after
+    /// `timeout`, naming the node with `what()`.
+    fn wait_exit(mut self, timeout: Duration, what: impl Fn() -> String) -> (ExitStatus, String) {
         let start = Instant::now();
         loop {
-            if let Some(status) = process.child.try_wait().expect("wait for the node") {
-                for reader in process.readers.drain(..) {
+            if let Some(status) = self.child.try_wait().expect("wait for the node") {
+                for reader in self.readers.drain(..) {
                     let _ = reader.join();
                 }
-                let text = process.log_text();
-                return (status, text);
+                return (status, self.log_text());
             }
             if start.elapsed() > timeout {
                 panic!(
-                    "node with {params:?} still running after {timeout:?}; output:\n{}",
-                    process.log_text()
+                    "{} still running after {timeout:?}; output:\n{}",
+                    what(),
+                    self.log_text()
                 );
             }
             std::thread::sleep(Duration::from_millis(20));
@@ -193,182 +205,28 @@ impl NodeProcess {
     /// Whether the node is still running (it must keep serving after bad
     /// input).
     pub fn is_running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
+        self.child.is_running()
     }
 
-    fn stop(&mut self) {
-        if !self.is_running() {
-            return;
-        }
-        // Graceful first (the node handles SIGTERM), so DDS cleans up.
-        let _ = Command::new("kill")
-            .arg("-TERM")
-            .arg(self.child.id().to_string())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if !self.is_running() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    /// The child's process id (for /proc/<pid>/status).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Resident set size of the node (VmRSS, kB), if it can be read.
+    pub fn rss_kb(&self) -> Option<u64> {
+        proc_status_kb(self.pid(), "VmRSS:")
     }
 }
 
 impl Drop for NodeProcess {
     fn drop(&mut self) {
-        self.stop();
+        // The readers end when the child's pipes close.
+        self.child.stop();
         for reader in self.readers.drain(..) {
             let _ = reader.join();
         }
     }
-}
-
-// ---------------------------------------------------------------------------
-// Messages
-
-pub fn point32(x: f64, y: f64) -> Point32 {
-    Point32 {
-        x: x as f32,
-        y: y as f32,
-        z: 0.0,
-    }
-}
-
-pub fn polygon(points: &[(f64, f64)]) -> Polygon {
-    Polygon {
-        points: points.iter().map(|&(x, y)| point32(x, y)).collect(),
-    }
-}
-
-/// Axis-aligned rectangle `[x0, x1] x [y0, y1]`, counter-clockwise.
-pub fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<(f64, f64)> {
-    vec![(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
-}
-
-/// Square of half side `h` centred on (`cx`, `cy`).
-pub fn square(cx: f64, cy: f64, h: f64) -> Vec<(f64, f64)> {
-    rect(cx - h, cy - h, cx + h, cy + h)
-}
-
-pub fn header(frame: &str) -> Header {
-    Header {
-        frame_id: frame.to_owned(),
-        ..Default::default()
-    }
-}
-
-pub fn footprint(frame: &str, points: &[(f64, f64)]) -> PolygonStamped {
-    PolygonStamped {
-        header: header(frame),
-        polygon: polygon(points),
-    }
-}
-
-pub fn obstacle(id: &str, points: &[(f64, f64)]) -> Obstacle {
-    Obstacle {
-        id: id.to_owned(),
-        polygon: polygon(points),
-        radius: 0.0,
-    }
-}
-
-/// The message's circle convention: one vertex and a radius.
-pub fn circle(id: &str, cx: f64, cy: f64, radius: f64) -> Obstacle {
-    Obstacle {
-        id: id.to_owned(),
-        polygon: polygon(&[(cx, cy)]),
-        radius,
-    }
-}
-
-pub fn obstacles(frame: &str, list: Vec<Obstacle>) -> ObstacleArray {
-    ObstacleArray {
-        header: header(frame),
-        obstacles: list,
-    }
-}
-
-pub fn instance(frame: &str, id: i64, points: &[(f64, f64)]) -> PolygonInstanceStamped {
-    PolygonInstanceStamped {
-        header: header(frame),
-        polygon: PolygonInstance {
-            polygon: polygon(points),
-            id,
-        },
-    }
-}
-
-/// A planar pose: translation (`x`, `y`) and yaw.
-pub fn pose(x: f64, y: f64, yaw: f64) -> Pose {
-    Pose {
-        position: Point { x, y, z: 0.0 },
-        orientation: Quaternion {
-            x: 0.0,
-            y: 0.0,
-            z: (yaw / 2.0).sin(),
-            w: (yaw / 2.0).cos(),
-        },
-    }
-}
-
-pub fn result<'a>(report: &'a CollisionReport, id: &str) -> &'a ObstacleResult {
-    report
-        .results
-        .iter()
-        .find(|r| r.id == id)
-        .unwrap_or_else(|| panic!("no result for `{id}` in {report:#?}"))
-}
-
-pub fn result_ids(report: &CollisionReport) -> Vec<&str> {
-    report.results.iter().map(|r| r.id.as_str()).collect()
-}
-
-pub fn assert_close(actual: f64, expected: f64, what: &str) {
-    assert!(
-        (actual - expected).abs() <= EPS,
-        "{what}: {actual} != {expected} (±{EPS})"
-    );
-}
-
-// ---------------------------------------------------------------------------
-// Markers
-
-/// Markers of one namespace, by marker id.
-pub fn markers_in<'a>(array: &'a MarkerArray, ns: &str) -> Vec<&'a Marker> {
-    array.markers.iter().filter(|m| m.ns == ns).collect()
-}
-
-/// Added (not deleted) marker `(ns, id)`, if the array has one.
-pub fn added<'a>(array: &'a MarkerArray, ns: &str, id: i32) -> Option<&'a Marker> {
-    array
-        .markers
-        .iter()
-        .find(|m| m.ns == ns && m.id == id && m.action == ADD)
-}
-
-pub fn deleted(array: &MarkerArray, ns: &str, id: i32) -> bool {
-    array
-        .markers
-        .iter()
-        .any(|m| m.ns == ns && m.id == id && m.action == DELETE)
-}
-
-/// Marker id of each obstacle id, read from the labels (`"<id>: ..."`).
-pub fn label_ids(array: &MarkerArray) -> BTreeMap<String, i32> {
-    array
-        .markers
-        .iter()
-        .filter(|m| m.ns == "labels" && m.action == ADD)
-        .filter_map(|m| {
-            let (id, _) = m.text.split_once(": ")?;
-            Some((id.to_owned(), m.id))
-        })
-        .collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -387,57 +245,6 @@ pub const FEED_PERIOD: Duration = Duration::from_millis(100);
 
 // ---------------------------------------------------------------------------
 // The harness
-
-/// Drains an r2r stream into an unbounded queue (r2r's holds 10 and drops).
-pub fn record<T: Send + 'static>(
-    mut stream: impl Stream<Item = T> + Unpin + Send + 'static,
-) -> UnboundedReceiver<T> {
-    let (tx, rx) = unbounded_channel();
-    tokio::spawn(async move {
-        while let Some(msg) = stream.next().await {
-            if tx.send(msg).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
-
-/// An r2r node spun on a thread of its own until dropped.
-pub struct Spinner {
-    pub node: Arc<Mutex<r2r::Node>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Spinner {
-    pub fn start(node: r2r::Node) -> Spinner {
-        let node = Arc::new(Mutex::new(node));
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread = {
-            let (node, stop) = (node.clone(), stop.clone());
-            std::thread::spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    node.lock().unwrap().spin_once(Duration::from_millis(10));
-                }
-            })
-        };
-        Spinner {
-            node,
-            stop,
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for Spinner {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
 
 /// One test's world. Must be created inside a tokio runtime, on the test's
 /// own thread (the child's death signal is tied to the thread that starts
@@ -745,142 +552,6 @@ impl Drop for Harness {
             eprintln!("---- {}", self.context_text());
         }
     }
-}
-
-/// Receives from `rx` until `pred` holds; panics after `timeout` with the
-/// last message seen.
-pub async fn wait_for<T: Debug>(
-    rx: &mut UnboundedReceiver<T>,
-    kind: &str,
-    what: &str,
-    timeout: Duration,
-    mut pred: impl FnMut(&T) -> bool,
-    context: impl Fn() -> String,
-) -> T {
-    let deadline = tokio::time::Instant::now() + timeout;
-    let mut last: Option<T> = None;
-    let mut seen = 0usize;
-    loop {
-        match tokio::time::timeout_at(deadline, rx.recv()).await {
-            Ok(Some(msg)) => {
-                seen += 1;
-                if pred(&msg) {
-                    return msg;
-                }
-                last = Some(msg);
-            }
-            Ok(None) => panic!(
-                "{kind} stream closed while waiting for {what}; {}",
-                context()
-            ),
-            Err(_) => panic!(
-                "no {kind} {what} within {timeout:?} ({seen} received); last one: {last:#?}\n{}",
-                context()
-            ),
-        }
-    }
-}
-
-/// Parameter values for `set_parameters` (rcl_interfaces/ParameterType).
-pub fn double_value(x: f64) -> ParameterValue {
-    ParameterValue {
-        type_: 3,
-        double_value: x,
-        ..Default::default()
-    }
-}
-
-pub fn string_value(s: &str) -> ParameterValue {
-    ParameterValue {
-        type_: 4,
-        string_value: s.to_owned(),
-        ..Default::default()
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Helpers of node_failsafe (appended)
-
-impl NodeProcess {
-    /// The child's process id (for /proc/<pid>/status).
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// Resident set size of the node (VmRSS, kB), if it can be read.
-    pub fn rss_kb(&self) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))?
-            .trim()
-            .trim_end_matches("kB")
-            .trim()
-            .parse()
-            .ok()
-    }
-
-    /// Starts the node like [`spawn`](Self::spawn), with `extra` arguments
-    /// after the parameters (inside the `--ros-args` section), e.g.
-    /// `["--params-file", path]`.
-    pub fn spawn_with_args(ns: &str, params: &[(&str, &str)], extra: &[&str]) -> NodeProcess {
-        let mut cmd = node_command(ns, params);
-        cmd.args(extra);
-        let mut child = cmd
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {NODE_BIN}: {e}"));
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let readers = vec![
-            collect_lines(child.stdout.take().unwrap(), log.clone()),
-            collect_lines(child.stderr.take().unwrap(), log.clone()),
-        ];
-        NodeProcess {
-            child,
-            log,
-            readers,
-        }
-    }
-
-    /// Like [`run_to_exit`](Self::run_to_exit), with `extra` arguments.
-    pub fn run_with_args_to_exit(
-        ns: &str,
-        params: &[(&str, &str)],
-        extra: &[&str],
-        timeout: Duration,
-    ) -> (ExitStatus, String) {
-        let mut process = NodeProcess::spawn_with_args(ns, params, extra);
-        let start = Instant::now();
-        loop {
-            if let Some(status) = process.child.try_wait().expect("wait for the node") {
-                for reader in process.readers.drain(..) {
-                    let _ = reader.join();
-                }
-                return (status, process.log_text());
-            }
-            if start.elapsed() > timeout {
-                panic!(
-                    "node with {params:?} {extra:?} still running after {timeout:?}; output:\n{}",
-                    process.log_text()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-/// Like [`record`], each message with the time it was taken from r2r.
-pub fn record_stamped<T: Send + 'static>(
-    mut stream: impl Stream<Item = T> + Unpin + Send + 'static,
-) -> UnboundedReceiver<(Instant, T)> {
-    let (tx, rx) = unbounded_channel();
-    tokio::spawn(async move {
-        while let Some(msg) = stream.next().await {
-            if tx.send((Instant::now(), msg)).is_err() {
-                break;
-            }
-        }
-    });
-    rx
 }
 
 impl Harness {

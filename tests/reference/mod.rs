@@ -251,36 +251,4 @@ pub fn project(polygon: &[Point], axis: &Vector) -> (f64, f64) {
 
 /// Deterministic generator (SplitMix64): every failure is reproducible from
 /// the seed printed with it.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-
-    /// Uniform integer in [lo, hi].
-    pub fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next_u64() % ((hi - lo + 1) as u64)) as i64
-    }
-
-    pub fn chance(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-}
+pub use sat_collision_testkit::SplitMix64 as Rng;

@@ -1,0 +1,176 @@
+//! Command line: the client's options, or one of the benchmark's own child
+//! processes (echo, sink).
+
+use crate::Res;
+use clap::{ArgGroup, Parser};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The node binary that `cargo bench` built with this benchmark.
+const NODE_BIN: &str = env!("CARGO_BIN_EXE_sat_collision_node");
+
+const LATENCY: &str = "Latency (default)";
+const SOAK: &str = "Soak (always --steady)";
+const ALLOCATIONS: &str = "Allocations (always --steady: the steady state the target is about)";
+const NODE: &str = "Node";
+const INTERNAL: &str = "Internal (the benchmark's own child processes)";
+
+/// sat_collision_node latency over ROS 2 against the transport floor
+#[derive(Parser)]
+#[command(
+    name = "node_latency",
+    override_usage = "cargo bench --bench node_latency -- [OPTIONS]",
+    group(ArgGroup::new("internal").args(["echo", "echo_entities", "echo_st", "sink"]))
+)]
+struct Cli {
+    /// Measured messages per target
+    #[arg(long, value_name = "N", default_value_t = 2000, help_heading = LATENCY)]
+    samples: usize,
+    /// Unmeasured messages per target first
+    #[arg(long, value_name = "N", default_value_t = 300, help_heading = LATENCY)]
+    warmup: usize,
+    /// Messages per target before switching
+    #[arg(long, value_name = "N", default_value_t = 50, help_heading = LATENCY)]
+    block: usize,
+    /// Send period, one in flight; 0 = back to back
+    #[arg(long, value_name = "US", default_value_t = 1000, help_heading = LATENCY)]
+    period_us: u64,
+    /// Obstacles in the scene
+    #[arg(long, value_name = "N", default_value_t = 1000, help_heading = LATENCY)]
+    obstacles: usize,
+    /// Also: a node whose report is subscribed, vs the echo
+    #[arg(long, help_heading = LATENCY)]
+    report: bool,
+    /// Also: a node publishing markers to a subscriber, vs the echo
+    #[arg(long, help_heading = LATENCY)]
+    markers: bool,
+    /// Skip the single-threaded echo
+    #[arg(long, help_heading = LATENCY)]
+    no_echo_st: bool,
+    /// Also: an echo that computes for US µs after each answer (what the
+    /// node's post-flag work costs the flag's delivery)
+    #[arg(long, value_name = "US", help_heading = LATENCY)]
+    echo_burn_us: Option<u64>,
+    /// Only clear footprints (the flag never changes; a timer
+    /// re-publication can then pass for an answer: ~0.2 % of samples)
+    #[arg(long, help_heading = LATENCY)]
+    steady: bool,
+
+    /// Drive the node alone for SECONDS
+    #[arg(long, value_name = "SECONDS", help_heading = SOAK)]
+    soak: Option<f64>,
+    /// Soak rate
+    #[arg(long, value_name = "HZ", default_value_t = 1000.0, help_heading = SOAK)]
+    rate: f64,
+    /// RSS sample period in seconds
+    #[arg(long, value_name = "S", default_value_t = 5.0, help_heading = SOAK)]
+    rss_every: f64,
+
+    /// Count allocation calls per message in the node, the echo and the echo
+    /// with the node's entities (with --report: also the node with its
+    /// report subscribed)
+    #[arg(long, help_heading = ALLOCATIONS)]
+    allocs: bool,
+
+    /// The node binary (default: the one cargo built with this bench)
+    #[arg(long, value_name = "PATH", default_value = NODE_BIN, hide_default_value = true, help_heading = NODE)]
+    node_bin: PathBuf,
+    /// Extra `-p P` for the node, e.g. exact_range:=1.0 (repeatable)
+    #[arg(long = "node-param", value_name = "P", help_heading = NODE)]
+    node_params: Vec<String>,
+
+    /// Run the echo (tokio hand-over, like the node) in namespace NS
+    #[arg(long, value_name = "NS", help_heading = INTERNAL)]
+    echo: Option<String>,
+    /// The same echo with the node's other ROS entities (2 more
+    /// subscriptions, 7 services: the same wait set)
+    #[arg(long, value_name = "NS", help_heading = INTERNAL)]
+    echo_entities: Option<String>,
+    /// Run the single-threaded echo in namespace NS
+    #[arg(long, value_name = "NS", help_heading = INTERNAL)]
+    echo_st: Option<String>,
+    /// Subscribe (raw) to NS/collision_markers and NS/collision_report
+    #[arg(long, value_name = "NS", help_heading = INTERNAL)]
+    sink: Option<String>,
+
+    /// Passed by `cargo bench` to every harness = false benchmark: ignored
+    #[arg(long, hide = true)]
+    bench: bool,
+}
+
+#[derive(Clone)]
+pub struct Options {
+    pub samples: usize,
+    pub warmup: usize,
+    pub block: usize,
+    pub period: Duration,
+    pub obstacles: usize,
+    pub markers: bool,
+    pub report: bool,
+    pub echo_st: bool,
+    pub soak: Option<f64>,
+    pub rate: f64,
+    pub rss_every: f64,
+    pub allocs: bool,
+    pub steady: bool,
+    pub node_bin: PathBuf,
+    pub node_params: Vec<String>,
+    pub burn: Option<u64>,
+}
+
+pub enum Mode {
+    Client(Options),
+    /// The echo; `true`: with the node's ROS entities.
+    Echo(String, bool),
+    EchoSingleThread(String),
+    Sink(String),
+}
+
+/// The mode and options of this run; `--help` prints the options and
+/// exits.
+pub fn parse_args() -> Res<Mode> {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // A usage error: clap's message, exit status 1 like every other
+        // failure of this benchmark.
+        Err(e) if e.use_stderr() => {
+            let _ = e.print();
+            std::process::exit(1);
+        }
+        // --help: on stdout, exit status 0.
+        Err(e) => e.exit(),
+    };
+    if let Some(ns) = cli.echo {
+        return Ok(Mode::Echo(ns, false));
+    }
+    if let Some(ns) = cli.echo_entities {
+        return Ok(Mode::Echo(ns, true));
+    }
+    if let Some(ns) = cli.echo_st {
+        return Ok(Mode::EchoSingleThread(ns));
+    }
+    if let Some(ns) = cli.sink {
+        return Ok(Mode::Sink(ns));
+    }
+    if !(cli.rate > 0.0 && cli.rss_every > 0.0) {
+        return Err("--rate and --rss-every must be > 0".into());
+    }
+    Ok(Mode::Client(Options {
+        samples: cli.samples,
+        warmup: cli.warmup,
+        block: cli.block.max(1),
+        period: Duration::from_micros(cli.period_us),
+        obstacles: cli.obstacles,
+        markers: cli.markers,
+        report: cli.report,
+        echo_st: !cli.no_echo_st,
+        soak: cli.soak,
+        rate: cli.rate,
+        rss_every: cli.rss_every,
+        allocs: cli.allocs,
+        steady: cli.steady,
+        node_bin: cli.node_bin,
+        node_params: cli.node_params,
+        burn: cli.echo_burn_us,
+    }))
+}

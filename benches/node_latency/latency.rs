@@ -1,0 +1,165 @@
+//! The latency mode (default): the node against the echoes, in interleaved
+//! blocks; then, each alone with the echo, a node whose report is subscribed
+//! and one whose markers are.
+
+use crate::cli::Options;
+use crate::client::{make_client, Client};
+use crate::echo::BURN_VAR;
+use crate::process::{echo_command, loadavg, node_command, ChildProcess};
+use crate::report::{header_lines, print_table};
+use crate::scenario::{monitor, FRAME};
+use crate::stats::{stats, Stats};
+use crate::Res;
+use sat_collision::ros::convert;
+use std::time::{Duration, Instant};
+
+/// What the node computes before it publishes the flag, timed in this
+/// process on the same scene and footprints: `convert::points_into` +
+/// `Monitor::set_footprint` + `Monitor::flag`; and the report it builds
+/// after the flag when somebody needs one, `Monitor::evaluate_into` (µs per
+/// call, p50 and p99 of `rounds` calls).
+fn in_process(client: &Client, rounds: usize) -> (Stats, Stats) {
+    let mut monitor = monitor(&client.scene);
+    let mut report = monitor.evaluate(0.0);
+    let mut points = Vec::new();
+    let (mut before_flag, mut evaluate) = (Vec::new(), Vec::new());
+    for k in 0..rounds {
+        let probe = &client.probes[k % client.probes.len()];
+        let t0 = Instant::now();
+        convert::points_into(&probe.polygon, &mut points);
+        monitor.set_footprint(FRAME, &points, 0.0);
+        let flag = monitor.flag(0.0);
+        let t1 = Instant::now();
+        monitor.evaluate_into(0.0, &mut report);
+        let t2 = Instant::now();
+        assert_eq!(flag.colliding, probe.colliding);
+        assert_eq!(report.colliding, probe.colliding);
+        before_flag.push((t1 - t0).as_secs_f64() * 1e6);
+        evaluate.push((t2 - t1).as_secs_f64() * 1e6);
+    }
+    (stats(&before_flag), stats(&evaluate))
+}
+
+pub fn latency(o: &Options) -> Res<()> {
+    header_lines(o);
+    let mut client = make_client(o)?;
+    let (before_flag, evaluate) = in_process(&client, 2000);
+    println!(
+        "in this process, per footprint: before the flag (points + set_footprint + flag) p50 {:.1} µs, p99 {:.1} µs; the report after it (evaluate_into) p50 {:.1} µs, p99 {:.1} µs",
+        before_flag.p50, before_flag.p99, evaluate.p50, evaluate.p99
+    );
+    let pid = std::process::id();
+    let dir = client.dir.clone();
+
+    let ns = format!("/lat{pid}_node");
+    let process = ChildProcess::spawn("node", node_command(o, &ns, 0.0), &dir)?;
+    let mut node = client.target("node", ns, process)?;
+    let ns = format!("/lat{pid}_echo");
+    let process = ChildProcess::spawn("echo", echo_command("--echo", &ns)?, &dir)?;
+    let mut echo = client.target("echo (floor)", ns, process)?;
+    client.setup_node(&mut node)?;
+    client.setup_echo(&mut echo)?;
+    let ns = format!("/lat{pid}_echo_entities");
+    let process =
+        ChildProcess::spawn("echo_entities", echo_command("--echo-entities", &ns)?, &dir)?;
+    let mut echo_entities = client.target("echo, node's entities", ns, process)?;
+    client.setup_echo(&mut echo_entities)?;
+    let mut targets = vec![echo, node, echo_entities];
+    if let Some(us) = o.burn {
+        let ns = format!("/lat{pid}_echo_burn");
+        let mut cmd = echo_command("--echo", &ns)?;
+        cmd.env(BURN_VAR, us.to_string());
+        let process = ChildProcess::spawn("echo_burn", cmd, &dir)?;
+        let mut t = client.target(&format!("echo + {us} µs after"), ns, process)?;
+        client.setup_echo(&mut t)?;
+        targets.push(t);
+    }
+    if o.echo_st {
+        let ns = format!("/lat{pid}_echo_st");
+        let process = ChildProcess::spawn("echo_st", echo_command("--echo-st", &ns)?, &dir)?;
+        let mut t = client.target("echo, single thread", ns, process)?;
+        client.setup_echo(&mut t)?;
+        targets.push(t);
+    }
+    let load0 = loadavg();
+    let t0 = Instant::now();
+    client.compare(&mut targets, o);
+    println!(
+        "\nphase 1: {:.1} s, load average {} before, {} after",
+        t0.elapsed().as_secs_f64(),
+        load0,
+        loadavg()
+    );
+    print_table(
+        &format!(
+            "footprint → collision, {} obstacles, markers_rate 0 (µs)",
+            o.obstacles
+        ),
+        &targets,
+        0,
+    );
+    for t in &mut targets {
+        t.process.check_running()?;
+    }
+
+    // Nodes with subscribed outputs, each alone with the echo: their work
+    // must not load the first phase.
+    let mut phases = Vec::new();
+    if o.report {
+        phases.push((
+            "report",
+            "node, report subscribed",
+            0.0,
+            "footprint → collision, collision_report subscribed by another process (µs)",
+        ));
+    }
+    if o.markers {
+        phases.push((
+            "markers",
+            "node, markers subscribed",
+            10.0,
+            "footprint → collision, markers_rate 10, markers and report subscribed by another process (µs)",
+        ));
+    }
+    for (k, (name, label, markers_rate, title)) in phases.into_iter().enumerate() {
+        targets.truncate(1);
+        let ns = format!("/lat{pid}_{name}");
+        let process = ChildProcess::spawn(
+            &format!("node_{name}"),
+            node_command(o, &ns, markers_rate),
+            &dir,
+        )?;
+        let mut t = client.target(label, ns.clone(), process)?;
+        client.setup_node(&mut t)?;
+        let sink =
+            ChildProcess::spawn(&format!("sink_{name}"), echo_command("--sink", &ns)?, &dir)?;
+        // Discovery: reports and markers are built only once the node sees
+        // the sink.
+        client.idle(Duration::from_secs(2), &mut []);
+        targets.push(t);
+        for t in &mut targets {
+            t.samples.clear();
+            t.skipped = 0;
+            t.lost = 0;
+        }
+        let load0 = loadavg();
+        let t0 = Instant::now();
+        client.compare(&mut targets, o);
+        let sink_log = sink.log.clone();
+        drop(sink);
+        println!(
+            "\nphase {}: {:.1} s, load average {} before, {} after; {}",
+            k + 2,
+            t0.elapsed().as_secs_f64(),
+            load0,
+            loadavg(),
+            std::fs::read_to_string(sink_log)
+                .unwrap_or_default()
+                .lines()
+                .find(|l| l.starts_with("sink:"))
+                .unwrap_or("sink: no summary")
+        );
+        print_table(title, &targets, 0);
+    }
+    Ok(())
+}

@@ -1,0 +1,24 @@
+//! Test and benchmark support of `sat_collision`, in one place for the
+//! library's unit tests (`#[cfg(test)]` modules), the integration tests in
+//! `tests/` and the benchmarks in `benches/`:
+//!
+//! * [`SplitMix64`]: the deterministic generator behind every random case;
+//! * [`alloc`]: a global allocator that counts the current thread's
+//!   allocation calls;
+//! * [`process`]: child processes that never outlive the test or benchmark
+//!   that started them;
+//! * `ros` (feature `ros`): ROS 2 message builders, readers of the node's
+//!   outputs, the node's command line and r2r peer helpers.
+//!
+//! The crate does not depend on the `sat_collision` library (the library's
+//! unit tests would otherwise see two copies of its types): helpers that
+//! need the library's types stay next to the tests that use them
+//! (`tests/reference/`, `tests/fuzz_support/`, `tests/node_common/`).
+
+pub mod alloc;
+pub mod process;
+mod rng;
+#[cfg(feature = "ros")]
+pub mod ros;
+
+pub use rng::SplitMix64;
