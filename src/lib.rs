@@ -11,9 +11,11 @@
 //! * [`monitor`]: what the node knows, how fresh it is, and what it decides;
 //!   [`scene`]: YAML scenes and zone files;
 //! * [`config`] (the node's parameter table), [`params_file`], [`svg`];
+//!   [`cli`]: what the binaries share about their command lines;
 //! * `ros` (feature `ros`): the r2r node glue.
 
 pub mod broadphase;
+pub mod cli;
 pub mod config;
 pub mod geometry;
 pub mod limits;

@@ -18,7 +18,7 @@ use syn::visit::Visit;
 /// Top-level modules by layer, lowest first: a module may use modules of
 /// its own layer's *own subtree* and of lower layers only.
 const LAYERS: &[&[&str]] = &[
-    &["geometry", "text", "limits"],
+    &["geometry", "text", "limits", "cli"],
     &["model"],
     &["broadphase", "planner", "visual"],
     &["monitor", "scene"],

@@ -20,7 +20,6 @@ macro_rules! exit_codes {
 const EXIT_CLEAR: u8 = 0;
 const EXIT_COLLISION: u8 = 1;
 const EXIT_INVALID: u8 = 2;
-const EXIT_USAGE: u8 = 64;
 
 /// Offline collision check of a scene file (no ROS needed).
 #[derive(Parser)]
@@ -130,19 +129,9 @@ fn run(args: CheckArgs) -> Result<u8, String> {
 }
 
 fn main() -> ExitCode {
-    let Command::Check(args) = match Cli::try_parse() {
+    let Command::Check(args) = match sat_collision::cli::parse::<Cli>() {
         Ok(cli) => cli.command,
-        Err(error) => {
-            // --help and --version print on stdout and exit 0; usage errors
-            // print on stderr and exit 64 (clap's own code would be 2, which
-            // here means invalid input).
-            let _ = error.print();
-            return if error.use_stderr() {
-                ExitCode::from(EXIT_USAGE)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
+        Err(code) => return code,
     };
     match run(args) {
         Ok(code) => ExitCode::from(code),

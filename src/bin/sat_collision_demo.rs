@@ -35,8 +35,6 @@ const RADII: (f64, f64) = (2.4, 1.3);
 const FOOTPRINT_RATE_HZ: f64 = 20.0;
 const OBSTACLES_PERIOD: Duration = Duration::from_millis(200);
 
-const EXIT_USAGE: u8 = 64;
-
 /// Drives a footprint around a loop through the obstacles of a scene, for sat_collision_node
 // Help text is not wrapped to the terminal (no `wrap_help`): lines are kept
 // short here. Every option takes the next argument as its value, whatever it
@@ -327,18 +325,9 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args = match Args::try_parse() {
+    let args = match sat_collision::cli::parse::<Args>() {
         Ok(args) => args,
-        Err(error) => {
-            // --help and --version print on stdout and exit 0; usage errors
-            // print on stderr and exit 64 (clap's own code would be 2).
-            let _ = error.print();
-            return if error.use_stderr() {
-                ExitCode::from(EXIT_USAGE)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
+        Err(code) => return code,
     };
     match run(args).await {
         Ok(()) => ExitCode::SUCCESS,
