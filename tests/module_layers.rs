@@ -136,27 +136,18 @@ impl Collector {
         }
     }
 
+    /// Records a path: crate-internal ones for the graph, the others
+    /// (external crates, std) for the geometry purity check.
     fn push(&mut self, segments: Vec<String>, reexport_as: Option<String>, line: usize) {
-        if matches!(
-            segments.first().map(String::as_str),
-            Some("crate" | "super" | "self")
-        ) || reexport_as.is_some()
-        {
-            self.uses.push(Use {
-                scope: self.scope.clone(),
-                segments,
-                reexport_as,
-                line,
-            });
-        } else if !segments.is_empty() {
-            // External crate or std: kept for the geometry purity check.
-            self.uses.push(Use {
-                scope: self.scope.clone(),
-                segments,
-                reexport_as: None,
-                line,
-            });
+        if segments.is_empty() && reexport_as.is_none() {
+            return;
         }
+        self.uses.push(Use {
+            scope: self.scope.clone(),
+            segments,
+            reexport_as,
+            line,
+        });
     }
 }
 
@@ -371,7 +362,7 @@ fn load() -> Crate {
     Crate::load(&src)
 }
 
-/// A cycle through `start`, if any (depth-first search).
+/// A cycle in the graph, if any (depth-first search).
 fn find_cycle(edges: &BTreeMap<ModPath, BTreeMap<ModPath, String>>) -> Option<Vec<ModPath>> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
