@@ -80,19 +80,8 @@ fn star() -> Vec<Point> {
 
 /// A thick spiral of four turns, `N / 2` samples per wall.
 fn spiral() -> Vec<Point> {
-    let samples = N / 2;
-    let (turns, pitch, thickness, start) = (4.0, 1.0, 0.5, 1.0);
-    let arm = |t: f64, offset: f64| {
-        let a = t * TAU * turns;
-        let r = start + pitch * a / TAU + offset;
-        Point::new(r * a.cos(), r * a.sin())
-    };
-    let ts: Vec<f64> = (0..samples)
-        .map(|k| k as f64 / (samples - 1) as f64)
-        .collect();
-    let mut ring: Vec<Point> = ts.iter().map(|&t| arm(t, thickness)).collect();
-    ring.extend(ts.iter().rev().map(|&t| arm(t, 0.0)));
-    ring
+    let (turns, start, pitch, thickness) = (4.0, 1.0, 1.0, 0.5);
+    sat_collision_testkit::spiral(turns, start, pitch, thickness, N / 2)
 }
 
 /// Random points sorted by x; those above the line from the leftmost to the

@@ -103,19 +103,9 @@ fn spiral(rng: &mut Rng, samples: usize) -> Vec<Point> {
     let pitch = rng.range(0.5, 2.0);
     let thickness = pitch * rng.range(0.2, 0.8);
     let start = rng.range(0.5, 2.0);
-    let arm = |t: f64, offset: f64| {
-        let a = t * TAU * turns;
-        let r = start + pitch * a / TAU + offset;
-        Point::new(r * a.cos(), r * a.sin())
-    };
     // Enough samples that the walls stay apart.
     let samples = samples.max((turns * 24.0) as usize);
-    let ts: Vec<f64> = (0..samples)
-        .map(|k| k as f64 / (samples - 1) as f64)
-        .collect();
-    let mut ring: Vec<Point> = ts.iter().map(|&t| arm(t, thickness)).collect();
-    ring.extend(ts.iter().rev().map(|&t| arm(t, 0.0)));
-    ring
+    sat_collision_testkit::spiral(turns, start, pitch, thickness, samples)
 }
 
 /// An orthogonal polygon on the integer grid: columns with random top and

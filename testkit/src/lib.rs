@@ -7,6 +7,7 @@
 //!   allocation calls;
 //! * [`process`]: child processes that never outlive the test or benchmark
 //!   that started them;
+//! * [`spiral`]: a hard concave outline for validation and decomposition;
 //! * `ros` (feature `ros`): ROS 2 message builders, readers of the node's
 //!   outputs, the node's command line and r2r peer helpers.
 //!
@@ -20,5 +21,7 @@ pub mod process;
 mod rng;
 #[cfg(feature = "ros")]
 pub mod ros;
+mod shapes;
 
 pub use rng::SplitMix64;
+pub use shapes::spiral;
