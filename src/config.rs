@@ -416,7 +416,7 @@ impl NodeConfig {
     pub fn robot_shape(&self) -> Option<Result<Shape, FootprintTextError>> {
         if !self.robot_footprint.trim().is_empty() {
             return Some(
-                parse_footprint(&self.robot_footprint)
+                footprint_points(&self.robot_footprint)
                     .and_then(|points| Ok(Shape::polygon(&points)?)),
             );
         }
@@ -440,11 +440,16 @@ fn closest_name(name: &str) -> Option<&'static str> {
 /// Parses nav2's footprint string `"[[x, y], [x, y], ...]"` and checks that
 /// it is a usable polygon.
 pub fn parse_footprint(text: &str) -> Result<Vec<Point>, FootprintTextError> {
-    let pairs: Vec<[f64; 2]> =
-        serde_yaml::from_str(text).map_err(|e| FootprintTextError::Syntax(e.to_string()))?;
-    let points: Vec<Point> = pairs.iter().map(|p| Point::new(p[0], p[1])).collect();
+    let points = footprint_points(text)?;
     Shape::polygon(&points)?;
     Ok(points)
+}
+
+/// The points of nav2's footprint string, not yet validated as a polygon.
+fn footprint_points(text: &str) -> Result<Vec<Point>, FootprintTextError> {
+    let pairs: Vec<[f64; 2]> =
+        serde_yaml::from_str(text).map_err(|e| FootprintTextError::Syntax(e.to_string()))?;
+    Ok(pairs.iter().map(|p| Point::new(p[0], p[1])).collect())
 }
 
 #[cfg(test)]
