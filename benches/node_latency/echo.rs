@@ -8,7 +8,7 @@ use r2r::sat_collision_msgs::msg::ObstacleArray;
 use r2r::sat_collision_msgs::srv::CheckFootprint;
 use r2r::std_msgs::msg::Bool;
 use r2r::QosProfile;
-use sat_collision::ros::spin::{ShutdownSignals, Spinner, StopFlag, SPIN_TIMEOUT};
+use sat_collision::ros::spin::{spin_until, ShutdownSignals, Spinner, StopFlag, SPIN_TIMEOUT};
 use std::time::{Duration, Instant};
 
 /// Environment variable of the echo: µs of busy work after each answer.
@@ -131,8 +131,7 @@ pub fn sink(ns: &str) -> Res<()> {
         QosProfile::default(),
     )?;
     let (mut arrays, mut bytes, mut report_count) = (0usize, 0usize, 0usize);
-    while !running.is_stopped() {
-        node.spin_once(SPIN_TIMEOUT);
+    spin_until(&mut node, &running, || {
         while let Some(Some(m)) = markers.next().now_or_never() {
             arrays += 1;
             bytes = m.len();
@@ -140,7 +139,7 @@ pub fn sink(ns: &str) -> Res<()> {
         while let Some(Some(_)) = reports.next().now_or_never() {
             report_count += 1;
         }
-    }
+    });
     println!("sink: {arrays} marker arrays (last {bytes} bytes), {report_count} reports");
     Ok(())
 }
