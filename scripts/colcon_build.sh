@@ -25,7 +25,8 @@
 #     (pinned in scripts/requirements-colcon-cargo.txt) ONCE, with `pip install --target`
 #     into .ros2/colcon_cargo/<key>/ (cached behind a stamp; nothing goes into the ROS or
 #     system Python), and put them on PYTHONPATH / PATH for this build only.
-#  3. colcon build --base-paths <repo> <repo>/msg. Both paths are needed: colcon does not
+#  3. colcon build --base-paths <repo> <repo>/msg (and <repo>/msg/tf2_msgs when the ROS
+#     install has no tf2_msgs, as the wheels do). The paths are needed: colcon does not
 #     look inside a folder it has identified as a package, so it never finds msg/ inside
 #     the repository root on its own (and never descends into .ros2/ or target/ either;
 #     COLCON_IGNORE files are dropped there anyway).
@@ -169,8 +170,16 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" != "$msgs_hash" ] && [ -d "$WS/build/s
         -p r2r -p r2r_msg_gen -p r2r_rcl -p r2r_actions || true
 fi
 
+base_paths=("$ROOT" "$ROOT/msg")
+# A ROS install without tf2_msgs (the PyPI wheels): build msg/tf2_msgs (TFMessage) too.
+has_tf2_msgs=0
+IFS=: read -r -a prefixes <<<"${AMENT_PREFIX_PATH:-}"
+for p in "${prefixes[@]}"; do
+    [ -n "$p" ] && [ -e "$p/share/ament_index/resource_index/packages/tf2_msgs" ] && has_tf2_msgs=1
+done
+[ "$has_tf2_msgs" = 1 ] || base_paths+=("$ROOT/msg/tf2_msgs")
 args=(
-    --base-paths "$ROOT" "$ROOT/msg"
+    --base-paths "${base_paths[@]}"
     --build-base "$WS/build" --install-base "$WS/install"
     --cmake-args -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release "-DPython3_EXECUTABLE=$(command -v python3)"
 )

@@ -23,6 +23,8 @@
 #   installed with apt-get (as root, or with passwordless sudo).
 # - msg/ (package sat_collision_msgs) is built with colcon whenever its sources change,
 #   into .ros2/msgs/<hash of msg/ and of the ROS prefix> (symlink: .ros2/msgs_install).
+#   When the ROS install has no tf2_msgs (the wheels), msg/tf2_msgs (TFMessage, the same
+#   definition as upstream) is built with it.
 #   The hash in the path matters: r2r regenerates its Rust bindings only when
 #   AMENT_PREFIX_PATH & co change, not when a .msg file changes.
 #
@@ -196,10 +198,15 @@ setup_msgs() {
         local t0=$SECONDS log="$_SAT_R/logs/msgs_build.log"
         _sat_say "colcon: building sat_collision_msgs from msg/ (log: ${log#"$_SAT_ROOT"/})"
         rm -rf "$_SAT_R/msgs_build" "$mdir"
+        local -a paths=("$_SAT_ROOT/msg")
+        if _sat_needs_tf2_msgs; then
+            paths+=("$_SAT_ROOT/msg/tf2_msgs")
+            _sat_say "colcon: this ROS has no tf2_msgs: building msg/tf2_msgs (TFMessage) as well"
+        fi
         (
             cd "$_SAT_R" &&
                 colcon --log-base "$_SAT_R/logs/colcon" build \
-                    --base-paths "$_SAT_ROOT/msg" \
+                    --base-paths "${paths[@]}" \
                     --build-base "$_SAT_R/msgs_build" \
                     --install-base "$mdir" \
                     --merge-install \
@@ -213,6 +220,10 @@ setup_msgs() {
         }
         if [ ! -e "$mdir/share/ament_index/resource_index/rosidl_interfaces/sat_collision_msgs" ]; then
             _sat_err "colcon build of msg/ produced no sat_collision_msgs interfaces (log: $log)"
+            return 1
+        fi
+        if _sat_needs_tf2_msgs && [ ! -e "$mdir/share/ament_index/resource_index/rosidl_interfaces/tf2_msgs" ]; then
+            _sat_err "colcon build of msg/tf2_msgs produced no tf2_msgs interfaces (log: $log)"
             return 1
         fi
         echo "$mkey" >"$mstamp"
