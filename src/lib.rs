@@ -6,6 +6,8 @@
 //! * [`geometry`]: pure 2-D math (validation, convexity, SAT, MTV,
 //!   clearance, circles, convex decomposition); [`text`], [`limits`];
 //! * [`model`]: obstacles, per-obstacle outcomes, reports, typed statuses;
+//!   [`frames`]: the TF tree (planar transforms by frame and time, lookups
+//!   and their fail-safe rules);
 //! * [`broadphase`] (the report for thousands of obstacles, fast),
 //!   [`planner`] (poses along a trajectory), [`visual`];
 //! * [`monitor`]: what the node knows, how fresh it is, and what it decides;
@@ -17,6 +19,7 @@
 pub mod broadphase;
 pub mod cli;
 pub mod config;
+pub mod frames;
 pub mod geometry;
 pub mod limits;
 pub mod model;

@@ -16,3 +16,15 @@ pub const MAX_VERTICES_PER_MESSAGE: usize = 262_144;
 /// Most obstacle instances alive at once; an instance with a new id beyond
 /// it is refused (`too_many_obstacles`).
 pub const MAX_INSTANCES: usize = 1_000;
+
+/// Most TF frames known at once; a transform naming a new frame beyond it
+/// is refused (`frames::InsertError::TooManyFrames`). Real trees have tens
+/// of frames; the bound keeps a sender that invents names from growing the
+/// tree without end (frame names are never forgotten, as in tf2).
+pub const MAX_TF_FRAMES: usize = 1_024;
+
+/// Most samples kept per dynamic TF frame; the oldest go first. With
+/// `frames::TF_HISTORY` (10 s) this is 100 Hz with room to spare, and it
+/// bounds the memory of a sender that publishes far faster (or with
+/// ever-new stamps) to `MAX_TF_FRAMES * MAX_TF_SAMPLES` samples.
+pub const MAX_TF_SAMPLES: usize = 1_024;

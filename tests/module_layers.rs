@@ -19,7 +19,7 @@ use syn::visit::Visit;
 /// its own layer's *own subtree* and of lower layers only.
 const LAYERS: &[&[&str]] = &[
     &["geometry", "text", "limits", "cli"],
-    &["model"],
+    &["model", "frames"],
     &["broadphase", "planner", "visual"],
     &["monitor", "scene"],
     &["config", "params_file", "svg"],
@@ -460,7 +460,14 @@ fn dependencies_point_down_the_layers() {
         "dependencies against the layers:\n  {}",
         wrong.join("\n  ")
     );
-    for top in ["geometry", "model", "broadphase", "monitor", "scene"] {
+    for top in [
+        "geometry",
+        "model",
+        "frames",
+        "broadphase",
+        "monitor",
+        "scene",
+    ] {
         assert!(
             seen_tops.contains(top),
             "no module `{top}` found: LAYERS is out of date"

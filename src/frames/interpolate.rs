@@ -1,0 +1,112 @@
+//! A planar transform between two timed samples, as tf2 does between the
+//! two samples that bracket the requested time: translation linear, the
+//! heading along the shorter arc (tf2's quaternion slerp, in the plane).
+
+use nalgebra::{Isometry2, UnitComplex, Vector2};
+use std::f64::consts::{PI, TAU};
+
+/// `angle` wrapped to (−π, π]: the same heading, in the range
+/// `UnitComplex::angle` returns, so that a difference of two headings is
+/// the signed shorter turn between them.
+pub fn wrap_angle(angle: f64) -> f64 {
+    let r = angle.rem_euclid(TAU);
+    // `rem_euclid` may round up to TAU itself; that is heading 0.
+    if r > PI {
+        r - TAU
+    } else {
+        r
+    }
+}
+
+/// The transform at time `t` between `a` (at time `ta`) and `b` (at time
+/// `tb`): the translation moves linearly and the heading turns along the
+/// shorter arc (a half turn goes counter-clockwise), at constant rates.
+/// `t` outside [`ta`, `tb`] is clamped to it, and `ta == tb` (or any
+/// non-finite time) gives `a`: the caller brackets, this never
+/// extrapolates.
+pub fn interpolate(
+    ta: f64,
+    a: &Isometry2<f64>,
+    tb: f64,
+    b: &Isometry2<f64>,
+    t: f64,
+) -> Isometry2<f64> {
+    let span = tb - ta;
+    let ratio = (t - ta) / span;
+    // NaN (0/0, non-finite times) and an empty span both give `a`.
+    if !(ratio > 0.0) || !(span > 0.0) {
+        return *a;
+    }
+    if ratio >= 1.0 {
+        return *b;
+    }
+    let from = a.rotation.angle();
+    let turn = wrap_angle(b.rotation.angle() - from);
+    let translation: Vector2<f64> =
+        a.translation.vector + (b.translation.vector - a.translation.vector) * ratio;
+    Isometry2::from_parts(
+        translation.into(),
+        UnitComplex::new(wrap_angle(from + turn * ratio)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pose(x: f64, y: f64, yaw: f64) -> Isometry2<f64> {
+        Isometry2::new(Vector2::new(x, y), yaw)
+    }
+
+    #[test]
+    fn the_midpoint_is_halfway_in_translation_and_heading() {
+        let a = pose(0.0, 0.0, 0.0);
+        let b = pose(2.0, -4.0, 1.0);
+        let m = interpolate(10.0, &a, 12.0, &b, 11.0);
+        assert!((m.translation.vector - Vector2::new(1.0, -2.0)).norm() < 1e-12);
+        assert!((m.rotation.angle() - 0.5).abs() < 1e-12);
+        let q = interpolate(10.0, &a, 12.0, &b, 10.5);
+        assert!((q.translation.vector - Vector2::new(0.5, -1.0)).norm() < 1e-12);
+        assert!((q.rotation.angle() - 0.25).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_heading_takes_the_shorter_arc_across_plus_minus_pi() {
+        // From 170° to -170°: through 180°, not through 0°.
+        let a = pose(0.0, 0.0, 170f64.to_radians());
+        let b = pose(0.0, 0.0, (-170f64).to_radians());
+        let m = interpolate(0.0, &a, 1.0, &b, 0.5);
+        assert!((m.rotation.angle().abs() - PI).abs() < 1e-12);
+        let q = interpolate(0.0, &a, 1.0, &b, 0.25);
+        assert!((q.rotation.angle() - 175f64.to_radians()).abs() < 1e-12);
+        let r = interpolate(0.0, &a, 1.0, &b, 0.75);
+        assert!((r.rotation.angle() + 175f64.to_radians()).abs() < 1e-12);
+        // And the other way round.
+        let back = interpolate(0.0, &b, 1.0, &a, 0.25);
+        assert!((back.rotation.angle() + 175f64.to_radians()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_ends_and_outside_are_the_samples_themselves() {
+        let a = pose(1.0, 2.0, 0.3);
+        let b = pose(3.0, 4.0, -0.3);
+        assert_eq!(interpolate(0.0, &a, 1.0, &b, 0.0), a);
+        assert_eq!(interpolate(0.0, &a, 1.0, &b, 1.0), b);
+        assert_eq!(interpolate(0.0, &a, 1.0, &b, -5.0), a);
+        assert_eq!(interpolate(0.0, &a, 1.0, &b, 5.0), b);
+        assert_eq!(interpolate(1.0, &a, 1.0, &b, 1.0), a);
+        assert_eq!(interpolate(0.0, &a, 1.0, &b, f64::NAN), a);
+        assert_eq!(interpolate(f64::NAN, &a, 1.0, &b, 0.5), a);
+    }
+
+    #[test]
+    fn wrap_angle_lands_in_minus_pi_exclusive_to_pi_inclusive() {
+        assert_eq!(wrap_angle(PI), PI);
+        assert!((wrap_angle(-PI) - PI).abs() < 1e-15);
+        assert!((wrap_angle(3.0 * PI / 2.0) + PI / 2.0).abs() < 1e-12);
+        assert!((wrap_angle(-3.0 * PI / 2.0) - PI / 2.0).abs() < 1e-12);
+        assert_eq!(wrap_angle(0.0), 0.0);
+        assert!(wrap_angle(-1e-300).abs() < 1e-12);
+        assert!(wrap_angle(f64::NAN).is_nan());
+    }
+}

@@ -1,0 +1,15 @@
+//! The TF tree: planar transforms by frame and time, lookups with
+//! interpolation, and the fail-safe rules for missing, stale, invalid and
+//! conflicting transforms (see [`tree`] for the rules).
+//!
+//! Pure, like the layers it stands with: time is passed in, nothing is
+//! read from ROS. The node feeds it `/tf` and `/tf_static` and looks up
+//! the transforms between its inputs' frames.
+
+pub mod interpolate;
+pub mod planar;
+pub mod tree;
+
+pub use interpolate::{interpolate, wrap_angle};
+pub use planar::{planar_transform, TransformFault, QUATERNION_NORMALIZATION_TOLERANCE};
+pub use tree::{FrameTree, InsertError, LookupFault, CONFLICT_WINDOW, TF_HISTORY};

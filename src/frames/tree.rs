@@ -1,0 +1,613 @@
+//! The TF tree: planar transforms by frame and time, and lookups through it
+//! with the fail-safe rules for missing, stale, invalid and conflicting
+//! transforms.
+//!
+//! Pure: no ROS, no I/O, no clock. Every time is passed in, in seconds: a
+//! sample's *stamp* (its message header time), its *arrival* (node time when
+//! it was received) and a lookup's *now* (node time).
+//!
+//! # Semantics
+//!
+//! Each frame has at most one parent. The tree stores one *edge* per child
+//! frame: its parent, whether it is static or dynamic, its samples (the
+//! child's planar pose in the parent), the arrival time of its newest
+//! sample, an optional fault and an optional rival.
+//!
+//! 1. A lookup from a frame to itself is the identity, always (even for an
+//!    unknown frame), as in tf2.
+//! 2. A transform whose parent is its child is refused
+//!    ([`InsertError::SelfTransform`]) and nothing is stored.
+//! 3. At most [`MAX_TF_FRAMES`] frame names are known at once; a transform
+//!    naming a new frame beyond it is refused ([`InsertError::TooManyFrames`])
+//!    and nothing is stored. Names are stored once; a lookup by name does
+//!    not allocate. Frame names are never forgotten (as in tf2); their
+//!    length is the caller's to bound (the node checks frame ids against
+//!    `text::MAX_FRAME_ID_BYTES` when a message arrives).
+//! 4. A static edge holds one sample, valid at any time and never stale. A
+//!    new static sample for the same child replaces it, even with another
+//!    parent: a republished static tree.
+//! 5. A dynamic edge keeps its samples sorted by stamp (one arriving out of
+//!    order is put in place; an equal stamp replaces), drops those older
+//!    than the newest stamp minus [`TF_HISTORY`], and keeps at most
+//!    [`MAX_TF_SAMPLES`] (the oldest go first): the memory a sender can
+//!    cost is bounded whatever it sends.
+//! 6. A refused sample (a [`TransformFault`] from
+//!    [`planar_transform`](super::planar_transform), or a non-finite stamp
+//!    or arrival, which counts as [`TransformFault::NonFinite`]) sets the
+//!    edge's fault, creating the edge with that parent if the child has
+//!    none; the next good sample from the same parent clears it. A lookup
+//!    whose path crosses a faulty edge is
+//!    [`LookupFault::Invalid`]: older samples are not used as if nothing
+//!    had happened.
+//! 7. A sample naming another parent than the edge's, or of the other kind
+//!    (static against dynamic), while the edge is *active*, is refused
+//!    ([`InsertError::SecondParent`]) and recorded as the edge's rival.
+//!    Static edges are always active; a dynamic edge is active while its
+//!    parent was last heard from (any sample, good or refused) within
+//!    [`CONFLICT_WINDOW`] of the new sample's arrival. A lookup whose path
+//!    crosses an edge whose rival was seen within [`CONFLICT_WINDOW`] of
+//!    `now` (or later than `now`) is [`LookupFault::Conflict`]: two
+//!    publishers disagree on where the frame is, and neither is trusted. A
+//!    dynamic edge whose parent has been silent for longer than the window
+//!    moves to the new parent, its samples dropped: a legitimate
+//!    re-parenting.
+//! 8. A lookup walks parents at most as many steps as there are frames; a
+//!    loop (A's parent B, B's parent A, or longer) is
+//!    [`LookupFault::Conflict`]. Nothing recurses, nothing can hang.
+//! 9. The path goes up from the source and from the target to their common
+//!    ancestor. An unknown frame, or two frames without a common ancestor,
+//!    is [`LookupFault::Unavailable`].
+//! 10. Time, for each dynamic edge of the path (static edges are constant):
+//!     * a lookup at time `0.0` means "latest": it is evaluated at the
+//!       latest common time, the oldest of the path's newest stamps (as
+//!       tf2), and each dynamic edge is also judged by arrival: its newest
+//!       sample must have arrived within `tolerance` of `now`, before or
+//!       after (a clock that jumped back), else [`LookupFault::Stale`];
+//!     * at a time within an edge's samples, the two samples around it are
+//!       interpolated ([`interpolate`](super::interpolate)); after the
+//!       newest, the newest is used within `tolerance`, else
+//!       [`LookupFault::Stale`]; before the oldest, the oldest is used
+//!       within `tolerance`, else [`LookupFault::Unavailable`] (the history
+//!       does not reach back that far);
+//!     * a lookup at another time is not judged by arrival;
+//!     * a dynamic edge without any good sample is
+//!       [`LookupFault::Unavailable`].
+//! 11. When several faults apply along a path, the lookup reports the most
+//!     serious one: [`LookupFault::Conflict`], then
+//!     [`LookupFault::Invalid`], then [`LookupFault::Unavailable`], then
+//!     [`LookupFault::Stale`]; between equals, the first edge met going up
+//!     from the source, then up from the target.
+//! 12. A non-finite lookup `time`, `now` or `tolerance` makes the time
+//!     checks of a dynamic edge fail ([`LookupFault::Stale`] or
+//!     [`LookupFault::Unavailable`]; only an infinite tolerance accepts an
+//!     infinite distance in time). No input panics.
+//!
+//! Roll, pitch and z are not kept: each transform is projected to
+//! (x, y, yaw) before it is composed (see [`super::planar`]).
+
+use super::interpolate::interpolate;
+use super::planar::TransformFault;
+use crate::limits::{MAX_TF_FRAMES, MAX_TF_SAMPLES};
+use nalgebra::Isometry2;
+use std::collections::{HashMap, VecDeque};
+
+/// Seconds of samples a dynamic edge keeps behind its newest stamp, like
+/// tf2's default cache time: enough for a lookup at a sensor message's
+/// stamp, while the memory per edge stays bounded in time too.
+pub const TF_HISTORY: f64 = 10.0;
+
+/// Seconds during which a publisher counts as alive after its last sample:
+/// a dynamic edge heard from within it is active (another parent is a
+/// rival, not a re-parenting), and a rival seen within it makes lookups
+/// through the edge [`LookupFault::Conflict`]. Long against TF rates
+/// (10–100 Hz), short enough that a legitimate re-parenting is accepted
+/// soon after the old parent stops.
+pub const CONFLICT_WINDOW: f64 = 2.0;
+
+/// Why a lookup has no transform to give. The node turns each into a
+/// status and, with `fail_safe`, a collision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LookupFault {
+    /// No path between the frames (unknown frame, separate trees), a
+    /// dynamic edge without samples, or a time before its history.
+    #[error("no transform between the frames at that time")]
+    Unavailable,
+    /// A dynamic edge's newest sample is too old for the requested time,
+    /// or (for a latest lookup) arrived too long ago.
+    #[error("the transform is older than the tolerance")]
+    Stale,
+    /// An edge of the path last received a refused transform.
+    #[error("a transform on the path was refused: {0}")]
+    Invalid(TransformFault),
+    /// Two publishers disagree on an edge of the path (a frame with two
+    /// parents, or static and dynamic publishers), or the parents form a
+    /// loop.
+    #[error("two publishers disagree on a frame's parent, or the frames form a loop")]
+    Conflict,
+}
+
+impl LookupFault {
+    /// Order of seriousness (rule 11 of the module documentation).
+    fn rank(self) -> u8 {
+        match self {
+            LookupFault::Stale => 0,
+            LookupFault::Unavailable => 1,
+            LookupFault::Invalid(_) => 2,
+            LookupFault::Conflict => 3,
+        }
+    }
+}
+
+/// Why [`FrameTree::insert`] did not store a sample as the edge's pose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InsertError {
+    /// The parent is the child (tf2's `TF_SELF_TRANSFORM`); nothing stored.
+    #[error("the parent and child frames are the same")]
+    SelfTransform,
+    /// The transform names a new frame beyond
+    /// [`MAX_TF_FRAMES`]; nothing stored.
+    #[error("more than {MAX_TF_FRAMES} frames")]
+    TooManyFrames,
+    /// The child already has an active parent (another one, or of the other
+    /// kind); the sample is recorded as the edge's rival only.
+    #[error("the child frame already has an active parent")]
+    SecondParent,
+}
+
+/// One dynamic sample: the child's pose in the parent at `stamp`.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    stamp: f64,
+    pose: Isometry2<f64>,
+}
+
+/// An edge's poses, by kind.
+#[derive(Clone, Debug)]
+enum Poses {
+    /// `None` until the first good sample (an edge created by a fault).
+    Static(Option<Isometry2<f64>>),
+    /// Sorted by stamp, strictly increasing.
+    Dynamic(VecDeque<Sample>),
+}
+
+/// A publisher refused because the edge had an active one.
+#[derive(Clone, Copy, Debug)]
+struct Rival {
+    parent: u32,
+    arrival: f64,
+}
+
+/// A child frame's link to its parent.
+#[derive(Clone, Debug)]
+struct Edge {
+    parent: u32,
+    poses: Poses,
+    /// Arrival of the newest (by stamp) good sample.
+    arrival: f64,
+    /// Last finite arrival of any sample from this parent, good or refused:
+    /// the edge is active while it is recent.
+    heard: f64,
+    fault: Option<TransformFault>,
+    rival: Option<Rival>,
+}
+
+impl Edge {
+    fn new(parent: u32, is_static: bool) -> Edge {
+        Edge {
+            parent,
+            poses: if is_static {
+                Poses::Static(None)
+            } else {
+                Poses::Dynamic(VecDeque::new())
+            },
+            arrival: f64::NEG_INFINITY,
+            heard: f64::NEG_INFINITY,
+            fault: None,
+            rival: None,
+        }
+    }
+
+    fn is_static(&self) -> bool {
+        matches!(self.poses, Poses::Static(_))
+    }
+
+    /// Whether a sample arriving at `arrival` from another publisher is a
+    /// rival (true) or may take the edge over. Unknown (NaN) is active.
+    fn active_at(&self, arrival: f64) -> bool {
+        self.is_static() || !(arrival - self.heard > CONFLICT_WINDOW)
+    }
+
+    /// Stores a sample from the edge's own publisher (rules 4 to 6).
+    fn accept(&mut self, stamp: f64, sample: Result<Isometry2<f64>, TransformFault>, arrival: f64) {
+        if arrival.is_finite() {
+            self.heard = arrival;
+        }
+        let pose = match sample {
+            Ok(pose) => pose,
+            Err(fault) => {
+                self.fault = Some(fault);
+                return;
+            }
+        };
+        self.fault = None;
+        match &mut self.poses {
+            Poses::Static(kept) => {
+                *kept = Some(pose);
+                self.arrival = arrival;
+            }
+            Poses::Dynamic(samples) => {
+                let at = samples.partition_point(|s| s.stamp < stamp);
+                let sample = Sample { stamp, pose };
+                match samples.get_mut(at) {
+                    Some(same) if same.stamp == stamp => *same = sample,
+                    _ => samples.insert(at, sample),
+                }
+                if at + 1 == samples.len() {
+                    self.arrival = arrival;
+                }
+                let oldest_kept = samples.back().map_or(stamp, |s| s.stamp) - TF_HISTORY;
+                while samples.len() > MAX_TF_SAMPLES
+                    || samples.front().is_some_and(|s| s.stamp < oldest_kept)
+                {
+                    samples.pop_front();
+                }
+            }
+        }
+    }
+
+    /// The fault of the edge that does not depend on the lookup's time:
+    /// a recent rival, a refused sample, no sample at all.
+    fn standing_fault(&self, now: f64) -> Option<LookupFault> {
+        if self
+            .rival
+            .is_some_and(|r| !(now - r.arrival > CONFLICT_WINDOW))
+        {
+            return Some(LookupFault::Conflict);
+        }
+        if let Some(fault) = self.fault {
+            return Some(LookupFault::Invalid(fault));
+        }
+        match &self.poses {
+            Poses::Static(None) => Some(LookupFault::Unavailable),
+            Poses::Dynamic(samples) if samples.is_empty() => Some(LookupFault::Unavailable),
+            _ => None,
+        }
+    }
+
+    /// The child's pose in the parent at `time` (rule 10).
+    fn pose_at(&self, time: f64, tolerance: f64) -> Result<Isometry2<f64>, LookupFault> {
+        let samples = match &self.poses {
+            Poses::Static(pose) => return pose.ok_or(LookupFault::Unavailable),
+            Poses::Dynamic(samples) => samples,
+        };
+        let (Some(oldest), Some(newest)) = (samples.front(), samples.back()) else {
+            return Err(LookupFault::Unavailable);
+        };
+        if time.is_nan() {
+            return Err(LookupFault::Unavailable);
+        }
+        if time > newest.stamp {
+            return if time - newest.stamp <= tolerance {
+                Ok(newest.pose)
+            } else {
+                Err(LookupFault::Stale)
+            };
+        }
+        if time < oldest.stamp {
+            return if oldest.stamp - time <= tolerance {
+                Ok(oldest.pose)
+            } else {
+                Err(LookupFault::Unavailable)
+            };
+        }
+        let at = samples.partition_point(|s| s.stamp < time);
+        let after = samples.get(at).ok_or(LookupFault::Unavailable)?;
+        match at.checked_sub(1).and_then(|i| samples.get(i)) {
+            Some(before) if after.stamp != time => Ok(interpolate(
+                before.stamp,
+                &before.pose,
+                after.stamp,
+                &after.pose,
+                time,
+            )),
+            _ => Ok(after.pose),
+        }
+    }
+}
+
+/// The most serious fault seen so far; the first one among equals.
+#[derive(Default)]
+struct Worst(Option<LookupFault>);
+
+impl Worst {
+    fn note(&mut self, fault: Option<LookupFault>) {
+        if let Some(f) = fault {
+            if self.0.is_none_or(|w| f.rank() > w.rank()) {
+                self.0 = Some(f);
+            }
+        }
+    }
+}
+
+/// The TF tree: every frame's parent and its planar pose in it over time.
+/// See the module documentation for the rules.
+#[derive(Clone, Debug, Default)]
+pub struct FrameTree {
+    /// Frame name to id (index into `names` and `edges`).
+    ids: HashMap<Box<str>, u32>,
+    names: Vec<Box<str>>,
+    /// By child frame id.
+    edges: Vec<Option<Edge>>,
+    /// Whether `insert` was ever called.
+    seen: bool,
+}
+
+impl FrameTree {
+    /// An empty tree.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// One transform: `child`'s pose in `parent` at `stamp` (message header
+    /// time, s), received at `arrival` (node time, s). `transform` is the
+    /// result of [`planar_transform`](super::planar_transform): an `Err` is
+    /// a refused sample, recorded as the edge's fault (rule 6). A non-finite
+    /// `stamp` or `arrival` makes the sample a
+    /// [`TransformFault::NonFinite`] one.
+    ///
+    /// `Err` says the sample was not stored as the edge's pose: a self
+    /// transform or one frame too many (nothing stored), or a second
+    /// parent (recorded as the edge's rival, rule 7).
+    pub fn insert(
+        &mut self,
+        parent: &str,
+        child: &str,
+        stamp: f64,
+        transform: Result<Isometry2<f64>, TransformFault>,
+        is_static: bool,
+        arrival: f64,
+    ) -> Result<(), InsertError> {
+        self.seen = true;
+        if parent == child || transform == Err(TransformFault::SelfTransform) {
+            return Err(InsertError::SelfTransform);
+        }
+        let (parent, child) = self.intern_pair(parent, child)?;
+        let sample = if stamp.is_finite() && arrival.is_finite() {
+            transform
+        } else {
+            Err(TransformFault::NonFinite)
+        };
+        let Some(slot) = self.edges.get_mut(child as usize) else {
+            return Err(InsertError::TooManyFrames);
+        };
+        let replace = match slot {
+            None => true,
+            Some(edge) if edge.parent == parent && edge.is_static() == is_static => false,
+            // A republished static tree (rule 4).
+            Some(edge) if is_static && edge.is_static() => true,
+            Some(edge) if edge.active_at(arrival) => {
+                edge.rival = Some(Rival { parent, arrival });
+                return Err(InsertError::SecondParent);
+            }
+            // The old parent fell silent: a re-parenting.
+            Some(_) => true,
+        };
+        if replace {
+            *slot = Some(Edge::new(parent, is_static));
+        }
+        if let Some(edge) = slot {
+            edge.accept(stamp, sample, arrival);
+        }
+        Ok(())
+    }
+
+    /// The transform `T` with `p_target = T * p_source` at `time` (s; `0.0`
+    /// is the latest common time), judged at node time `now` with
+    /// `tolerance` (s), or why there is none (rules 8 to 12).
+    pub fn lookup(
+        &self,
+        target: &str,
+        source: &str,
+        time: f64,
+        now: f64,
+        tolerance: f64,
+    ) -> Result<Isometry2<f64>, LookupFault> {
+        if target == source {
+            return Ok(Isometry2::identity());
+        }
+        let (Some(&target), Some(&source)) = (self.ids.get(target), self.ids.get(source)) else {
+            return Err(LookupFault::Unavailable);
+        };
+        let source_depth = self.depth(source)?;
+        let target_depth = self.depth(target)?;
+        let ancestor = self
+            .common_ancestor(source, source_depth, target, target_depth)
+            .ok_or(LookupFault::Unavailable)?;
+        let latest = time == 0.0;
+        let mut worst = Worst::default();
+        let mut common = f64::INFINITY;
+        for edge in self
+            .path(source, ancestor)
+            .chain(self.path(target, ancestor))
+        {
+            worst.note(edge.standing_fault(now));
+            if let Poses::Dynamic(samples) = &edge.poses {
+                if let Some(newest) = samples.back() {
+                    common = common.min(newest.stamp);
+                    if latest && !((now - edge.arrival).abs() <= tolerance) {
+                        worst.note(Some(LookupFault::Stale));
+                    }
+                }
+            }
+        }
+        if worst
+            .0
+            .is_some_and(|f| f.rank() > LookupFault::Stale.rank())
+        {
+            return Err(worst.0.unwrap_or(LookupFault::Unavailable));
+        }
+        let at = if latest { common } else { time };
+        let mut up = |from: u32| {
+            let mut pose = Isometry2::identity();
+            for edge in self.path(from, ancestor) {
+                match edge.pose_at(at, tolerance) {
+                    Ok(step) => pose = step * pose,
+                    Err(fault) => worst.note(Some(fault)),
+                }
+            }
+            pose
+        };
+        let source_in_ancestor = up(source);
+        let target_in_ancestor = up(target);
+        match worst.0 {
+            Some(fault) => Err(fault),
+            None => Ok(target_in_ancestor.inverse() * source_in_ancestor),
+        }
+    }
+
+    /// Whether no transform was ever given to [`insert`](Self::insert),
+    /// accepted or refused. The node reports the plain `frame_mismatch`
+    /// status when its inputs disagree on frames and there is no TF at all;
+    /// stays false after [`forget_dynamic`](Self::forget_dynamic) (TF is in
+    /// use, it is only waiting for new samples).
+    pub fn is_empty(&self) -> bool {
+        !self.seen
+    }
+
+    /// Drops every dynamic edge (samples, fault and rival) and the faults
+    /// and rivals of static edges; static poses stay. The node calls it
+    /// when ROS time jumps back, as tf2 clears its buffer: samples stamped
+    /// in the abandoned future would otherwise be "newest" for a long time.
+    pub fn forget_dynamic(&mut self) {
+        for slot in &mut self.edges {
+            let keep = match slot {
+                Some(edge) if edge.is_static() => {
+                    edge.fault = None;
+                    edge.rival = None;
+                    matches!(edge.poses, Poses::Static(Some(_)))
+                }
+                _ => false,
+            };
+            if !keep {
+                *slot = None;
+            }
+        }
+    }
+
+    /// Frames known (named by any transform given to
+    /// [`insert`](Self::insert) and not refused as too many): at most
+    /// [`MAX_TF_FRAMES`].
+    pub fn frame_count(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Samples kept for `child`'s edge: 1 for a static edge with a pose, 0
+    /// for an unknown frame or a frame without a parent. For diagnostics,
+    /// and to check the memory bound.
+    pub fn sample_count(&self, child: &str) -> usize {
+        match self.edge_of(child).map(|e| &e.poses) {
+            Some(Poses::Static(pose)) => usize::from(pose.is_some()),
+            Some(Poses::Dynamic(samples)) => samples.len(),
+            None => 0,
+        }
+    }
+
+    /// `child`'s parent frame, if it has one: for diagnostics (which tree a
+    /// frame hangs from).
+    pub fn parent(&self, child: &str) -> Option<&str> {
+        let edge = self.edge_of(child)?;
+        self.names.get(edge.parent as usize).map(|n| &**n)
+    }
+
+    /// The parent named by the last publisher refused for `child`
+    /// ([`InsertError::SecondParent`]), if any: for diagnostics (who
+    /// disagrees with [`parent`](Self::parent)). Kept until the edge is
+    /// replaced or [`forget_dynamic`](Self::forget_dynamic).
+    pub fn rival(&self, child: &str) -> Option<&str> {
+        let rival = self.edge_of(child)?.rival?;
+        self.names.get(rival.parent as usize).map(|n| &**n)
+    }
+
+    fn edge_of(&self, frame: &str) -> Option<&Edge> {
+        let &id = self.ids.get(frame)?;
+        self.edge(id)
+    }
+
+    fn edge(&self, frame: u32) -> Option<&Edge> {
+        self.edges.get(frame as usize)?.as_ref()
+    }
+
+    /// The ids of `parent` and `child`, interned; nothing is interned when
+    /// one would be a frame too many.
+    fn intern_pair(&mut self, parent: &str, child: &str) -> Result<(u32, u32), InsertError> {
+        let new = usize::from(!self.ids.contains_key(parent))
+            + usize::from(!self.ids.contains_key(child));
+        if self.names.len() + new > MAX_TF_FRAMES {
+            return Err(InsertError::TooManyFrames);
+        }
+        Ok((self.intern(parent), self.intern(child)))
+    }
+
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        // At most MAX_TF_FRAMES (checked by `intern_pair`): fits in u32.
+        let id = self.names.len() as u32;
+        self.names.push(name.into());
+        self.ids.insert(name.into(), id);
+        self.edges.push(None);
+        id
+    }
+
+    /// Edges from `frame` to its root, or `Conflict` for a loop (rule 8).
+    fn depth(&self, frame: u32) -> Result<usize, LookupFault> {
+        let mut at = frame;
+        for depth in 0..=self.edges.len() {
+            match self.edge(at) {
+                None => return Ok(depth),
+                Some(edge) => at = edge.parent,
+            }
+        }
+        Err(LookupFault::Conflict)
+    }
+
+    /// The lowest frame that is `a` or an ancestor of `a` and also of `b`.
+    fn common_ancestor(&self, mut a: u32, mut da: usize, mut b: u32, mut db: usize) -> Option<u32> {
+        while da > db {
+            a = self.edge(a)?.parent;
+            da -= 1;
+        }
+        while db > da {
+            b = self.edge(b)?.parent;
+            db -= 1;
+        }
+        loop {
+            if a == b {
+                return Some(a);
+            }
+            if da == 0 {
+                return None;
+            }
+            a = self.edge(a)?.parent;
+            b = self.edge(b)?.parent;
+            da -= 1;
+        }
+    }
+
+    /// The edges from `from` up to its ancestor `to` (excluded), in order;
+    /// bounded by the number of frames whatever the tree holds.
+    fn path(&self, from: u32, to: u32) -> impl Iterator<Item = &Edge> + '_ {
+        let mut at = from;
+        let mut steps = 0;
+        std::iter::from_fn(move || {
+            if at == to || steps >= self.edges.len() {
+                return None;
+            }
+            let edge = self.edge(at)?;
+            at = edge.parent;
+            steps += 1;
+            Some(edge)
+        })
+    }
+}
