@@ -127,6 +127,22 @@ impl ObstacleIndex {
         exact_range: f64,
         out: &mut Vec<ObstacleOutcome>,
     ) -> Summary {
+        out.clear();
+        self.check_append(footprint, padding, obstacles, exact_range, out)
+    }
+
+    /// [`check`](Self::check), with the outcomes appended to `out` (what
+    /// is already there stays): a report over obstacles in several frames
+    /// checks each frame's obstacles with its own index into one buffer.
+    /// The summary's `nearest` counts from the first appended outcome.
+    pub fn check_append(
+        &self,
+        footprint: &Shape,
+        padding: f64,
+        obstacles: &[Obstacle],
+        exact_range: f64,
+        out: &mut Vec<ObstacleOutcome>,
+    ) -> Summary {
         assert_eq!(
             obstacles.len(),
             self.len(),
@@ -161,7 +177,7 @@ impl ObstacleIndex {
         // threshold are remembered (on the stack: no allocation).
         let mut near = [0usize; NEAR_CAPACITY];
         let mut near_len = 0;
-        out.clear();
+        let base = out.len();
         out.extend((0..self.len()).map(|i| {
             let (dx, dy) = gaps(i);
             let distance = box_distance(dx, dy);
@@ -189,7 +205,7 @@ impl ObstacleIndex {
                 Some((j, outcome)) if j == i => outcome,
                 _ => exact(footprint, padding, &obstacles[i]),
             };
-            out[i] = outcome;
+            out[base + i] = outcome;
             if let Some(contact) = &outcome.contact {
                 summary.record(i, contact);
             }
@@ -209,7 +225,7 @@ impl ObstacleIndex {
                 Err(e) => Status::from(e),
                 Ok(_) => unreachable!("index out of date"),
             };
-            out[i] = ObstacleOutcome {
+            out[base + i] = ObstacleOutcome {
                 status,
                 contact: None,
                 exact: true,

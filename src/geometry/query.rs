@@ -114,6 +114,29 @@ impl Contact {
             Contact::Apart { closest, .. } => closest,
         }
     }
+
+    /// The same contact seen from another frame, `pose` taking points of
+    /// the frame it was computed in to the other: the axis (and so the
+    /// MTV) rotated, the closest points moved. Depth and clearance do not
+    /// change under a rigid motion.
+    #[inline]
+    pub fn transformed(&self, pose: &nalgebra::Isometry2<f64>) -> Contact {
+        match *self {
+            Contact::Colliding { depth, axis } => Contact::Colliding {
+                depth,
+                axis: pose.rotation * axis,
+            },
+            Contact::Apart {
+                distance,
+                axis,
+                closest,
+            } => Contact::Apart {
+                distance,
+                axis: pose.rotation * axis,
+                closest: closest.map(|(a, b)| (pose * a, pose * b)),
+            },
+        }
+    }
 }
 
 /// True when A inflated by `padding` touches or overlaps B. Same verdict as

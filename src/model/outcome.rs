@@ -24,6 +24,13 @@ impl ObstacleOutcome {
     pub fn colliding(&self) -> bool {
         self.contact.is_some_and(|c| c.colliding())
     }
+
+    /// The outcome seen from another frame (see [`Contact::transformed`]).
+    pub fn transform(&mut self, pose: &nalgebra::Isometry2<f64>) {
+        if let Some(contact) = &mut self.contact {
+            *contact = contact.transformed(pose);
+        }
+    }
 }
 
 /// Checks every obstacle against the footprint. One outcome per obstacle,
@@ -37,6 +44,17 @@ pub fn check_obstacles(
     out: &mut Vec<ObstacleOutcome>,
 ) {
     out.clear();
+    append_outcomes(footprint, padding, obstacles, out);
+}
+
+/// [`check_obstacles`], with the outcomes appended to `out` (what is
+/// already there stays): obstacles in several frames, one buffer.
+pub fn append_outcomes(
+    footprint: &Shape,
+    padding: f64,
+    obstacles: &[Obstacle],
+    out: &mut Vec<ObstacleOutcome>,
+) {
     out.extend(obstacles.iter().map(|obstacle| match &obstacle.shape {
         Ok(shape) => ObstacleOutcome {
             status: Status::Ok,
@@ -76,6 +94,22 @@ impl Summary {
             min_distance: f64::INFINITY,
             nearest: None,
             nearest_rank: f64::INFINITY,
+        }
+    }
+
+    /// Takes in the summary of other obstacles, whose indices start at
+    /// `offset` in this one's numbering (a report over several frames).
+    /// Ties resolve as in [`record`](Self::record): `self`'s nearest stays
+    /// when `other` comes later.
+    pub fn merge(&mut self, other: &Summary, offset: usize) {
+        self.any_colliding |= other.any_colliding;
+        self.any_invalid |= other.any_invalid;
+        self.min_distance = self.min_distance.min(other.min_distance);
+        if let Some(i) = other.nearest {
+            if other.nearest_rank < self.nearest_rank || self.nearest.is_none() {
+                self.nearest_rank = other.nearest_rank;
+                self.nearest = Some(offset + i);
+            }
         }
     }
 

@@ -26,6 +26,10 @@ pub enum Status {
     NoObstacles,
     StaleObstacles,
     Overloaded,
+    TransformConflict,
+    InvalidTransform,
+    TransformUnavailable,
+    StaleTransform,
     FrameMismatch,
     InvalidObstacle,
     // A whole message refused (`Rejection`).
@@ -55,7 +59,7 @@ pub enum Status {
 
 impl Status {
     /// Every status, in declaration order.
-    pub const ALL: [Status; 28] = [
+    pub const ALL: [Status; 32] = [
         Status::Ok,
         Status::NoClock,
         Status::ClockStalled,
@@ -66,6 +70,10 @@ impl Status {
         Status::NoObstacles,
         Status::StaleObstacles,
         Status::Overloaded,
+        Status::TransformConflict,
+        Status::InvalidTransform,
+        Status::TransformUnavailable,
+        Status::StaleTransform,
         Status::FrameMismatch,
         Status::InvalidObstacle,
         Status::InvalidFrameId,
@@ -99,6 +107,10 @@ impl Status {
             Status::NoObstacles => "no_obstacles",
             Status::StaleObstacles => "stale_obstacles",
             Status::Overloaded => "overloaded",
+            Status::TransformConflict => "transform_conflict",
+            Status::InvalidTransform => "invalid_transform",
+            Status::TransformUnavailable => "transform_unavailable",
+            Status::StaleTransform => "stale_transform",
             Status::FrameMismatch => "frame_mismatch",
             Status::InvalidObstacle => "invalid_obstacle",
             Status::InvalidFrameId => "invalid_frame_id",
@@ -179,6 +191,19 @@ pub enum Cause {
     /// The latest obstacle array (or an obstacle instance) was refused as a
     /// whole (its frame id, an id, its size).
     RejectedObstacles(Rejection),
+    /// A frame the answer needs has two parents (two publishers disagree),
+    /// or the TF tree has a loop.
+    TransformConflict,
+    /// The newest transform of a frame the answer needs was refused:
+    /// not finite, or its quaternion is not a rotation.
+    InvalidTransform,
+    /// No transform between two frames the answer needs: a frame TF does
+    /// not know, two trees, or an input stamped before the TF history.
+    TransformUnavailable,
+    /// A transform the answer needs is older than `transform_tolerance`:
+    /// than the input's stamp, or (for the latest one) than now.
+    StaleTransform,
+    /// The inputs are in different frames and no TF has been received.
     FrameMismatch,
     InvalidObstacle,
 }
@@ -196,6 +221,10 @@ impl From<Cause> for Status {
             Cause::NoObstacles => Status::NoObstacles,
             Cause::StaleObstacles => Status::StaleObstacles,
             Cause::Overloaded => Status::Overloaded,
+            Cause::TransformConflict => Status::TransformConflict,
+            Cause::InvalidTransform => Status::InvalidTransform,
+            Cause::TransformUnavailable => Status::TransformUnavailable,
+            Cause::StaleTransform => Status::StaleTransform,
             Cause::FrameMismatch => Status::FrameMismatch,
             Cause::InvalidObstacle => Status::InvalidObstacle,
         }
@@ -304,6 +333,10 @@ mod tests {
                 Cause::RejectedObstacles(Rejection::TooManyVertices),
                 "too_many_vertices",
             ),
+            (Cause::TransformConflict, "transform_conflict"),
+            (Cause::InvalidTransform, "invalid_transform"),
+            (Cause::TransformUnavailable, "transform_unavailable"),
+            (Cause::StaleTransform, "stale_transform"),
             (Cause::FrameMismatch, "frame_mismatch"),
             (Cause::InvalidObstacle, "invalid_obstacle"),
         ];

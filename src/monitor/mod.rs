@@ -15,11 +15,22 @@
 
 use crate::broadphase::ObstacleIndex;
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
-use crate::model::{check_obstacles, summarize, Cause, Flag, Obstacle, Rejection, Report, Status};
+use crate::model::{
+    append_outcomes, summarize, Cause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status,
+    Summary,
+};
+use placement::{Frames, Placements};
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::Arc;
 
 pub mod clock;
+mod placement;
+
+pub use placement::{NoTransforms, Transforms};
+
+/// [`MonitorConfig::transform_tolerance`] by default (s).
+pub const DEFAULT_TRANSFORM_TOLERANCE: f64 = 0.3;
 
 /// [`MonitorConfig::overload_timeout`] by default (s).
 pub const DEFAULT_OVERLOAD_TIMEOUT: f64 = 0.5;
@@ -49,6 +60,15 @@ pub struct MonitorConfig {
     /// split into convex pieces, indexed) before the answer is
     /// [`Cause::Overloaded`]; 0 = never.
     pub overload_timeout: f64,
+    /// The frame of the report, the markers and the planner's poses; empty:
+    /// the footprint's frame (else the obstacles'). Must be fixed in the
+    /// world (`map`, `odom`) when inputs are stamped at different times:
+    /// see [`placement`].
+    pub global_frame: String,
+    /// How far (s) a transform may be from the time asked before it counts
+    /// as missing: a stamp past the newest sample, or (for the latest
+    /// transform) the newest sample's arrival before now.
+    pub transform_tolerance: f64,
 }
 
 impl Default for MonitorConfig {
@@ -60,6 +80,8 @@ impl Default for MonitorConfig {
             padding: 0.0,
             exact_range: f64::INFINITY,
             overload_timeout: DEFAULT_OVERLOAD_TIMEOUT,
+            global_frame: String::new(),
+            transform_tolerance: DEFAULT_TRANSFORM_TOLERANCE,
         }
     }
 }
@@ -75,6 +97,9 @@ pub struct TrajectoryCheck {
 #[derive(Clone, Debug)]
 struct Footprint {
     frame_id: String,
+    /// Header stamp (s): the time its transform is looked up at; 0: the
+    /// latest.
+    stamp: f64,
     shape: Result<Shape, FootprintFault>,
     received: f64,
     generation: u32,
@@ -92,6 +117,7 @@ enum FootprintFault {
 #[derive(Clone, Debug)]
 struct Instance {
     frame_id: String,
+    stamp: f64,
     obstacle: Obstacle,
     received: f64,
     generation: u32,
@@ -100,6 +126,7 @@ struct Instance {
 #[derive(Clone, Debug)]
 struct ObstacleArray {
     frame_id: String,
+    stamp: f64,
     received: f64,
     generation: u32,
     /// Set when the array was refused as a whole (it then holds no obstacle).
@@ -112,6 +139,18 @@ struct ObstacleArray {
 struct RejectedInstance {
     rejection: Rejection,
     received: f64,
+}
+
+/// Obstacles that share a frame and a stamp: the footprint is placed in
+/// their frame once for all of them, and they have their own box index.
+#[derive(Clone, Debug, Default)]
+struct Group {
+    frame_id: String,
+    /// Header stamp (s); 0: the latest transform.
+    stamp: f64,
+    /// Where they are in [`ObstacleSet::obstacles`].
+    range: Range<usize>,
+    index: ObstacleIndex,
 }
 
 /// Every obstacle the monitor knows (zones, the latest array, instances),
@@ -129,13 +168,14 @@ pub struct ObstacleSet {
     zones_frame: Option<String>,
     instances: BTreeMap<String, Instance>,
     rejected_instance: Option<RejectedInstance>,
-    /// Zones, then the array's obstacles, then instances by id; rebuilt on
-    /// every change so evaluation walks one slice.
+    /// Zones, then the array's obstacles, then instances by frame, stamp
+    /// and id; rebuilt on every change so evaluation walks one slice.
     obstacles: Vec<Obstacle>,
     zones_len: usize,
     array_len: usize,
-    /// Boxes of `obstacles`, rebuilt with it.
-    index: ObstacleIndex,
+    /// `obstacles` by frame and stamp, each with its boxes; rebuilt with
+    /// it.
+    groups: Vec<Group>,
 }
 
 impl ObstacleSet {
@@ -176,7 +216,7 @@ impl ObstacleSet {
         self.zones_len = zones.len();
         self.obstacles = zones;
         self.obstacles.extend(rest);
-        self.index.rebuild(&self.obstacles);
+        self.regroup();
     }
 
     fn set_array(&mut self, array: ObstacleArray, obstacles: Vec<Obstacle>) {
@@ -186,18 +226,79 @@ impl ObstacleSet {
         self.obstacles.extend(obstacles);
         self.append_instances();
         self.shrink();
-        self.index.rebuild(&self.obstacles);
+        self.regroup();
     }
 
     fn rebuild_instances(&mut self) {
         self.obstacles.truncate(self.zones_len + self.array_len);
         self.append_instances();
-        self.index.rebuild(&self.obstacles);
+        self.regroup();
+    }
+
+    /// Instances in frame, stamp and id order: those that share a frame
+    /// and a stamp are one group.
+    fn sorted_instances(&self) -> Vec<&Instance> {
+        let mut list: Vec<&Instance> = self.instances.values().collect();
+        // Stable: ids stay in order within a group.
+        list.sort_by(|a, b| {
+            a.frame_id
+                .cmp(&b.frame_id)
+                .then(a.stamp.total_cmp(&b.stamp))
+        });
+        list
     }
 
     fn append_instances(&mut self) {
-        self.obstacles
-            .extend(self.instances.values().map(|i| i.obstacle.clone()));
+        let obstacles: Vec<Obstacle> = self
+            .sorted_instances()
+            .into_iter()
+            .map(|i| i.obstacle.clone())
+            .collect();
+        self.obstacles.extend(obstacles);
+    }
+
+    /// Rebuilds the groups and their boxes after `obstacles` changed; the
+    /// previous groups' index buffers are reused.
+    fn regroup(&mut self) {
+        let mut spans: Vec<(String, f64, usize)> = Vec::new();
+        if self.zones_len > 0 {
+            let frame = self.zones_frame.clone().unwrap_or_default();
+            spans.push((frame, 0.0, self.zones_len));
+        }
+        if let Some(array) = self.array.as_ref().filter(|_| self.array_len > 0) {
+            spans.push((array.frame_id.clone(), array.stamp, self.array_len));
+        }
+        let fixed = spans.len();
+        for instance in self.sorted_instances() {
+            let open = spans.len() > fixed;
+            match spans.last_mut() {
+                Some((frame, stamp, len))
+                    if open
+                        && *frame == instance.frame_id
+                        && stamp.to_bits() == instance.stamp.to_bits() =>
+                {
+                    *len += 1;
+                }
+                _ => spans.push((instance.frame_id.clone(), instance.stamp, 1)),
+            }
+        }
+        let mut old = std::mem::take(&mut self.groups).into_iter();
+        let mut start = 0;
+        for (frame_id, stamp, len) in spans {
+            let range = start..start + len;
+            start += len;
+            let mut group = old.next().unwrap_or_default();
+            group.index.rebuild(&self.obstacles[range.clone()]);
+            group.frame_id = frame_id;
+            group.stamp = stamp;
+            group.range = range;
+            self.groups.push(group);
+        }
+    }
+
+    /// Whether any obstacle is invalid.
+    fn any_invalid(&self) -> bool {
+        self.groups.iter().any(|g| g.index.any_invalid())
     }
 
     /// Gives memory back after a large message: a buffer more than four
@@ -207,29 +308,6 @@ impl ObstacleSet {
         if self.obstacles.capacity() > 4 * len.max(1024) {
             self.obstacles.shrink_to_fit();
         }
-    }
-
-    /// The obstacle sources disagree on their frame (a refused array has
-    /// none).
-    fn frames_disagree(&self) -> bool {
-        let mut frames = self
-            .array
-            .iter()
-            .filter(|a| a.rejected.is_none())
-            .map(|a| a.frame_id.as_str())
-            .chain(self.zones_frame.as_deref())
-            .chain(self.instances.values().map(|i| i.frame_id.as_str()));
-        let first = frames.next();
-        frames.any(|f| Some(f) != first)
-    }
-
-    /// Some obstacle source is not in `frame`.
-    fn frame_differs(&self, frame: &str) -> bool {
-        self.array
-            .as_ref()
-            .is_some_and(|a| a.rejected.is_none() && a.frame_id != frame)
-            || self.zones_frame.as_deref().is_some_and(|z| z != frame)
-            || self.instances.values().any(|i| i.frame_id != frame)
     }
 }
 
@@ -249,6 +327,9 @@ pub struct Monitor {
     pending_since: Option<f64>,
     /// Validates each new footprint in the previous one's buffers.
     builder: PolygonBuilder,
+    /// The footprint placed in each obstacle group's frame, for the
+    /// current footprint and set (see [`Monitor::place`]).
+    placements: Placements,
 }
 
 /// A copy shares the obstacle set (cheap: what a report or a planner query
@@ -263,16 +344,19 @@ impl Clone for Monitor {
             clock_cause: self.clock_cause,
             pending_since: self.pending_since,
             builder: PolygonBuilder::default(),
+            placements: self.placements.clone(),
         }
     }
 }
 
 impl Monitor {
     pub fn new(config: MonitorConfig) -> Self {
-        Monitor {
+        let mut monitor = Monitor {
             config,
             ..Default::default()
-        }
+        };
+        monitor.replace();
+        monitor
     }
 
     pub fn config(&self) -> &MonitorConfig {
@@ -280,7 +364,11 @@ impl Monitor {
     }
 
     pub fn set_config(&mut self, config: MonitorConfig) {
+        let replace = config.global_frame != self.config.global_frame;
         self.config = config;
+        if replace {
+            self.replace();
+        }
     }
 
     /// Sets [`MonitorConfig::exact_range`] alone.
@@ -326,25 +414,104 @@ impl Monitor {
     /// Replaces the obstacle set with one built elsewhere.
     pub fn set_obstacle_set(&mut self, set: Arc<ObstacleSet>) {
         self.set = set;
+        self.replace();
     }
 
-    /// The set to change: copied first when a report or query still holds
-    /// it.
-    fn set_mut(&mut self) -> &mut ObstacleSet {
+    /// Changes the set through `change`, copied first when a report or
+    /// query still holds it, under a new revision.
+    fn change_set<R>(&mut self, change: impl FnOnce(&mut ObstacleSet) -> R) -> R {
         static REVISIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let set = Arc::make_mut(&mut self.set);
         set.revision = REVISIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        set
+        let result = change(set);
+        self.replace();
+        result
+    }
+
+    /// Places the footprint in every obstacle group's frame with the
+    /// transforms of `tf` (the node: its TF buffer), judged at `now`. The
+    /// node calls it before every [`flag`](Self::flag) and
+    /// [`evaluate_into`](Self::evaluate_into); each change of the inputs
+    /// places again without TF ([`NoTransforms`]), so an unplaced monitor
+    /// answers for inputs in one frame and reports
+    /// [`Cause::FrameMismatch`] otherwise, never a guess.
+    pub fn place(&mut self, tf: &(impl Transforms + ?Sized), now: f64) {
+        let mut placements = std::mem::take(&mut self.placements);
+        let frames = Frames {
+            global: self.frame_id(),
+            footprint: self
+                .footprint
+                .as_ref()
+                .filter(|f| f.shape.is_ok())
+                .map(|f| (f.frame_id.as_str(), f.stamp)),
+            now,
+            tolerance: self.config.transform_tolerance,
+        };
+        let shape = self.footprint();
+        placements.footprint = frames.footprint_to_global(tf);
+        placements.groups.clear();
+        for group in &self.set.groups {
+            placements.groups.push(frames.group(
+                tf,
+                &group.frame_id,
+                group.stamp,
+                shape,
+                placements.footprint.as_ref(),
+            ));
+        }
+        self.placements = placements;
+    }
+
+    /// Places again without TF after a change (see [`place`](Self::place)).
+    fn replace(&mut self) {
+        self.place(&NoTransforms, 0.0);
+    }
+
+    /// The footprint's pose in the global frame (the transform
+    /// [`place`](Self::place) found; identity when the footprint is in
+    /// it), when there is a valid, placed footprint: where the markers
+    /// draw it.
+    pub fn footprint_to_global(&self) -> Option<nalgebra::Isometry2<f64>> {
+        match self.placements.footprint {
+            Some(Ok(pose)) => Some(pose.unwrap_or_else(nalgebra::Isometry2::identity)),
+            _ => None,
+        }
+    }
+
+    /// Each obstacle group: its obstacles' range in
+    /// [`obstacles`](Self::obstacles) and the pose of its frame in the
+    /// global frame (`None` when it could not be placed).
+    pub fn groups_to_global(
+        &self,
+    ) -> impl Iterator<Item = (Range<usize>, Option<nalgebra::Isometry2<f64>>)> + '_ {
+        self.set
+            .groups
+            .iter()
+            .zip(&self.placements.groups)
+            .map(|(g, p)| {
+                let pose = p
+                    .as_ref()
+                    .ok()
+                    .map(|p| p.to_global.unwrap_or_else(nalgebra::Isometry2::identity));
+                (g.range.clone(), pose)
+            })
     }
 
     /// Static keep-out zones: never stale, never expire.
     pub fn set_zones(&mut self, frame_id: &str, zones: Vec<Obstacle>) {
-        self.set_mut().set_zones(frame_id, zones);
+        self.change_set(|set| set.set_zones(frame_id, zones));
     }
 
     /// A new footprint polygon (validated here). Reuses the previous
     /// footprint's buffers: no allocation per call once they have grown.
     pub fn set_footprint(&mut self, frame_id: &str, points: &[Point], now: f64) {
+        self.set_footprint_at(frame_id, 0.0, points, now);
+    }
+
+    /// [`set_footprint`](Self::set_footprint) for a footprint stamped
+    /// `stamp` (its header time, s; 0: place it with the latest
+    /// transform).
+    pub fn set_footprint_at(&mut self, frame_id: &str, stamp: f64, points: &[Point], now: f64) {
         let mut frame = String::new();
         if let Some(previous) = self.footprint.take() {
             frame = previous.frame_id;
@@ -356,20 +523,30 @@ impl Monitor {
         frame.push_str(frame_id);
         self.footprint = Some(Footprint {
             frame_id: frame,
+            stamp,
             shape: self.builder.polygon(points).map_err(FootprintFault::Shape),
             received: now,
             generation: self.generation,
         });
+        self.footprint_changed();
+    }
+
+    fn footprint_changed(&mut self) {
+        self.replace();
     }
 
     /// A footprint that is already a shape (a circle for round robots).
+    /// It is placed with the latest transform; the node sets the robot's
+    /// own footprint in its `base_frame` this way at every cycle.
     pub fn set_footprint_shape(&mut self, frame_id: &str, shape: Shape, now: f64) {
         self.footprint = Some(Footprint {
             frame_id: frame_id.to_owned(),
+            stamp: 0.0,
             shape: Ok(shape),
             received: now,
             generation: self.generation,
         });
+        self.footprint_changed();
     }
 
     /// A footprint message refused before its points were read: it replaces
@@ -378,21 +555,36 @@ impl Monitor {
     pub fn reject_footprint(&mut self, rejection: Rejection, now: f64) {
         self.footprint = Some(Footprint {
             frame_id: String::new(),
+            stamp: 0.0,
             shape: Err(FootprintFault::Rejected(rejection)),
             received: now,
             generation: self.generation,
         });
+        self.footprint_changed();
     }
 
     /// Replaces the obstacle array.
     pub fn set_obstacles(&mut self, frame_id: &str, obstacles: Vec<Obstacle>, now: f64) {
+        self.set_obstacles_at(frame_id, 0.0, obstacles, now);
+    }
+
+    /// [`set_obstacles`](Self::set_obstacles) for an array stamped `stamp`
+    /// (its header time, s; 0: placed with the latest transform).
+    pub fn set_obstacles_at(
+        &mut self,
+        frame_id: &str,
+        stamp: f64,
+        obstacles: Vec<Obstacle>,
+        now: f64,
+    ) {
         let array = ObstacleArray {
             frame_id: frame_id.to_owned(),
+            stamp,
             received: now,
             generation: self.generation,
             rejected: None,
         };
-        self.set_mut().set_array(array, obstacles);
+        self.change_set(|set| set.set_array(array, obstacles));
     }
 
     /// An obstacle array refused as a whole: it replaces the previous one
@@ -401,35 +593,46 @@ impl Monitor {
     pub fn reject_obstacles(&mut self, rejection: Rejection, now: f64) {
         let array = ObstacleArray {
             frame_id: String::new(),
+            stamp: 0.0,
             received: now,
             generation: self.generation,
             rejected: Some(rejection),
         };
-        self.set_mut().set_array(array, Vec::new());
+        self.change_set(|set| set.set_array(array, Vec::new()));
     }
 
     /// Inserts or replaces one obstacle instance by id.
     pub fn upsert_instance(&mut self, frame_id: &str, obstacle: Obstacle, now: f64) {
+        self.upsert_instance_at(frame_id, 0.0, obstacle, now);
+    }
+
+    /// [`upsert_instance`](Self::upsert_instance) for an instance stamped
+    /// `stamp` (its header time, s; 0: placed with the latest transform).
+    pub fn upsert_instance_at(&mut self, frame_id: &str, stamp: f64, obstacle: Obstacle, now: f64) {
         let generation = self.generation;
-        let set = self.set_mut();
-        set.instances.insert(
-            obstacle.id.clone(),
-            Instance {
-                frame_id: frame_id.to_owned(),
-                obstacle,
-                received: now,
-                generation,
-            },
-        );
-        set.rebuild_instances();
+        self.change_set(|set| {
+            set.instances.insert(
+                obstacle.id.clone(),
+                Instance {
+                    frame_id: frame_id.to_owned(),
+                    stamp,
+                    obstacle,
+                    received: now,
+                    generation,
+                },
+            );
+            set.rebuild_instances();
+        });
     }
 
     /// An obstacle instance refused (its frame id, or one instance too
     /// many): the report is not valid for as long as it would have lived.
     pub fn reject_instance(&mut self, rejection: Rejection, now: f64) {
-        self.set_mut().rejected_instance = Some(RejectedInstance {
-            rejection,
-            received: now,
+        self.change_set(|set| {
+            set.rejected_instance = Some(RejectedInstance {
+                rejection,
+                received: now,
+            });
         });
     }
 
@@ -449,17 +652,18 @@ impl Monitor {
         if !any {
             return 0;
         }
-        let set = self.set_mut();
-        if set.rejected_instance.is_some_and(|r| expired(r.received)) {
-            set.rejected_instance = None;
-        }
-        let before = set.instances.len();
-        set.instances.retain(|_, i| !expired(i.received));
-        let count = before - set.instances.len();
-        if count > 0 {
-            set.rebuild_instances();
-        }
-        count
+        self.change_set(|set| {
+            if set.rejected_instance.is_some_and(|r| expired(r.received)) {
+                set.rejected_instance = None;
+            }
+            let before = set.instances.len();
+            set.instances.retain(|_, i| !expired(i.received));
+            let count = before - set.instances.len();
+            if count > 0 {
+                set.rebuild_instances();
+            }
+            count
+        })
     }
 
     /// Drops every instance and a refused one: after a backward jump of
@@ -469,10 +673,11 @@ impl Monitor {
         if self.set.instances.is_empty() && self.set.rejected_instance.is_none() {
             return;
         }
-        let set = self.set_mut();
-        set.instances.clear();
-        set.rejected_instance = None;
-        set.rebuild_instances();
+        self.change_set(|set| {
+            set.instances.clear();
+            set.rejected_instance = None;
+            set.rebuild_instances();
+        });
     }
 
     /// Every obstacle currently known: zones, array, instances.
@@ -493,9 +698,13 @@ impl Monitor {
         self.footprint.as_ref().and_then(|f| f.shape.as_ref().ok())
     }
 
-    /// The frame every input should be in: the footprint's, else the
-    /// obstacles'.
+    /// The global frame: the report's, the markers' and the planner's
+    /// poses'. [`MonitorConfig::global_frame`], else the footprint's, else
+    /// the obstacles'.
     pub fn frame_id(&self) -> &str {
+        if !self.config.global_frame.is_empty() {
+            return &self.config.global_frame;
+        }
         self.footprint
             .as_ref()
             .filter(|f| !matches!(f.shape, Err(FootprintFault::Rejected(_))))
@@ -578,19 +787,45 @@ impl Monitor {
         now: f64,
     ) -> TrajectoryCheck {
         let padding = self.config.padding + padding.max(0.0);
-        let check = crate::planner::check_poses(footprint, poses, padding, &self.set.obstacles);
+        let mut check = crate::planner::PoseCheck {
+            colliding: vec![false; poses.len()],
+            distance: vec![f64::INFINITY; poses.len()],
+            first_collision: None,
+            invalid_obstacles: 0,
+        };
+        let mut local = Vec::with_capacity(poses.len());
+        for (group, placement) in self.set.groups.iter().zip(&self.placements.groups) {
+            let Ok(placement) = placement else { continue };
+            // The poses are in the global frame; this group's obstacles in
+            // its own.
+            local.clear();
+            match placement.to_global {
+                Some(to_global) => {
+                    let from_global = to_global.inverse();
+                    local.extend(poses.iter().map(|p| from_global * p));
+                }
+                None => local.extend_from_slice(poses),
+            }
+            let part = crate::planner::check_poses(
+                footprint,
+                &local,
+                padding,
+                &self.set.obstacles[group.range.clone()],
+            );
+            for (all, one) in check.colliding.iter_mut().zip(&part.colliding) {
+                *all |= *one;
+            }
+            for (all, one) in check.distance.iter_mut().zip(&part.distance) {
+                *all = all.min(*one);
+            }
+            check.invalid_obstacles += part.invalid_obstacles;
+        }
+        check.first_collision = check.colliding.iter().position(|&c| c);
         let cause = self
             .clock_cause
             .or_else(|| self.obstacles_cause(now))
-            .or_else(|| {
-                if self.set.frames_disagree() {
-                    Some(Cause::FrameMismatch)
-                } else if check.invalid_obstacles > 0 {
-                    Some(Cause::InvalidObstacle)
-                } else {
-                    None
-                }
-            });
+            .or_else(|| self.groups_cause())
+            .or_else(|| (check.invalid_obstacles > 0).then_some(Cause::InvalidObstacle));
         let mut result = TrajectoryCheck {
             valid: cause.is_none(),
             status: Status::of(cause),
@@ -601,6 +836,15 @@ impl Monitor {
             result.check.first_collision = (!poses.is_empty()).then_some(0);
         }
         result
+    }
+
+    /// The first obstacle group that could not be placed in the global
+    /// frame, as its cause.
+    fn groups_cause(&self) -> Option<Cause> {
+        self.placements
+            .groups
+            .iter()
+            .find_map(|g| g.as_ref().err().copied())
     }
 
     /// The first reason the inputs cannot be trusted, if any (before looking
@@ -628,9 +872,7 @@ impl Monitor {
         if let Some(cause) = self.obstacles_cause(now) {
             return Some(cause);
         }
-        self.set
-            .frame_differs(&footprint.frame_id)
-            .then_some(Cause::FrameMismatch)
+        self.placements.cause()
     }
 
     /// The decision of [`evaluate`](Self::evaluate) without the
@@ -639,15 +881,24 @@ impl Monitor {
     /// that could touch the footprint. What the node publishes first.
     pub fn flag(&self, now: f64) -> Flag {
         let geometry = self.footprint().is_some_and(|footprint| {
-            self.set
-                .index
-                .any_collision(footprint, self.config.padding, &self.set.obstacles)
+            self.placed_groups().any(|(group, placement)| {
+                group.index.any_collision(
+                    placement.footprint(footprint),
+                    self.config.padding,
+                    &self.set.obstacles[group.range.clone()],
+                )
+            })
         });
-        self.decide(
-            self.input_cause(now),
-            self.set.index.any_invalid(),
-            geometry,
-        )
+        self.decide(self.input_cause(now), self.set.any_invalid(), geometry)
+    }
+
+    /// The groups that could be placed, with their placement.
+    fn placed_groups(&self) -> impl Iterator<Item = (&Group, &placement::Placement)> {
+        self.set
+            .groups
+            .iter()
+            .zip(&self.placements.groups)
+            .filter_map(|(g, p)| p.as_ref().ok().map(|p| (g, p)))
     }
 
     /// The fail-safe rule, shared by [`flag`](Self::flag) and
@@ -696,25 +947,49 @@ impl Monitor {
         let cause = self.input_cause(now);
         // Geometry is still computed when only freshness or frames are in
         // doubt: it explains the picture, but it no longer decides alone.
-        let summary = match (self.footprint(), self.finite_exact_range()) {
-            (Some(footprint), Some(range)) => self.set.index.check(
-                footprint,
-                self.config.padding,
-                obstacles,
-                range,
-                &mut report.outcomes,
-            ),
-            (Some(footprint), None) => {
-                check_obstacles(
-                    footprint,
-                    self.config.padding,
-                    obstacles,
-                    &mut report.outcomes,
-                );
-                summarize(&report.outcomes)
+        let mut summary = Summary::empty();
+        if let Some(footprint) = self.footprint() {
+            let range = self.finite_exact_range();
+            let padding = self.config.padding;
+            for (group, placement) in self.set.groups.iter().zip(&self.placements.groups) {
+                let base = report.outcomes.len();
+                let members = &obstacles[group.range.clone()];
+                let placement = match placement {
+                    Ok(placement) => placement,
+                    Err(cause) => {
+                        // Not placed: no geometry, the transform's status.
+                        report
+                            .outcomes
+                            .extend(members.iter().map(|_| ObstacleOutcome {
+                                status: Status::from(*cause),
+                                contact: None,
+                                exact: true,
+                            }));
+                        continue;
+                    }
+                };
+                let shape = placement.footprint(footprint);
+                let part = match range {
+                    Some(range) => group.index.check_append(
+                        shape,
+                        padding,
+                        members,
+                        range,
+                        &mut report.outcomes,
+                    ),
+                    None => {
+                        append_outcomes(shape, padding, members, &mut report.outcomes);
+                        summarize(&report.outcomes[base..])
+                    }
+                };
+                if let Some(to_global) = &placement.to_global {
+                    for outcome in &mut report.outcomes[base..] {
+                        outcome.transform(to_global);
+                    }
+                }
+                summary.merge(&part, base);
             }
-            (None, _) => summarize(&report.outcomes),
-        };
+        }
         report.min_distance = summary.min_distance;
         if let Some(i) = summary.nearest {
             report.nearest_obstacle_id.push_str(&obstacles[i].id);
@@ -966,7 +1241,10 @@ pub(crate) mod tests {
         for expected in [
             ("ok", false, true),
             ("ok", true, false),
-            ("frame_mismatch", true, false),
+            // Obstacles in a frame that cannot be placed have no geometry:
+            // without fail-safe the flag does not guess.
+            ("frame_mismatch", false, false),
+            ("frame_mismatch", true, true),
             ("invalid_obstacle", false, false),
             ("invalid_footprint", true, true),
             ("no_footprint", true, true),
