@@ -20,6 +20,10 @@ pub struct NodeConfig {
     pub robot_footprint: String,
     pub robot_radius: f64,
     pub max_service_checks: f64,
+    /// The robot's own frame: with a robot shape (`robot_footprint` or
+    /// `robot_radius`) the node places the footprint there from TF at every
+    /// cycle (see [`NodeConfig::footprint_from_tf`]).
+    pub base_frame: String,
 }
 
 impl Default for NodeConfig {
@@ -34,6 +38,7 @@ impl Default for NodeConfig {
             robot_footprint: String::new(),
             robot_radius: 0.0,
             max_service_checks: 0.0,
+            base_frame: String::new(),
         };
         for spec in PARAMS {
             spec.reset(&mut config);
@@ -230,11 +235,59 @@ pub static PARAMS: &[ParamSpec] = &[
         runtime: true,
         description: "most pose x obstacle pairs per check_footprint request; more is refused [1, 1e12]",
     },
+    ParamSpec {
+        name: "global_frame",
+        kind: Kind::Text {
+            default: "",
+            check: check_frame,
+            get: |c| &c.monitor.global_frame,
+            set: |c, s| c.monitor.global_frame = s,
+        },
+        runtime: false,
+        description: "frame of the report, markers and check_footprint poses; fixed in the world (map, odom); empty = the footprint's frame (start-up only)",
+    },
+    ParamSpec {
+        name: "base_frame",
+        kind: Kind::Text {
+            default: "",
+            check: check_frame,
+            get: |c| &c.base_frame,
+            set: |c, s| c.base_frame = s,
+        },
+        runtime: false,
+        description: "robot frame; with robot_footprint or robot_radius the footprint is placed there from TF each cycle and the footprint topic is not used (start-up only)",
+    },
+    ParamSpec {
+        name: "transform_tolerance",
+        kind: Kind::Number {
+            default: crate::monitor::DEFAULT_TRANSFORM_TOLERANCE,
+            min: 0.001,
+            max: 60.0,
+            get: |c| c.monitor.transform_tolerance,
+            set: |c, x| c.monitor.transform_tolerance = x,
+        },
+        runtime: true,
+        description: "s a transform may be from the time asked (an input's stamp; now, for the latest) before it is stale [0.001, 60]",
+    },
 ];
 
 /// The parameter called `name`, if there is one.
 pub fn param(name: &str) -> Option<&'static ParamSpec> {
     PARAMS.iter().find(|spec| spec.name == name)
+}
+
+/// A frame name as TF has them: at most 256 bytes, no NUL, no leading
+/// slash (tf2 refuses "/map"); empty means "not set".
+fn check_frame(text: &str) -> Result<(), String> {
+    crate::text::check_name(text.as_bytes(), crate::text::MAX_FRAME_ID_BYTES)
+        .map_err(|e| e.to_string())?;
+    if text.starts_with('/') {
+        return Err(format!(
+            "frame ids have no leading slash (tf2): use \"{}\"",
+            text.trim_start_matches('/')
+        ));
+    }
+    Ok(())
 }
 
 /// An empty `robot_footprint` means none; anything else must be a usable
@@ -423,6 +476,15 @@ impl NodeConfig {
         (self.robot_radius > 0.0).then(|| {
             Shape::circle(Point::origin(), self.robot_radius).map_err(FootprintTextError::Shape)
         })
+    }
+
+    /// The robot's shape when the node places the footprint itself from
+    /// TF: `base_frame` and a robot shape are both set.
+    pub fn footprint_from_tf(&self) -> Option<Shape> {
+        if self.base_frame.is_empty() {
+            return None;
+        }
+        self.robot_shape().and_then(Result::ok)
     }
 }
 

@@ -100,10 +100,17 @@ pub fn instance_bytes(msg: &NativeInstance) -> usize {
     msg.header.frame_id.size + POINT_BYTES * msg.polygon.polygon.points.size
 }
 
+/// Header time in seconds (0 asks for the latest transform).
+fn seconds(stamp: &r2r_msg_gen::builtin_interfaces__msg__Time) -> f64 {
+    f64::from(stamp.sec) + f64::from(stamp.nanosec) * 1e-9
+}
+
 /// A footprint message, its buffers reused from message to message.
 #[derive(Debug, Default)]
 pub struct FootprintInput {
     pub frame_id: String,
+    /// Header stamp (s).
+    pub stamp: f64,
     pub points: Vec<Point>,
     /// Set when the message was refused; `frame_id` and `points` are then
     /// meaningless.
@@ -116,6 +123,7 @@ impl FootprintInput {
     pub fn read(&mut self, msg: &NativeFootprint) {
         self.points.clear();
         self.rejected = None;
+        self.stamp = seconds(&msg.header.stamp);
         if let Err(r) = frame_into(&msg.header.frame_id, &mut self.frame_id) {
             self.rejected = Some(r);
             return;
@@ -135,6 +143,8 @@ impl FootprintInput {
 pub enum ArrayInput {
     Obstacles {
         frame_id: String,
+        /// Header stamp (s).
+        stamp: f64,
         /// `(id, geometry)` in message order.
         obstacles: Vec<(String, ObstacleGeometry)>,
     },
@@ -176,6 +186,7 @@ impl ArrayInput {
         }
         Ok(ArrayInput::Obstacles {
             frame_id,
+            stamp: seconds(&msg.header.stamp),
             obstacles,
         })
     }
@@ -186,6 +197,8 @@ impl ArrayInput {
 pub enum InstanceInput {
     Instance {
         frame_id: String,
+        /// Header stamp (s).
+        stamp: f64,
         id: i64,
         points: Vec<Point>,
     },
@@ -206,6 +219,7 @@ impl InstanceInput {
         push_points(points, &mut out);
         InstanceInput::Instance {
             frame_id,
+            stamp: seconds(&msg.header.stamp),
             id: msg.polygon.id,
             points: out,
         }
@@ -416,6 +430,7 @@ mod tests {
         let p = PendingObstacles::default();
         let instance = |id, x: f64| InstanceInput::Instance {
             frame_id: "map".into(),
+            stamp: 0.0,
             id,
             points: vec![Point::new(x, 0.0)],
         };

@@ -10,11 +10,13 @@ use super::convert::header;
 use crate::geometry::{Point, Shape};
 use crate::model::{Obstacle, Report};
 use crate::visual::{explain, palette, PairVisual, Rgb, OUTLINE_SEGMENTS};
+use nalgebra::Isometry2;
 use r2r::builtin_interfaces::msg::Duration as RosDuration;
 use r2r::geometry_msgs::msg::{Point as RosPoint, Pose, Quaternion, Vector3};
 use r2r::std_msgs::msg::ColorRGBA;
 use r2r::visualization_msgs::msg::{Marker, MarkerArray};
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::time::Duration;
 
 pub const NS_FOOTPRINT: &str = "footprint";
@@ -103,12 +105,21 @@ fn identity_pose() -> Pose {
     }
 }
 
-/// Everything the markers are drawn from.
+/// Where each group of obstacles is in the report's frame: the range of
+/// their indices and the pose of their frame (`None`: it could not be
+/// placed, and they are not drawn).
+pub type GroupPoses = [(Range<usize>, Option<Isometry2<f64>>)];
+
+/// Everything the markers are drawn from. Everything is drawn in the
+/// report's frame (the global frame).
 pub struct MarkerInput<'a> {
     pub report: &'a Report,
+    /// The footprint, in the report's frame.
     pub footprint: Option<&'a Shape>,
     pub padding: f64,
+    /// Each in its own frame; `groups` places them.
     pub obstacles: &'a [Obstacle],
+    pub groups: &'a GroupPoses,
     /// [`crate::monitor::ObstacleSet::revision`] of `obstacles`.
     pub obstacles_revision: u64,
     pub stamp: Duration,
@@ -137,6 +148,9 @@ pub struct MarkerBuilder {
 struct OutlinesSent {
     set: Option<u64>,
     frame_id: String,
+    /// The groups' poses they were drawn at: a frame that moved draws its
+    /// outlines again.
+    groups: Vec<(Range<usize>, Option<Isometry2<f64>>)>,
     colors: HashMap<i32, [u32; 4]>,
     /// Which tenth of the outlines is sent again in this array.
     round: i32,
@@ -201,9 +215,11 @@ impl MarkerBuilder {
         let set = Some(input.obstacles_revision);
         let sent = &mut self.outlines;
         sent.round = (sent.round + 1) % REFRESH_ROUNDS;
-        if sent.set != set || sent.frame_id != report.frame_id {
+        if sent.set != set || sent.frame_id != report.frame_id || sent.groups != input.groups {
             sent.set = set;
             sent.frame_id.clone_from(&report.frame_id);
+            sent.groups.clear();
+            sent.groups.extend_from_slice(input.groups);
             sent.colors.clear();
         }
         if let Some(footprint) = input.footprint {
@@ -229,11 +245,25 @@ impl MarkerBuilder {
             })
             .unwrap_or(1.0)
             .max(0.2);
-        for (i, obstacle) in input.obstacles.iter().enumerate() {
+        let placed = input
+            .groups
+            .iter()
+            .flat_map(|(range, pose)| range.clone().map(move |i| (i, *pose)));
+        for (i, pose) in placed {
+            // A frame that could not be placed: nothing to draw (what was
+            // drawn is deleted below).
+            let (Some(obstacle), Some(pose)) = (input.obstacles.get(i), pose) else {
+                continue;
+            };
+            let pose = (pose != Isometry2::identity()).then_some(pose);
             let id = self.id_of(&obstacle.id);
             let outcome = report.outcomes.get(i);
             let contact = outcome.and_then(|o| o.contact);
-            let shape = obstacle.shape.as_ref().ok();
+            let moved = match (&obstacle.shape, pose) {
+                (Ok(shape), Some(pose)) => Some(shape.transformed(&pose)),
+                _ => None,
+            };
+            let shape = moved.as_ref().or(obstacle.shape.as_ref().ok());
             let color = match contact {
                 Some(c) if c.colliding() => colliding_color(),
                 Some(_) => clear_color(),
@@ -241,7 +271,10 @@ impl MarkerBuilder {
             };
             let outline = match shape {
                 Some(s) => s.outline(OUTLINE_SEGMENTS),
-                None => obstacle.rejected_points.clone(),
+                None => match pose {
+                    Some(pose) => obstacle.rejected_points.iter().map(|p| pose * p).collect(),
+                    None => obstacle.rejected_points.clone(),
+                },
             };
             if outline.len() >= 2 {
                 let key = color_key(&color);
@@ -403,11 +436,13 @@ mod tests {
 
     fn build(builder: &mut MarkerBuilder, monitor: &Monitor) -> MarkerArray {
         let report = monitor.evaluate(0.0);
+        let groups: Vec<_> = monitor.groups_to_global().collect();
         builder.build(&MarkerInput {
             report: &report,
             footprint: monitor.footprint(),
             padding: 0.0,
             obstacles: monitor.obstacles(),
+            groups: &groups,
             obstacles_revision: monitor.obstacle_set().revision(),
             stamp: Duration::ZERO,
         })

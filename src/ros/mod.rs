@@ -8,3 +8,4 @@ pub mod markers;
 pub mod node;
 pub mod params;
 pub mod spin;
+pub mod tf;

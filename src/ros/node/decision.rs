@@ -15,6 +15,7 @@ use crate::monitor::clock::ClockReading;
 use crate::monitor::{Monitor, ObstacleSet};
 use crate::ros::inputs::{Arrival, FootprintInput, LatestFootprint, PendingObstacles};
 use crate::ros::params::Params;
+use crate::ros::tf::TfBuffer;
 use r2r::sat_collision_msgs::msg::CollisionReport;
 use r2r::sat_collision_msgs::srv::CheckFootprint;
 use r2r::std_msgs::msg::Bool;
@@ -22,6 +23,9 @@ use r2r::visualization_msgs::msg::MarkerArray;
 use r2r::{NativeMsg, Publisher};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// TF's refusals are summed and logged at most this often.
+const TF_LOG_PERIOD: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The decision loop's state.
 pub(super) struct Decision {
@@ -31,6 +35,12 @@ pub(super) struct Decision {
     pub(super) time: Arc<RosTime>,
     pub(super) pending: Arc<PendingObstacles>,
     pub(super) footprints: Arc<LatestFootprint>,
+    pub(super) tf: Arc<Mutex<TfBuffer>>,
+    /// The robot's shape when the footprint comes from TF: placed in
+    /// `base_frame` at every decision.
+    pub(super) tf_footprint: Option<Shape>,
+    /// When TF's refusals were last logged.
+    pub(super) tf_log: Instant,
     pub(super) reports: Arc<ReportSlot>,
     pub(super) logger: String,
     pub(super) collision: Publisher<Bool>,
@@ -59,6 +69,7 @@ impl Decision {
     /// report, markers or a log line may be wanted.
     fn publish(&mut self, reading: ClockReading) {
         let now = reading.ros;
+        self.place(now);
         let flag = self.monitor.flag(now);
         self.flag_msg.data = flag.colliding;
         if let Err(e) = self.collision.publish_native(&mut self.flag_msg) {
@@ -83,6 +94,38 @@ impl Decision {
                 log,
             });
         }
+    }
+
+    /// Places the footprint with the current transforms (the robot's own
+    /// shape in `base_frame` first, when it comes from TF), and logs what
+    /// TF refused since the last time.
+    fn place(&mut self, now: f64) {
+        if let Some(shape) = &self.tf_footprint {
+            self.monitor
+                .set_footprint_shape(&self.config.base_frame, shape.clone(), now);
+        }
+        let mut tf = lock(&self.tf);
+        self.monitor.place(&tf.tree, now);
+        // What TF refused, summed over the warning period.
+        if self.tf_log.elapsed() >= TF_LOG_PERIOD {
+            let intake = tf.take_intake();
+            drop(tf);
+            self.tf_log = Instant::now();
+            if !intake.is_clean() {
+                r2r::log_warn!(
+                    &self.logger,
+                    "TF refused in the last {} s: {intake}",
+                    TF_LOG_PERIOD.as_secs()
+                );
+            }
+        }
+    }
+
+    /// A `/tf` message came while the footprint comes from TF: the robot
+    /// moved.
+    pub(super) fn on_tf(&mut self) {
+        let reading = self.clock();
+        self.publish(reading);
     }
 
     pub(super) fn tick(&mut self) {
@@ -110,7 +153,7 @@ impl Decision {
             return;
         }
         self.monitor
-            .set_footprint(&input.frame_id, &input.points, arrival.time);
+            .set_footprint_at(&input.frame_id, input.stamp, &input.points, arrival.time);
         if let Some(error) = self.monitor.footprint_error() {
             let message = format!(
                 "footprint rejected: {} ({} points)",
@@ -138,7 +181,8 @@ impl Decision {
     /// What a `check_footprint` request needs, taken now; the work itself
     /// runs elsewhere.
     pub(super) fn service_job(&mut self, request: CheckFootprint::Request) -> ServiceJob {
-        self.clock();
+        let reading = self.clock();
+        self.place(reading.ros);
         ServiceJob {
             monitor: self.monitor.clone(),
             robot: self.robot.clone(),

@@ -2,14 +2,45 @@
 //! moment rcl has it, stamps its arrival and hands it on.
 
 use super::ros_time::RosTime;
-use super::threads::trim_heap;
+use super::threads::{lock, trim_heap};
 use crate::ros::inputs::{self, ArrayInput, InstanceInput, LatestFootprint, PendingObstacles};
 use crate::ros::spin::{spin_until, StopFlag};
+use crate::ros::tf::TfBuffer;
 use futures::StreamExt;
 use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped};
 use r2r::sat_collision_msgs::msg::ObstacleArray;
+use r2r::tf2_msgs::msg::TFMessage;
 use r2r::QosProfile;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+/// Inputs (footprint, obstacles, instances): best effort, so that both
+/// reliable publishers and best-effort ones (sensor-data QoS, common for
+/// perception) connect; keep-latest slots take what arrives.
+pub(super) const INPUT_QOS: QosProfile = QosProfile::default().best_effort();
+
+/// `/tf`: as tf2's listener takes it (depth 100), but best effort so that
+/// any publisher connects.
+pub(super) const TF_QOS: QosProfile = QosProfile::default().best_effort().keep_last(100);
+
+/// `/tf_static`: tf2's static QoS (reliable, transient local, depth 100),
+/// so a node that starts late still receives the static tree.
+pub(super) const TF_STATIC_QOS: QosProfile = QosProfile::default()
+    .reliable()
+    .transient_local()
+    .keep_last(100);
+
+/// Where the I/O thread puts what it reads.
+pub(super) struct Sinks {
+    pub(super) time: Arc<RosTime>,
+    /// `None`: the footprint comes from TF (`base_frame`); the topic is
+    /// not subscribed.
+    pub(super) footprints: Option<Arc<LatestFootprint>>,
+    pub(super) pending: Arc<PendingObstacles>,
+    pub(super) tf: Arc<Mutex<TfBuffer>>,
+    /// Woken after each `/tf` message, when the footprint comes from TF:
+    /// the robot moved.
+    pub(super) tf_moved: Option<Arc<tokio::sync::Notify>>,
+}
 
 /// Messages above this many bytes (native form: strings and points) are
 /// large: memory is trimmed once they are freed.
@@ -26,39 +57,67 @@ fn ready_now<S: futures::Stream + Unpin>(stream: &mut S) -> Option<S::Item> {
 /// `started`.
 pub(super) fn io_thread(
     mut node: r2r::Node,
-    time: Arc<RosTime>,
-    footprints: Arc<LatestFootprint>,
-    pending: Arc<PendingObstacles>,
+    sinks: Sinks,
     stop: StopFlag,
     started: std::sync::mpsc::Sender<Result<(), String>>,
 ) {
     let subscribed = (|| -> r2r::Result<_> {
+        let footprint = match sinks.footprints {
+            Some(_) => Some(node.subscribe_native::<PolygonStamped>("footprint", INPUT_QOS)?),
+            None => None,
+        };
         Ok((
-            node.subscribe_native::<PolygonStamped>("footprint", QosProfile::default())?,
-            node.subscribe_native::<ObstacleArray>("obstacles", QosProfile::default())?,
-            node.subscribe_native::<PolygonInstanceStamped>(
-                "obstacle_instances",
-                QosProfile::default(),
-            )?,
+            footprint,
+            node.subscribe_native::<ObstacleArray>("obstacles", INPUT_QOS)?,
+            node.subscribe_native::<PolygonInstanceStamped>("obstacle_instances", INPUT_QOS)?,
+            node.subscribe_native::<TFMessage>("/tf", TF_QOS)?,
+            node.subscribe_native::<TFMessage>("/tf_static", TF_STATIC_QOS)?,
         ))
     })();
-    let (mut footprint_sub, mut array_sub, mut instance_sub) = match subscribed {
-        Ok(subs) => {
-            let _ = started.send(Ok(()));
-            subs
-        }
-        Err(e) => {
-            let _ = started.send(Err(format!("cannot subscribe: {e}")));
-            return;
-        }
-    };
+    let (mut footprint_sub, mut array_sub, mut instance_sub, mut tf_sub, mut tf_static_sub) =
+        match subscribed {
+            Ok(subs) => {
+                let _ = started.send(Ok(()));
+                subs
+            }
+            Err(e) => {
+                let _ = started.send(Err(format!("cannot subscribe: {e}")));
+                return;
+            }
+        };
+    let Sinks {
+        time,
+        footprints,
+        pending,
+        tf,
+        tf_moved,
+    } = sinks;
     spin_until(&mut node, &stop, || {
         // Drained after every spin: r2r's channels (10 deep, dropping the
         // newest when full) never fill.
         let mut large = false;
-        while let Some(msg) = ready_now(&mut footprint_sub) {
-            large |= inputs::footprint_bytes(&msg) > LARGE_MESSAGE_BYTES;
-            footprints.put(&msg, time.arrival());
+        // TF first: a footprint or obstacles read in the same spin are
+        // then placed with the transforms that came with them.
+        let mut moved = false;
+        while let Some(msg) = ready_now(&mut tf_static_sub) {
+            let arrival = time.arrival();
+            lock(&tf).take(&msg, true, arrival);
+        }
+        while let Some(msg) = ready_now(&mut tf_sub) {
+            let arrival = time.arrival();
+            lock(&tf).take(&msg, false, arrival);
+            moved = true;
+        }
+        if moved {
+            if let Some(notify) = &tf_moved {
+                notify.notify_one();
+            }
+        }
+        if let (Some(sub), Some(footprints)) = (footprint_sub.as_mut(), footprints.as_ref()) {
+            while let Some(msg) = ready_now(sub) {
+                large |= inputs::footprint_bytes(&msg) > LARGE_MESSAGE_BYTES;
+                footprints.put(&msg, time.arrival());
+            }
         }
         while let Some(msg) = ready_now(&mut array_sub) {
             let arrival = time.arrival();

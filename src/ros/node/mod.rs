@@ -54,6 +54,7 @@ use super::inputs::{LatestFootprint, PendingObstacles};
 use super::markers::MarkerBuilder;
 use super::params::Params;
 use super::spin::{ShutdownSignals, StopFlag};
+use super::tf::TfBuffer;
 use crate::model::{Report, Status};
 use crate::monitor::Monitor;
 use crate::params_file;
@@ -62,7 +63,7 @@ use context::create_context;
 use decision::Decision;
 use futures::stream::FuturesUnordered;
 use futures::StreamExt;
-use io_thread::io_thread;
+use io_thread::{io_thread, Sinks};
 use logging::{shown, Warnings};
 use obstacle_worker::ObstacleWorker;
 use r2r::sat_collision_msgs::msg::CollisionReport;
@@ -137,6 +138,21 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         node.create_publisher::<MarkerArray>("collision_markers", QosProfile::default())?;
 
     let footprints = Arc::new(LatestFootprint::default());
+    let tf = Arc::new(Mutex::new(TfBuffer::default()));
+    let tf_footprint = config.footprint_from_tf();
+    let tf_moved = Arc::new(tokio::sync::Notify::new());
+    if tf_footprint.is_some() {
+        r2r::log_info!(
+            &logger,
+            "footprint: the robot's shape placed in {} from TF (the footprint topic is not used)",
+            shown(&config.base_frame)
+        );
+    } else if !config.base_frame.is_empty() {
+        r2r::log_warn!(
+            &logger,
+            "base_frame is set but neither robot_footprint nor robot_radius is: the footprint comes from the footprint topic"
+        );
+    }
     let pending = Arc::new(PendingObstacles::default());
     let reports = Arc::new(ReportSlot::default());
     let (sets_tx, mut sets_rx) =
@@ -156,6 +172,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
 
     let report_worker = ReportWorker {
         time: Arc::clone(&time),
+        tf: Arc::clone(&tf),
         report_pub: report_pub.clone(),
         markers_pub: markers_pub.clone(),
         markers_rate: config.markers_rate,
@@ -174,15 +191,17 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     let stop_io = StopFlag::new();
     let (started_tx, started_rx) = std::sync::mpsc::channel();
     let io = {
-        let (time, footprints, pending, stop) = (
-            Arc::clone(&time),
-            Arc::clone(&footprints),
-            Arc::clone(&pending),
-            stop_io.clone(),
-        );
+        let sinks = Sinks {
+            time: Arc::clone(&time),
+            footprints: tf_footprint.is_none().then(|| Arc::clone(&footprints)),
+            pending: Arc::clone(&pending),
+            tf: Arc::clone(&tf),
+            tf_moved: tf_footprint.is_some().then(|| Arc::clone(&tf_moved)),
+        };
+        let stop = stop_io.clone();
         std::thread::Builder::new()
             .name("ros_io".into())
-            .spawn(move || io_thread(node, time, footprints, pending, stop, started_tx))?
+            .spawn(move || io_thread(node, sinks, stop, started_tx))?
     };
     let stop_workers = |stop_io: &StopFlag| {
         stop_io.stop();
@@ -207,6 +226,9 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         time,
         pending: Arc::clone(&pending),
         footprints: Arc::clone(&footprints),
+        tf,
+        tf_footprint,
+        tf_log: std::time::Instant::now(),
         reports: Arc::clone(&reports),
         logger: logger.clone(),
         collision,
@@ -240,6 +262,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
             biased;
             () = signals.recv() => break,
             () = footprints.ready() => decision.on_footprint(),
+            () = tf_moved.notified() => decision.on_tf(),
             Ok(()) = sets_rx.changed() => {
                 let set = Arc::clone(&sets_rx.borrow_and_update());
                 decision.on_obstacle_set(set);

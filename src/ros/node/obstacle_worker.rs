@@ -94,6 +94,7 @@ impl ObstacleWorker {
             }
             ArrayInput::Obstacles {
                 frame_id,
+                stamp,
                 obstacles,
             } => {
                 let vertices: usize = obstacles
@@ -116,7 +117,7 @@ impl ObstacleWorker {
                     self.warnings.warn("obstacles", || message);
                 }
                 self.monitor
-                    .set_obstacles(&frame_id, obstacles, arrival.time);
+                    .set_obstacles_at(&frame_id, stamp, obstacles, arrival.time);
                 vertices > LARGE_INPUT_VERTICES
             }
         }
@@ -135,6 +136,7 @@ impl ObstacleWorker {
             }
             InstanceInput::Instance {
                 frame_id,
+                stamp,
                 id,
                 points,
             } => {
@@ -151,7 +153,7 @@ impl ObstacleWorker {
                 let geometry = ObstacleGeometry::Polygon(points);
                 let obstacle = Obstacle::new(id, &geometry);
                 self.monitor
-                    .upsert_instance(&frame_id, obstacle, arrival.time);
+                    .upsert_instance_at(&frame_id, stamp, obstacle, arrival.time);
             }
         }
     }

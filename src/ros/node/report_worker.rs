@@ -11,9 +11,11 @@ use crate::model::Report;
 use crate::monitor::Monitor;
 use crate::ros::convert;
 use crate::ros::markers::{MarkerBuilder, MarkerInput};
+use crate::ros::tf::TfBuffer;
 use r2r::sat_collision_msgs::msg::CollisionReport;
 use r2r::visualization_msgs::msg::MarkerArray;
 use r2r::{NativeMsg, Publisher};
+use std::borrow::Cow;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -72,6 +74,9 @@ impl ReportSlot {
 /// path.
 pub(super) struct ReportWorker {
     pub(super) time: Arc<RosTime>,
+    /// Transforms are judged again when the report is built, like every
+    /// other input.
+    pub(super) tf: Arc<Mutex<TfBuffer>>,
     pub(super) report_pub: Publisher<CollisionReport>,
     pub(super) markers_pub: Publisher<MarkerArray>,
     pub(super) markers_rate: f64,
@@ -106,6 +111,7 @@ impl ReportWorker {
         let reading = self.time.read();
         job.monitor.set_clock(reading.generation, reading.cause);
         let now = reading.ros;
+        job.monitor.place(&lock(&self.tf).tree, now);
         let mut report = std::mem::take(&mut self.report);
         job.monitor.evaluate_into(now, &mut report);
         self.log(&report, job.log);
@@ -131,11 +137,20 @@ impl ReportWorker {
         }
         if markers_wanted {
             self.last_markers = Some(Instant::now());
+            let groups: Vec<_> = job.monitor.groups_to_global().collect();
+            let footprint = match (job.monitor.footprint(), job.monitor.footprint_to_global()) {
+                (Some(shape), Some(pose)) if pose != nalgebra::Isometry2::identity() => {
+                    Some(Cow::Owned(shape.transformed(&pose)))
+                }
+                (Some(shape), Some(_)) => Some(Cow::Borrowed(shape)),
+                _ => None,
+            };
             let array = self.marker_builder.build(&MarkerInput {
                 report: &report,
-                footprint: job.monitor.footprint(),
+                footprint: footprint.as_deref(),
                 padding: job.monitor.config().padding,
                 obstacles: job.monitor.obstacles(),
+                groups: &groups,
                 obstacles_revision: job.monitor.obstacle_set().revision(),
                 stamp,
             });

@@ -1,0 +1,152 @@
+//! `/tf` and `/tf_static` (tf2_msgs/TFMessage), read in native form into the
+//! node's [`FrameTree`].
+//!
+//! Frame ids are checked like every other frame id ([`crate::text`]) before
+//! anything is stored, and a message with more transforms than
+//! [`MAX_TRANSFORMS_PER_MESSAGE`] is refused unread. A transform whose
+//! frame ids cannot be read cannot be attached to a frame: it is dropped
+//! and counted. One with a NaN or a quaternion that is not a rotation is
+//! stored as its frame's fault ([`crate::frames`]): lookups through that
+//! frame then fail until a good transform arrives. What the tree refused
+//! is counted in a [`TfIntake`] for the node's throttled warnings.
+
+use super::inputs::Arrival;
+use crate::frames::{planar_transform, FrameTree, InsertError};
+use crate::text::{check_name, MAX_FRAME_ID_BYTES};
+use r2r_msg_gen::{
+    geometry_msgs__msg__TransformStamped as NativeTransform,
+    tf2_msgs__msg__TFMessage as NativeTfMessage,
+};
+use r2r_rcl::rosidl_runtime_c__String as NativeString;
+
+/// Most transforms read from one TF message; a larger message is refused
+/// as a whole (a robot's whole static tree is a few hundred).
+pub const MAX_TRANSFORMS_PER_MESSAGE: usize = 4_096;
+
+/// What reading TF messages refused, since the counts were last taken.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TfIntake {
+    /// Whole messages over [`MAX_TRANSFORMS_PER_MESSAGE`].
+    pub oversized_messages: u64,
+    /// Transforms whose frame ids are too long, not UTF-8 or hold a NUL.
+    pub bad_frame_ids: u64,
+    /// Transforms whose values were refused (NaN, not a rotation): stored
+    /// as their frame's fault.
+    pub faults: u64,
+    /// A frame given another parent while its parent is active.
+    pub second_parents: u64,
+    /// A frame's parent is the frame itself.
+    pub self_transforms: u64,
+    /// New frames beyond [`crate::limits::MAX_TF_FRAMES`].
+    pub too_many_frames: u64,
+}
+
+impl TfIntake {
+    /// Nothing refused.
+    pub fn is_clean(&self) -> bool {
+        *self == TfIntake::default()
+    }
+}
+
+impl std::fmt::Display for TfIntake {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts = [
+            (self.oversized_messages, "messages over the transform limit"),
+            (self.bad_frame_ids, "unreadable frame ids"),
+            (self.faults, "non-finite or non-rotation transforms"),
+            (self.second_parents, "frames given a second parent"),
+            (self.self_transforms, "frames given themselves as parent"),
+            (self.too_many_frames, "new frames beyond the frame limit"),
+        ];
+        let mut first = true;
+        for (count, what) in parts.into_iter().filter(|(c, _)| *c > 0) {
+            if !first {
+                f.write_str(", ")?;
+            }
+            write!(f, "{count} {what}")?;
+            first = false;
+        }
+        Ok(())
+    }
+}
+
+/// The node's TF buffer: the tree, the clock generation its dynamic
+/// samples were received under, and what it refused.
+#[derive(Debug, Default)]
+pub struct TfBuffer {
+    pub tree: FrameTree,
+    generation: u32,
+    pub intake: TfIntake,
+}
+
+/// The bytes of a rosidl string.
+fn string_bytes(s: &NativeString) -> &[u8] {
+    if s.data.is_null() || s.size == 0 {
+        return &[];
+    }
+    // SAFETY: an initialised rosidl string owns `size` bytes at `data`; the
+    // slice borrows the message that owns the string.
+    unsafe { std::slice::from_raw_parts(s.data.cast::<u8>(), s.size) }
+}
+
+/// Header time in seconds.
+fn seconds(sec: i32, nanosec: u32) -> f64 {
+    f64::from(sec) + f64::from(nanosec) * 1e-9
+}
+
+impl TfBuffer {
+    /// Takes in one TF message received at `arrival`; `is_static` for
+    /// `/tf_static`. After a backward jump of the clock (a new generation)
+    /// the dynamic samples are dropped first, as tf2 does: their arrival
+    /// times mean nothing any more.
+    pub fn take(&mut self, msg: &NativeTfMessage, is_static: bool, arrival: Arrival) {
+        if arrival.generation != self.generation {
+            self.tree.forget_dynamic();
+            self.generation = arrival.generation;
+        }
+        let size = msg.transforms.size;
+        if size > MAX_TRANSFORMS_PER_MESSAGE {
+            self.intake.oversized_messages += 1;
+            return;
+        }
+        let transforms: &[NativeTransform] = if msg.transforms.data.is_null() || size == 0 {
+            &[]
+        } else {
+            // SAFETY: an initialised rosidl sequence owns `size` elements at
+            // `data`; the slice borrows `msg`, which owns the sequence.
+            unsafe { std::slice::from_raw_parts(msg.transforms.data, size) }
+        };
+        for t in transforms {
+            let (Ok(parent), Ok(child)) = (
+                check_name(string_bytes(&t.header.frame_id), MAX_FRAME_ID_BYTES),
+                check_name(string_bytes(&t.child_frame_id), MAX_FRAME_ID_BYTES),
+            ) else {
+                self.intake.bad_frame_ids += 1;
+                continue;
+            };
+            // tf2 strips one leading slash ("/map" is "map").
+            let parent = parent.strip_prefix('/').unwrap_or(parent);
+            let child = child.strip_prefix('/').unwrap_or(child);
+            let (tr, q) = (&t.transform.translation, &t.transform.rotation);
+            let transform = planar_transform([tr.x, tr.y, tr.z], [q.x, q.y, q.z, q.w]);
+            if transform.is_err() {
+                self.intake.faults += 1;
+            }
+            let stamp = seconds(t.header.stamp.sec, t.header.stamp.nanosec);
+            match self
+                .tree
+                .insert(parent, child, stamp, transform, is_static, arrival.time)
+            {
+                Ok(()) => {}
+                Err(InsertError::SecondParent) => self.intake.second_parents += 1,
+                Err(InsertError::SelfTransform) => self.intake.self_transforms += 1,
+                Err(InsertError::TooManyFrames) => self.intake.too_many_frames += 1,
+            }
+        }
+    }
+
+    /// The refusals counted since the last call.
+    pub fn take_intake(&mut self) -> TfIntake {
+        std::mem::take(&mut self.intake)
+    }
+}
