@@ -214,7 +214,8 @@ impl Edge {
     /// Whether a sample arriving at `arrival` from another publisher is a
     /// rival (true) or may take the edge over. Unknown (NaN) is active.
     fn active_at(&self, arrival: f64) -> bool {
-        self.is_static() || !(arrival - self.heard > CONFLICT_WINDOW)
+        let silent = arrival - self.heard > CONFLICT_WINDOW;
+        self.is_static() || !silent
     }
 
     /// Stores a sample from the edge's own publisher (rules 4 to 6).
@@ -258,10 +259,10 @@ impl Edge {
     /// The fault of the edge that does not depend on the lookup's time:
     /// a recent rival, a refused sample, no sample at all.
     fn standing_fault(&self, now: f64) -> Option<LookupFault> {
-        if self
-            .rival
-            .is_some_and(|r| !(now - r.arrival > CONFLICT_WINDOW))
-        {
+        if self.rival.is_some_and(|r| {
+            let gone = now - r.arrival > CONFLICT_WINDOW;
+            !gone
+        }) {
             return Some(LookupFault::Conflict);
         }
         if let Some(fault) = self.fault {
@@ -434,7 +435,8 @@ impl FrameTree {
             if let Poses::Dynamic(samples) = &edge.poses {
                 if let Some(newest) = samples.back() {
                     common = common.min(newest.stamp);
-                    if latest && !((now - edge.arrival).abs() <= tolerance) {
+                    let fresh = (now - edge.arrival).abs() <= tolerance;
+                    if latest && !fresh {
                         worst.note(Some(LookupFault::Stale));
                     }
                 }
