@@ -361,3 +361,24 @@ fn a_lookup_by_name_does_not_allocate() {
     assert_eq!(unknown, Err(LookupFault::Unavailable));
     assert_eq!(stale, Err(LookupFault::Stale));
 }
+
+#[test]
+fn a_steady_stream_of_samples_does_not_allocate() {
+    let mut tree = FrameTree::new();
+    let p = Ok(Isometry2::new(Vector2::new(1.0, 2.0), 0.3));
+    let mut t = 0.0;
+    let mut feed = |tree: &mut FrameTree, count: usize| {
+        for _ in 0..count {
+            t += 0.01; // 100 Hz: TF_HISTORY holds about 1,000 samples
+            tree.insert("odom", "base", t, p, false, t)
+                .expect("accepted");
+            tree.insert("base", "laser", 0.0, p, true, t)
+                .expect("accepted");
+        }
+    };
+    feed(&mut tree, 3_000);
+    let allocations = allocations_in(|| feed(&mut tree, 500));
+    assert_eq!(allocations, 0);
+    assert!(tree.sample_count("base") <= sat_collision::limits::MAX_TF_SAMPLES);
+    assert!(tree.lookup("odom", "laser", 0.0, t, 0.1).is_ok());
+}

@@ -64,7 +64,7 @@
 //!       sample must have arrived within `tolerance` of `now`, before or
 //!       after (a clock that jumped back), else [`LookupFault::Stale`];
 //!     * at a time within an edge's samples, the two samples around it are
-//!       interpolated ([`interpolate`](super::interpolate)); after the
+//!       interpolated ([`interpolate`](fn@super::interpolate)); after the
 //!       newest, the newest is used within `tolerance`, else
 //!       [`LookupFault::Stale`]; before the oldest, the oldest is used
 //!       within `tolerance`, else [`LookupFault::Unavailable`] (the history
@@ -90,6 +90,7 @@ use super::planar::TransformFault;
 use crate::limits::{MAX_TF_FRAMES, MAX_TF_SAMPLES};
 use nalgebra::Isometry2;
 use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 
 /// Seconds of samples a dynamic edge keeps behind its newest stamp, like
 /// tf2's default cache time: enough for a lookup at a sensor message's
@@ -334,9 +335,10 @@ impl Worst {
 /// See the module documentation for the rules.
 #[derive(Clone, Debug, Default)]
 pub struct FrameTree {
-    /// Frame name to id (index into `names` and `edges`).
-    ids: HashMap<Box<str>, u32>,
-    names: Vec<Box<str>>,
+    /// Frame name to id (index into `names` and `edges`). Each name is
+    /// allocated once, shared by both tables (`Arc`: the tree is `Send`).
+    ids: HashMap<Arc<str>, u32>,
+    names: Vec<Arc<str>>,
     /// By child frame id.
     edges: Vec<Option<Edge>>,
     /// Whether `insert` was ever called.
@@ -556,8 +558,9 @@ impl FrameTree {
         }
         // At most MAX_TF_FRAMES (checked by `intern_pair`): fits in u32.
         let id = self.names.len() as u32;
-        self.names.push(name.into());
-        self.ids.insert(name.into(), id);
+        let name: Arc<str> = Arc::from(name);
+        self.names.push(Arc::clone(&name));
+        self.ids.insert(name, id);
         self.edges.push(None);
         id
     }
