@@ -444,11 +444,9 @@ impl FrameTree {
                 }
             }
         }
-        if worst
-            .0
-            .is_some_and(|f| f.rank() > LookupFault::Stale.rank())
-        {
-            return Err(worst.0.unwrap_or(LookupFault::Unavailable));
+        // Nothing found later outranks these; a Stale may still be.
+        if let Some(fault) = worst.0.filter(|f| f.rank() > LookupFault::Stale.rank()) {
+            return Err(fault);
         }
         let at = if latest { common } else { time };
         let mut up = |from: u32| {
