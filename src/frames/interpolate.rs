@@ -34,7 +34,8 @@ pub fn interpolate(
     let span = tb - ta;
     let ratio = (t - ta) / span;
     // NaN (0/0, non-finite times) and an empty span both give `a`.
-    if !(ratio > 0.0) || !(span > 0.0) {
+    let inside = ratio > 0.0 && span > 0.0;
+    if !inside {
         return *a;
     }
     if ratio >= 1.0 {

@@ -55,7 +55,8 @@ pub fn planar_transform(
     let [x, y, z, w] = rotation;
     let norm2 = x * x + y * y + z * z + w * w;
     // Written so that an overflowing norm (inf) is refused too.
-    if !((norm2 - 1.0).abs() < QUATERNION_NORMALIZATION_TOLERANCE) {
+    let unit = (norm2 - 1.0).abs() < QUATERNION_NORMALIZATION_TOLERANCE;
+    if !unit {
         return Err(TransformFault::NotARotation);
     }
     let n = norm2.sqrt();

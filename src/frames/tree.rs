@@ -64,7 +64,7 @@
 //!       sample must have arrived within `tolerance` of `now`, before or
 //!       after (a clock that jumped back), else [`LookupFault::Stale`];
 //!     * at a time within an edge's samples, the two samples around it are
-//!       interpolated ([`interpolate`](super::interpolate)); after the
+//!       interpolated ([`interpolate`](fn@super::interpolate)); after the
 //!       newest, the newest is used within `tolerance`, else
 //!       [`LookupFault::Stale`]; before the oldest, the oldest is used
 //!       within `tolerance`, else [`LookupFault::Unavailable`] (the history
@@ -90,6 +90,7 @@ use super::planar::TransformFault;
 use crate::limits::{MAX_TF_FRAMES, MAX_TF_SAMPLES};
 use nalgebra::Isometry2;
 use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 
 /// Seconds of samples a dynamic edge keeps behind its newest stamp, like
 /// tf2's default cache time: enough for a lookup at a sensor message's
@@ -214,7 +215,8 @@ impl Edge {
     /// Whether a sample arriving at `arrival` from another publisher is a
     /// rival (true) or may take the edge over. Unknown (NaN) is active.
     fn active_at(&self, arrival: f64) -> bool {
-        self.is_static() || !(arrival - self.heard > CONFLICT_WINDOW)
+        let silent = arrival - self.heard > CONFLICT_WINDOW;
+        self.is_static() || !silent
     }
 
     /// Stores a sample from the edge's own publisher (rules 4 to 6).
@@ -258,10 +260,10 @@ impl Edge {
     /// The fault of the edge that does not depend on the lookup's time:
     /// a recent rival, a refused sample, no sample at all.
     fn standing_fault(&self, now: f64) -> Option<LookupFault> {
-        if self
-            .rival
-            .is_some_and(|r| !(now - r.arrival > CONFLICT_WINDOW))
-        {
+        if self.rival.is_some_and(|r| {
+            let gone = now - r.arrival > CONFLICT_WINDOW;
+            !gone
+        }) {
             return Some(LookupFault::Conflict);
         }
         if let Some(fault) = self.fault {
@@ -333,9 +335,10 @@ impl Worst {
 /// See the module documentation for the rules.
 #[derive(Clone, Debug, Default)]
 pub struct FrameTree {
-    /// Frame name to id (index into `names` and `edges`).
-    ids: HashMap<Box<str>, u32>,
-    names: Vec<Box<str>>,
+    /// Frame name to id (index into `names` and `edges`). Each name is
+    /// allocated once, shared by both tables (`Arc`: the tree is `Send`).
+    ids: HashMap<Arc<str>, u32>,
+    names: Vec<Arc<str>>,
     /// By child frame id.
     edges: Vec<Option<Edge>>,
     /// Whether `insert` was ever called.
@@ -434,17 +437,16 @@ impl FrameTree {
             if let Poses::Dynamic(samples) = &edge.poses {
                 if let Some(newest) = samples.back() {
                     common = common.min(newest.stamp);
-                    if latest && !((now - edge.arrival).abs() <= tolerance) {
+                    let fresh = (now - edge.arrival).abs() <= tolerance;
+                    if latest && !fresh {
                         worst.note(Some(LookupFault::Stale));
                     }
                 }
             }
         }
-        if worst
-            .0
-            .is_some_and(|f| f.rank() > LookupFault::Stale.rank())
-        {
-            return Err(worst.0.unwrap_or(LookupFault::Unavailable));
+        // Nothing found later outranks these; a Stale may still be.
+        if let Some(fault) = worst.0.filter(|f| f.rank() > LookupFault::Stale.rank()) {
+            return Err(fault);
         }
         let at = if latest { common } else { time };
         let mut up = |from: u32| {
@@ -554,8 +556,9 @@ impl FrameTree {
         }
         // At most MAX_TF_FRAMES (checked by `intern_pair`): fits in u32.
         let id = self.names.len() as u32;
-        self.names.push(name.into());
-        self.ids.insert(name.into(), id);
+        let name: Arc<str> = Arc::from(name);
+        self.names.push(Arc::clone(&name));
+        self.ids.insert(name, id);
         self.edges.push(None);
         id
     }
@@ -609,5 +612,710 @@ impl FrameTree {
             steps += 1;
             Some(edge)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Point2, Vector2};
+    use std::f64::consts::FRAC_PI_2;
+
+    const TOL: f64 = 0.5;
+
+    fn pose(x: f64, y: f64, yaw: f64) -> Isometry2<f64> {
+        Isometry2::new(Vector2::new(x, y), yaw)
+    }
+
+    fn close(a: &Isometry2<f64>, b: &Isometry2<f64>) -> bool {
+        (a.translation.vector - b.translation.vector).norm() < 1e-9
+            && (a.rotation.angle_to(&b.rotation)).abs() < 1e-9
+    }
+
+    #[track_caller]
+    fn assert_pose(got: Result<Isometry2<f64>, LookupFault>, want: Isometry2<f64>) {
+        let got = got.expect("a transform");
+        assert!(close(&got, &want), "got {got:?}, want {want:?}");
+    }
+
+    /// A dynamic sample received at its own stamp.
+    fn dynamic(tree: &mut FrameTree, parent: &str, child: &str, stamp: f64, p: Isometry2<f64>) {
+        tree.insert(parent, child, stamp, Ok(p), false, stamp)
+            .expect("accepted");
+    }
+
+    fn fixed(tree: &mut FrameTree, parent: &str, child: &str, p: Isometry2<f64>) {
+        tree.insert(parent, child, 0.0, Ok(p), true, 0.0)
+            .expect("accepted");
+    }
+
+    #[test]
+    fn a_frame_to_itself_is_the_identity_even_unknown() {
+        let tree = FrameTree::new();
+        assert_eq!(
+            tree.lookup("nowhere", "nowhere", 5.0, f64::NAN, -1.0),
+            Ok(Isometry2::identity())
+        );
+        assert!(tree.is_empty());
+        assert_eq!(tree.frame_count(), 0);
+    }
+
+    #[test]
+    fn unknown_frames_and_separate_trees_are_unavailable() {
+        let mut tree = FrameTree::new();
+        fixed(&mut tree, "map", "odom", pose(1.0, 0.0, 0.0));
+        fixed(&mut tree, "world", "base", pose(0.0, 1.0, 0.0));
+        assert!(!tree.is_empty());
+        assert_eq!(
+            tree.lookup("map", "ghost", 0.0, 0.0, TOL),
+            Err(LookupFault::Unavailable)
+        );
+        assert_eq!(
+            tree.lookup("ghost", "map", 0.0, 0.0, TOL),
+            Err(LookupFault::Unavailable)
+        );
+        assert_eq!(
+            tree.lookup("map", "base", 0.0, 0.0, TOL),
+            Err(LookupFault::Unavailable)
+        );
+        assert_eq!(
+            tree.lookup("odom", "world", 0.0, 0.0, TOL),
+            Err(LookupFault::Unavailable)
+        );
+    }
+
+    #[test]
+    fn a_self_transform_is_refused_and_nothing_is_stored() {
+        let mut tree = FrameTree::new();
+        assert_eq!(
+            tree.insert("a", "a", 1.0, Ok(pose(1.0, 0.0, 0.0)), false, 1.0),
+            Err(InsertError::SelfTransform)
+        );
+        assert_eq!(
+            tree.insert(
+                "a",
+                "b",
+                1.0,
+                Err(TransformFault::SelfTransform),
+                false,
+                1.0
+            ),
+            Err(InsertError::SelfTransform)
+        );
+        assert_eq!(tree.frame_count(), 0);
+        assert_eq!(
+            tree.lookup("a", "b", 0.0, 1.0, TOL),
+            Err(LookupFault::Unavailable)
+        );
+    }
+
+    #[test]
+    fn a_three_level_chain_composes_in_both_directions() {
+        let mut tree = FrameTree::new();
+        // map -> odom: 10 m along x, turned a quarter; odom -> base: 1 m
+        // along odom's x; base -> laser: 0.5 m along base's y, turned back.
+        fixed(&mut tree, "map", "odom", pose(10.0, 0.0, FRAC_PI_2));
+        fixed(&mut tree, "odom", "base", pose(1.0, 0.0, 0.0));
+        fixed(&mut tree, "base", "laser", pose(0.0, 0.5, -FRAC_PI_2));
+        // laser's origin is at odom (1, 0.5) = map (10 - 0.5, 1), heading 0.
+        let map_laser = pose(9.5, 1.0, 0.0);
+        assert_pose(tree.lookup("map", "laser", 0.0, 100.0, TOL), map_laser);
+        assert_pose(
+            tree.lookup("laser", "map", 0.0, 100.0, TOL),
+            map_laser.inverse(),
+        );
+        // A point 1 m ahead of the laser is at map (10.5, 1).
+        let t = tree
+            .lookup("map", "laser", 3.0, 100.0, TOL)
+            .expect("static");
+        let p = t * Point2::new(1.0, 0.0);
+        assert!((p - Point2::new(10.5, 1.0)).norm() < 1e-12);
+        // Between siblings' descendants: odom -> laser.
+        assert_pose(
+            tree.lookup("odom", "laser", 0.0, 0.0, TOL),
+            pose(1.0, 0.5, -FRAC_PI_2),
+        );
+        assert_eq!(tree.frame_count(), 4);
+        assert_eq!(tree.parent("laser"), Some("base"));
+        assert_eq!(tree.parent("map"), None);
+    }
+
+    #[test]
+    fn a_static_and_dynamic_chain_interpolates_the_dynamic_edge() {
+        let mut tree = FrameTree::new();
+        dynamic(&mut tree, "odom", "base", 10.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "odom", "base", 11.0, pose(2.0, 0.0, 1.0));
+        fixed(&mut tree, "base", "laser", pose(1.0, 0.0, 0.0));
+        let base = pose(1.0, 0.0, 0.5);
+        assert_pose(
+            tree.lookup("odom", "laser", 10.5, 1e9, TOL),
+            base * pose(1.0, 0.0, 0.0),
+        );
+        // Exactly on a sample.
+        assert_pose(
+            tree.lookup("odom", "base", 11.0, 0.0, TOL),
+            pose(2.0, 0.0, 1.0),
+        );
+        assert_pose(
+            tree.lookup("odom", "base", 10.0, 0.0, TOL),
+            pose(0.0, 0.0, 0.0),
+        );
+        // Latest: the newest sample, judged fresh at 11.2.
+        assert_pose(
+            tree.lookup("laser", "odom", 0.0, 11.2, TOL),
+            (pose(2.0, 0.0, 1.0) * pose(1.0, 0.0, 0.0)).inverse(),
+        );
+        assert_eq!(tree.sample_count("base"), 2);
+        assert_eq!(tree.sample_count("laser"), 1);
+        assert_eq!(tree.sample_count("odom"), 0);
+    }
+
+    #[test]
+    fn latest_is_the_latest_common_time_of_the_path() {
+        let mut tree = FrameTree::new();
+        dynamic(&mut tree, "map", "odom", 10.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "map", "odom", 12.0, pose(4.0, 0.0, 0.0));
+        dynamic(&mut tree, "odom", "base", 9.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "odom", "base", 11.0, pose(0.0, 2.0, 0.0));
+        // Common time 11: map->odom interpolated to x = 2, odom->base newest.
+        assert_pose(
+            tree.lookup("map", "base", 0.0, 12.0, 2.0),
+            pose(2.0, 2.0, 0.0),
+        );
+        // Not the newest of each (that would be (4, 2)).
+        assert_pose(
+            tree.lookup("map", "odom", 0.0, 12.0, 2.0),
+            pose(4.0, 0.0, 0.0),
+        );
+    }
+
+    #[test]
+    fn after_the_newest_sample_is_the_newest_within_tolerance_then_stale() {
+        let mut tree = FrameTree::new();
+        dynamic(&mut tree, "odom", "base", 10.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "odom", "base", 11.0, pose(1.0, 0.0, 0.0));
+        assert_pose(
+            tree.lookup("odom", "base", 11.4, 0.0, TOL),
+            pose(1.0, 0.0, 0.0),
+        );
+        assert_eq!(
+            tree.lookup("odom", "base", 11.6, 0.0, TOL),
+            Err(LookupFault::Stale)
+        );
+        assert_eq!(
+            tree.lookup("base", "odom", 20.0, 0.0, TOL),
+            Err(LookupFault::Stale)
+        );
+        // Time requests are not judged by arrival.
+        assert!(tree.lookup("odom", "base", 10.5, 1e6, TOL).is_ok());
+    }
+
+    #[test]
+    fn a_latest_lookup_is_stale_by_arrival_either_way() {
+        let mut tree = FrameTree::new();
+        tree.insert("odom", "base", 5.0, Ok(pose(1.0, 0.0, 0.0)), false, 100.0)
+            .expect("accepted");
+        assert_pose(
+            tree.lookup("odom", "base", 0.0, 100.4, TOL),
+            pose(1.0, 0.0, 0.0),
+        );
+        assert_eq!(
+            tree.lookup("odom", "base", 0.0, 100.6, TOL),
+            Err(LookupFault::Stale)
+        );
+        // A clock that jumped back.
+        assert_eq!(
+            tree.lookup("odom", "base", 0.0, 99.0, TOL),
+            Err(LookupFault::Stale)
+        );
+        // Static edges are never stale.
+        fixed(&mut tree, "base", "laser", pose(0.0, 0.0, 0.0));
+        assert!(tree.lookup("base", "laser", 0.0, 1e9, TOL).is_ok());
+        assert_eq!(
+            tree.lookup("odom", "laser", 0.0, 1e9, TOL),
+            Err(LookupFault::Stale)
+        );
+    }
+
+    #[test]
+    fn before_the_history_is_unavailable_beyond_tolerance() {
+        let mut tree = FrameTree::new();
+        dynamic(&mut tree, "odom", "base", 10.0, pose(3.0, 0.0, 0.0));
+        dynamic(&mut tree, "odom", "base", 11.0, pose(4.0, 0.0, 0.0));
+        assert_pose(
+            tree.lookup("odom", "base", 9.6, 0.0, TOL),
+            pose(3.0, 0.0, 0.0),
+        );
+        assert_eq!(
+            tree.lookup("odom", "base", 9.4, 0.0, TOL),
+            Err(LookupFault::Unavailable)
+        );
+        // Latest common time before one edge's history.
+        dynamic(&mut tree, "base", "arm", 1.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "base", "arm", 2.0, pose(0.0, 0.0, 0.0));
+        assert_eq!(
+            tree.lookup("odom", "arm", 0.0, 2.0, 100.0),
+            Ok(pose(3.0, 0.0, 0.0))
+        );
+        assert_eq!(
+            tree.lookup("odom", "arm", 0.0, 2.0, 5.0),
+            Err(LookupFault::Unavailable)
+        );
+    }
+
+    #[test]
+    fn out_of_order_samples_go_in_place_and_an_equal_stamp_replaces() {
+        let mut tree = FrameTree::new();
+        tree.insert("odom", "base", 3.0, Ok(pose(3.0, 0.0, 0.0)), false, 3.0)
+            .expect("accepted");
+        tree.insert("odom", "base", 1.0, Ok(pose(1.0, 0.0, 0.0)), false, 3.1)
+            .expect("accepted");
+        tree.insert("odom", "base", 2.0, Ok(pose(5.0, 0.0, 0.0)), false, 3.2)
+            .expect("accepted");
+        assert_pose(
+            tree.lookup("odom", "base", 1.5, 0.0, 0.0),
+            pose(3.0, 0.0, 0.0),
+        );
+        tree.insert("odom", "base", 2.0, Ok(pose(2.0, 0.0, 0.0)), false, 3.3)
+            .expect("accepted");
+        assert_eq!(tree.sample_count("base"), 3);
+        assert_pose(
+            tree.lookup("odom", "base", 1.5, 0.0, 0.0),
+            pose(1.5, 0.0, 0.0),
+        );
+        assert_pose(
+            tree.lookup("odom", "base", 2.5, 0.0, 0.0),
+            pose(2.5, 0.0, 0.0),
+        );
+        // An older sample did not move the newest sample's arrival (3.0).
+        assert_eq!(
+            tree.lookup("odom", "base", 0.0, 3.6, 0.5),
+            Err(LookupFault::Stale)
+        );
+        assert!(tree.lookup("odom", "base", 0.0, 3.4, 0.5).is_ok());
+    }
+
+    #[test]
+    fn samples_are_bounded_by_count_and_by_history() {
+        let mut tree = FrameTree::new();
+        let n = 10 * MAX_TF_SAMPLES;
+        for i in 0..n {
+            let t = i as f64 * 1e-4; // all within TF_HISTORY
+            dynamic(&mut tree, "odom", "base", t, pose(i as f64, 0.0, 0.0));
+            assert!(tree.sample_count("base") <= MAX_TF_SAMPLES);
+        }
+        assert_eq!(tree.sample_count("base"), MAX_TF_SAMPLES);
+        // The newest are kept: the oldest kept is sample n - MAX.
+        let oldest = (n - MAX_TF_SAMPLES) as f64;
+        assert_pose(
+            tree.lookup("odom", "base", oldest * 1e-4, 0.0, 0.0),
+            pose(oldest, 0.0, 0.0),
+        );
+        assert_eq!(
+            tree.lookup("odom", "base", (oldest - 1.0) * 1e-4, 0.0, 0.0),
+            Err(LookupFault::Unavailable)
+        );
+        // History: one sample a second keeps [newest - 10, newest].
+        for i in 0..100 {
+            dynamic(&mut tree, "odom", "arm", f64::from(i), pose(0.0, 0.0, 0.0));
+        }
+        assert_eq!(tree.sample_count("arm"), 11);
+        assert!(tree.lookup("odom", "arm", 89.0, 0.0, 0.0).is_ok());
+        assert_eq!(
+            tree.lookup("odom", "arm", 88.5, 0.0, 0.0),
+            Err(LookupFault::Unavailable)
+        );
+    }
+
+    #[test]
+    fn a_refused_sample_makes_the_edge_invalid_until_a_good_one() {
+        let mut tree = FrameTree::new();
+        dynamic(&mut tree, "odom", "base", 1.0, pose(1.0, 0.0, 0.0));
+        tree.insert(
+            "odom",
+            "base",
+            2.0,
+            Err(TransformFault::NotARotation),
+            false,
+            2.0,
+        )
+        .expect("the fault is recorded");
+        let invalid = Err(LookupFault::Invalid(TransformFault::NotARotation));
+        assert_eq!(tree.lookup("odom", "base", 0.0, 2.0, 5.0), invalid);
+        assert_eq!(tree.lookup("base", "odom", 1.0, 2.0, 5.0), invalid);
+        dynamic(&mut tree, "odom", "base", 3.0, pose(3.0, 0.0, 0.0));
+        assert_pose(
+            tree.lookup("odom", "base", 0.0, 3.0, 5.0),
+            pose(3.0, 0.0, 0.0),
+        );
+        // A fault creates the edge; a static one too.
+        tree.insert(
+            "base",
+            "laser",
+            0.0,
+            Err(TransformFault::NonFinite),
+            true,
+            3.0,
+        )
+        .expect("recorded");
+        assert_eq!(tree.parent("laser"), Some("base"));
+        assert_eq!(
+            tree.lookup("odom", "laser", 0.0, 3.0, 5.0),
+            Err(LookupFault::Invalid(TransformFault::NonFinite))
+        );
+        fixed(&mut tree, "base", "laser", pose(0.0, 1.0, 0.0));
+        assert_pose(
+            tree.lookup("odom", "laser", 0.0, 3.0, 5.0),
+            pose(3.0, 1.0, 0.0),
+        );
+    }
+
+    #[test]
+    fn non_finite_stamps_arrivals_and_lookup_times_never_panic() {
+        let mut tree = FrameTree::new();
+        dynamic(&mut tree, "odom", "base", 1.0, pose(1.0, 0.0, 0.0));
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            tree.insert("odom", "base", bad, Ok(pose(0.0, 0.0, 0.0)), false, 1.0)
+                .expect("recorded as a fault");
+            assert_eq!(
+                tree.lookup("odom", "base", 1.0, 1.0, 1.0),
+                Err(LookupFault::Invalid(TransformFault::NonFinite))
+            );
+            dynamic(&mut tree, "odom", "base", 1.0, pose(1.0, 0.0, 0.0));
+            tree.insert("odom", "base", 1.0, Ok(pose(0.0, 0.0, 0.0)), false, bad)
+                .expect("recorded as a fault");
+            assert_eq!(
+                tree.lookup("odom", "base", 1.0, 1.0, 1.0),
+                Err(LookupFault::Invalid(TransformFault::NonFinite))
+            );
+            dynamic(&mut tree, "odom", "base", 1.0, pose(1.0, 0.0, 0.0));
+            assert!(tree.lookup("odom", "base", bad, 1.0, 1.0).is_err());
+            assert!(tree.lookup("odom", "base", 0.0, bad, 1.0).is_err());
+            assert!(tree.lookup("odom", "base", 0.0, 1.0, f64::NAN).is_err());
+            assert!(tree.lookup("odom", "base", 1.0, bad, 1.0).is_ok());
+        }
+        // NaN time is Unavailable, +inf Stale, -inf Unavailable.
+        assert_eq!(
+            tree.lookup("odom", "base", f64::NAN, 1.0, 1.0),
+            Err(LookupFault::Unavailable)
+        );
+        assert_eq!(
+            tree.lookup("odom", "base", f64::INFINITY, 1.0, 1.0),
+            Err(LookupFault::Stale)
+        );
+        assert_eq!(
+            tree.lookup("odom", "base", f64::NEG_INFINITY, 1.0, 1.0),
+            Err(LookupFault::Unavailable)
+        );
+        // Negative stamps are just times.
+        dynamic(&mut tree, "odom", "arm", -5.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "odom", "arm", -3.0, pose(2.0, 0.0, 0.0));
+        assert_pose(
+            tree.lookup("odom", "arm", -4.0, 0.0, 0.0),
+            pose(1.0, 0.0, 0.0),
+        );
+    }
+
+    #[test]
+    fn a_second_parent_is_a_conflict_until_it_falls_silent() {
+        let mut tree = FrameTree::new();
+        dynamic(&mut tree, "odom", "base", 10.0, pose(1.0, 0.0, 0.0));
+        assert_eq!(
+            tree.insert("map", "base", 10.5, Ok(pose(5.0, 0.0, 0.0)), false, 10.5),
+            Err(InsertError::SecondParent)
+        );
+        assert_eq!(tree.parent("base"), Some("odom"));
+        assert_eq!(tree.rival("base"), Some("map"));
+        assert_eq!(
+            tree.lookup("odom", "base", 10.0, 10.6, 1.0),
+            Err(LookupFault::Conflict)
+        );
+        assert_eq!(
+            tree.lookup("base", "odom", 0.0, 10.6, 1.0),
+            Err(LookupFault::Conflict)
+        );
+        // The rival's sample was not stored anywhere.
+        assert_eq!(
+            tree.lookup("map", "base", 10.5, 10.6, 1.0),
+            Err(LookupFault::Unavailable)
+        );
+        // The owner keeps publishing; the rival stops: the conflict ends
+        // CONFLICT_WINDOW after the rival's last sample.
+        dynamic(&mut tree, "odom", "base", 12.0, pose(2.0, 0.0, 0.0));
+        assert_eq!(
+            tree.lookup("odom", "base", 12.0, 12.4, 1.0),
+            Err(LookupFault::Conflict)
+        );
+        dynamic(&mut tree, "odom", "base", 12.6, pose(2.0, 0.0, 0.0));
+        assert_pose(
+            tree.lookup("odom", "base", 0.0, 12.6, 1.0),
+            pose(2.0, 0.0, 0.0),
+        );
+    }
+
+    #[test]
+    fn static_and_dynamic_publishers_of_one_frame_conflict() {
+        let mut tree = FrameTree::new();
+        fixed(&mut tree, "base", "laser", pose(1.0, 0.0, 0.0));
+        // A static edge is always active, however old.
+        assert_eq!(
+            tree.insert(
+                "base",
+                "laser",
+                100.0,
+                Ok(pose(2.0, 0.0, 0.0)),
+                false,
+                100.0
+            ),
+            Err(InsertError::SecondParent)
+        );
+        assert_eq!(
+            tree.lookup("base", "laser", 0.0, 101.0, 1.0),
+            Err(LookupFault::Conflict)
+        );
+        assert_pose(
+            tree.lookup("base", "laser", 0.0, 103.0, 1.0),
+            pose(1.0, 0.0, 0.0),
+        );
+        // And a static publisher of an active dynamic frame.
+        dynamic(&mut tree, "odom", "base", 100.0, pose(0.0, 0.0, 0.0));
+        assert_eq!(
+            tree.insert("odom", "base", 0.0, Ok(pose(0.0, 0.0, 0.0)), true, 101.0),
+            Err(InsertError::SecondParent)
+        );
+        assert_eq!(
+            tree.lookup("odom", "laser", 100.0, 101.0, 1.0),
+            Err(LookupFault::Conflict)
+        );
+    }
+
+    #[test]
+    fn a_silent_parent_gives_way_to_a_new_one() {
+        let mut tree = FrameTree::new();
+        dynamic(&mut tree, "odom", "base", 10.0, pose(1.0, 0.0, 0.0));
+        dynamic(&mut tree, "odom", "base", 11.0, pose(1.0, 0.0, 0.0));
+        // 11 + CONFLICT_WINDOW < 13.5: odom is silent, map takes base over.
+        dynamic(&mut tree, "map", "base", 13.5, pose(7.0, 0.0, 0.0));
+        assert_eq!(tree.parent("base"), Some("map"));
+        assert_eq!(tree.rival("base"), None);
+        assert_eq!(tree.sample_count("base"), 1);
+        assert_pose(
+            tree.lookup("map", "base", 0.0, 13.5, 0.5),
+            pose(7.0, 0.0, 0.0),
+        );
+        assert_eq!(
+            tree.lookup("odom", "base", 11.0, 13.5, 0.5),
+            Err(LookupFault::Unavailable)
+        );
+        // A static publisher may take over a silent dynamic frame too.
+        tree.insert("map", "base", 0.0, Ok(pose(8.0, 0.0, 0.0)), true, 16.0)
+            .expect("accepted");
+        assert_pose(
+            tree.lookup("map", "base", 0.0, 100.0, 0.5),
+            pose(8.0, 0.0, 0.0),
+        );
+    }
+
+    #[test]
+    fn a_republished_static_tree_replaces_even_with_a_new_parent() {
+        let mut tree = FrameTree::new();
+        fixed(&mut tree, "base", "laser", pose(1.0, 0.0, 0.0));
+        fixed(&mut tree, "base", "laser", pose(2.0, 0.0, 0.0));
+        assert_pose(
+            tree.lookup("base", "laser", 0.0, 0.0, 0.0),
+            pose(2.0, 0.0, 0.0),
+        );
+        fixed(&mut tree, "mount", "laser", pose(3.0, 0.0, 0.0));
+        assert_eq!(tree.parent("laser"), Some("mount"));
+        assert_eq!(tree.sample_count("laser"), 1);
+        assert_pose(
+            tree.lookup("mount", "laser", 0.0, 0.0, 0.0),
+            pose(3.0, 0.0, 0.0),
+        );
+        assert_eq!(
+            tree.lookup("base", "laser", 0.0, 0.0, 0.0),
+            Err(LookupFault::Unavailable)
+        );
+    }
+
+    #[test]
+    fn loops_are_a_conflict_and_do_not_hang() {
+        let mut tree = FrameTree::new();
+        fixed(&mut tree, "b", "a", pose(1.0, 0.0, 0.0));
+        fixed(&mut tree, "a", "b", pose(1.0, 0.0, 0.0));
+        assert_eq!(
+            tree.lookup("a", "b", 0.0, 0.0, 1.0),
+            Err(LookupFault::Conflict)
+        );
+        fixed(&mut tree, "a", "hanger", pose(0.0, 0.0, 0.0));
+        assert_eq!(
+            tree.lookup("hanger", "elsewhere", 0.0, 0.0, 1.0),
+            Err(LookupFault::Unavailable)
+        );
+        fixed(&mut tree, "root", "elsewhere", pose(0.0, 0.0, 0.0));
+        assert_eq!(
+            tree.lookup("root", "hanger", 0.0, 0.0, 1.0),
+            Err(LookupFault::Conflict)
+        );
+        assert_eq!(
+            tree.lookup("hanger", "root", 0.0, 0.0, 1.0),
+            Err(LookupFault::Conflict)
+        );
+        assert!(tree.lookup("root", "elsewhere", 0.0, 0.0, 1.0).is_ok());
+
+        let mut tree = FrameTree::new();
+        dynamic(&mut tree, "y", "x", 1.0, pose(1.0, 0.0, 0.0));
+        dynamic(&mut tree, "z", "y", 1.0, pose(1.0, 0.0, 0.0));
+        dynamic(&mut tree, "x", "z", 1.0, pose(1.0, 0.0, 0.0));
+        for (a, b) in [("x", "y"), ("y", "z"), ("z", "x"), ("x", "z")] {
+            assert_eq!(tree.lookup(a, b, 0.0, 1.0, 1.0), Err(LookupFault::Conflict));
+            assert_eq!(tree.lookup(a, b, 1.0, 1.0, 1.0), Err(LookupFault::Conflict));
+        }
+    }
+
+    #[test]
+    fn frames_beyond_the_limit_are_refused_and_nothing_is_stored() {
+        let mut tree = FrameTree::new();
+        for i in 1..MAX_TF_FRAMES {
+            fixed(
+                &mut tree,
+                "root",
+                &format!("f{i}"),
+                pose(f64::from(i as u32), 0.0, 0.0),
+            );
+        }
+        assert_eq!(tree.frame_count(), MAX_TF_FRAMES);
+        let p = Ok(pose(0.0, 0.0, 0.0));
+        assert_eq!(
+            tree.insert("root", "new", 0.0, p, true, 0.0),
+            Err(InsertError::TooManyFrames)
+        );
+        assert_eq!(
+            tree.insert("new", "f1", 0.0, p, true, 0.0),
+            Err(InsertError::TooManyFrames)
+        );
+        assert_eq!(
+            tree.insert("n1", "n2", 0.0, p, true, 0.0),
+            Err(InsertError::TooManyFrames)
+        );
+        assert_eq!(tree.frame_count(), MAX_TF_FRAMES);
+        assert_eq!(
+            tree.lookup("root", "new", 0.0, 0.0, 0.0),
+            Err(LookupFault::Unavailable)
+        );
+        // Known frames still take transforms.
+        fixed(&mut tree, "f1", "f2", pose(5.0, 0.0, 0.0));
+        assert_pose(
+            tree.lookup("root", "f2", 0.0, 0.0, 0.0),
+            pose(6.0, 0.0, 0.0),
+        );
+        // One slot short of the limit, a pair of new names is refused whole.
+        let mut tree = FrameTree::new();
+        for i in 1..MAX_TF_FRAMES - 1 {
+            fixed(&mut tree, "root", &format!("f{i}"), pose(0.0, 0.0, 0.0));
+        }
+        assert_eq!(
+            tree.insert("n1", "n2", 0.0, p, true, 0.0),
+            Err(InsertError::TooManyFrames)
+        );
+        assert_eq!(tree.frame_count(), MAX_TF_FRAMES - 1);
+        fixed(&mut tree, "root", "n1", pose(0.0, 0.0, 0.0));
+        assert_eq!(tree.frame_count(), MAX_TF_FRAMES);
+    }
+
+    #[test]
+    fn the_most_serious_fault_of_a_path_is_reported() {
+        let mut tree = FrameTree::new();
+        // odom -> base stale, base -> laser invalid, laser -> tip in conflict.
+        dynamic(&mut tree, "odom", "base", 45.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "base", "laser", 50.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "laser", "tip", 50.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "base", "arm", 44.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "base", "arm", 50.0, pose(0.0, 0.0, 0.0));
+        assert_eq!(
+            tree.lookup("odom", "arm", 0.0, 50.0, 0.5),
+            Err(LookupFault::Stale)
+        );
+        tree.insert(
+            "base",
+            "arm",
+            51.0,
+            Err(TransformFault::NotARotation),
+            false,
+            50.0,
+        )
+        .expect("recorded");
+        tree.insert(
+            "base",
+            "laser",
+            0.0,
+            Err(TransformFault::NonFinite),
+            false,
+            50.0,
+        )
+        .expect("recorded");
+        assert_eq!(
+            tree.lookup("odom", "laser", 0.0, 50.0, 0.5),
+            Err(LookupFault::Invalid(TransformFault::NonFinite))
+        );
+        // Two invalid edges: the first met from the source.
+        assert_eq!(
+            tree.lookup("arm", "laser", 0.0, 50.0, 0.5),
+            Err(LookupFault::Invalid(TransformFault::NonFinite))
+        );
+        assert_eq!(
+            tree.lookup("laser", "arm", 0.0, 50.0, 0.5),
+            Err(LookupFault::Invalid(TransformFault::NotARotation))
+        );
+        assert_eq!(
+            tree.insert("map", "tip", 50.0, Ok(pose(0.0, 0.0, 0.0)), false, 50.0),
+            Err(InsertError::SecondParent)
+        );
+        assert_eq!(
+            tree.lookup("odom", "tip", 0.0, 50.0, 0.5),
+            Err(LookupFault::Conflict)
+        );
+        // Unavailable (history) outranks Stale found earlier by arrival.
+        let mut tree = FrameTree::new();
+        dynamic(&mut tree, "a", "b", 1.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "b", "c", 20.0, pose(0.0, 0.0, 0.0));
+        dynamic(&mut tree, "b", "c", 25.0, pose(0.0, 0.0, 0.0));
+        assert_eq!(
+            tree.lookup("a", "c", 0.0, 25.0, 0.5),
+            Err(LookupFault::Unavailable)
+        );
+    }
+
+    #[test]
+    fn forget_dynamic_keeps_static_poses_only() {
+        let mut tree = FrameTree::new();
+        fixed(&mut tree, "base", "laser", pose(1.0, 0.0, 0.0));
+        dynamic(&mut tree, "odom", "base", 10.0, pose(2.0, 0.0, 0.0));
+        let _ = tree.insert("odom", "laser", 10.0, Ok(pose(0.0, 0.0, 0.0)), false, 10.0);
+        tree.insert("x", "y", 0.0, Err(TransformFault::NotARotation), true, 0.0)
+            .expect("recorded");
+        assert_eq!(
+            tree.lookup("base", "laser", 0.0, 10.0, 1.0),
+            Err(LookupFault::Conflict)
+        );
+        tree.forget_dynamic();
+        assert!(!tree.is_empty());
+        assert_pose(
+            tree.lookup("base", "laser", 0.0, 10.0, 1.0),
+            pose(1.0, 0.0, 0.0),
+        );
+        assert_eq!(tree.rival("laser"), None);
+        assert_eq!(
+            tree.lookup("odom", "laser", 10.0, 10.0, 1.0),
+            Err(LookupFault::Unavailable)
+        );
+        assert_eq!(tree.parent("base"), None);
+        assert_eq!(tree.parent("y"), None);
+        // A new dynamic parent is welcome at once.
+        dynamic(&mut tree, "map", "base", 1.0, pose(0.0, 3.0, 0.0));
+        assert_pose(
+            tree.lookup("map", "laser", 0.0, 1.0, 1.0),
+            pose(1.0, 3.0, 0.0),
+        );
     }
 }
