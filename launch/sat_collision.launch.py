@@ -11,6 +11,9 @@ Arguments:
     use_sim_time  'true': use /clock (ROS time) for freshness
     use_rviz      'true': also start rviz2 -d share/sat_collision/config/sat_collision.rviz
     log_level     debug, info, warn, error or fatal
+    use_namespaced_tf  'true': read TF from tf and tf_static inside `namespace`
+                  (nav2's convention for namespaced robots) instead of /tf and
+                  /tf_static
 
 Topic remappings: REMAPPINGS below lists every topic and the service of the node
 (node-relative names on the left). The defaults keep the node's own names; change the
@@ -22,7 +25,7 @@ Relative names resolve inside `namespace`; names starting with '/' do not.
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
 from launch.conditions import IfCondition
-from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution, PythonExpression
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
@@ -54,6 +57,7 @@ def generate_launch_description():
     use_sim_time = LaunchConfiguration('use_sim_time')
     use_rviz = LaunchConfiguration('use_rviz')
     log_level = LaunchConfiguration('log_level')
+    use_namespaced_tf = LaunchConfiguration('use_namespaced_tf')
 
     share = FindPackageShare(PACKAGE)
 
@@ -86,7 +90,21 @@ def generate_launch_description():
         description='Log level of the started nodes',
     )
 
+    declare_use_namespaced_tf = DeclareLaunchArgument(
+        'use_namespaced_tf',
+        default_value='false',
+        choices=['true', 'false', 'True', 'False'],
+        description='Read TF from tf and tf_static in the namespace (not /tf, /tf_static)',
+    )
+
     sim_time = ParameterValue(use_sim_time, value_type=bool)
+    # /tf and /tf_static are absolute (tf2's listener); a namespaced robot's TF lives
+    # in its namespace.
+    namespaced = ["'", use_namespaced_tf, "'.lower() == 'true'"]
+    tf_remappings = [
+        ('/tf', PythonExpression(["'tf' if "] + namespaced + [" else '/tf'"])),
+        ('/tf_static', PythonExpression(["'tf_static' if "] + namespaced + [" else '/tf_static'"])),
+    ]
 
     collision_node = Node(
         package=PACKAGE,
@@ -96,7 +114,7 @@ def generate_launch_description():
         output='screen',
         emulate_tty=True,
         parameters=[params_file, {'use_sim_time': sim_time}],
-        remappings=REMAPPINGS,
+        remappings=REMAPPINGS + tf_remappings,
         arguments=['--ros-args', '--log-level', log_level],
     )
 
@@ -120,6 +138,7 @@ def generate_launch_description():
         declare_use_sim_time,
         declare_use_rviz,
         declare_log_level,
+        declare_use_namespaced_tf,
         collision_node,
         rviz,
     ])

@@ -61,7 +61,8 @@ if not os.environ.get('ROS_DOMAIN_ID'):
 assert ros_peer  # a fixture, used by name below
 
 LAUNCH = ROOT / 'launch' / 'sat_collision.launch.py'
-ARGUMENTS = {'params_file', 'namespace', 'use_sim_time', 'use_rviz', 'log_level'}
+ARGUMENTS = {'params_file', 'namespace', 'use_sim_time', 'use_rviz', 'log_level',
+             'use_namespaced_tf'}
 SHARED_CLI = ROOT.parent / 'shared' / 'ros2_cli'
 NS = '/robot1'
 NODE = f'{NS}/{NODE_NAME}'
@@ -342,6 +343,7 @@ def test_launch_shows_the_documented_arguments(ros2_env):
     assert shown['use_sim_time'] == "'false'"
     assert shown['use_rviz'] == "'false'"
     assert shown['log_level'] == "'info'"
+    assert shown['use_namespaced_tf'] == "'false'"
     assert "FindPackageShare(pkg='sat_collision')" in shown['params_file'], out
     assert "'config' + 'sat_collision.yaml'" in shown['params_file'], out
 
