@@ -31,11 +31,43 @@
 //!
 //! The setup asserts that every broad-phase report decides exactly as the
 //! exact one (same summary) before anything is timed.
+//!
+//! Group `frames` (TF issue): 10,000 obstacles of the same scene, the
+//! footprint in `map`, `global_frame` `map`, exact range 1 m, each
+//! iteration [`Monitor::place`] (with a [`FrameTree`]) and then the answer,
+//! as the node does per cycle:
+//! * `single_frame_*`: every obstacle in `map` (one array);
+//! * `two_frames_*`: the same obstacles moved into other frames, the first
+//!   5,000 as zones in `odom`, the other 5,000 as the array in `sensor`,
+//!   with static, non-identity `map → odom` and `odom → sensor`
+//!   transforms: the footprint is placed in each frame and every result is
+//!   turned back into `map`;
+//! * `*_place_evaluate_into_1m`: the full report (footprint colliding);
+//!   `*_place_flag_clear`: the flag, clear footprint (obstacle 0 left out).
+//!
+//! The setup asserts once that both setups give the same reports (decision,
+//! nearest, `min_distance`, per obstacle the collision, and distance, depth
+//! and axis in `map` wherever both are exact, within 1e-9; once with every
+//! outcome exact).
+//! `SCALE_FRAMES_RUNS=N` runs `place_and_evaluate` (report) and
+//! `place_and_flag` (flag, clear) N times each outside criterion, on the
+//! single-frame setup or, with `SCALE_FRAMES_SETUP=two`, the two-frame one
+//! (instruction counts per call; the setup does not call them):
+//!
+//! ```bash
+//! for setup in single two; do
+//!   SCALE_FRAMES_RUNS=200 SCALE_FRAMES_SETUP=$setup valgrind --tool=callgrind \
+//!     --callgrind-out-file=cg.$setup target/release/deps/scale-<hash>
+//!   callgrind_annotate --inclusive=yes cg.$setup | grep -E 'scale::place_and_'
+//! done
+//! ```
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
+use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode};
+use nalgebra::Isometry2;
 use sat_collision::broadphase::ObstacleIndex;
+use sat_collision::frames::FrameTree;
 use sat_collision::geometry::{Point, Shape, Vector};
-use sat_collision::model::{check_obstacles, summarize, Obstacle, ObstacleGeometry};
+use sat_collision::model::{check_obstacles, summarize, Obstacle, ObstacleGeometry, Report};
 use sat_collision::monitor::{Monitor, MonitorConfig};
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::TAU;
@@ -61,9 +93,9 @@ fn footprint() -> Vec<Point> {
     ]
 }
 
-fn obstacle(rng: &mut Rng, k: usize, centre: Point) -> Obstacle {
+fn geometry(rng: &mut Rng, k: usize, centre: Point) -> ObstacleGeometry {
     let kind = rng.unit();
-    let geometry = if kind < 0.2 {
+    if kind < 0.2 {
         ObstacleGeometry::Circle {
             center: centre,
             radius: rng.range(0.1, 0.4),
@@ -89,14 +121,22 @@ fn obstacle(rng: &mut Rng, k: usize, centre: Point) -> Obstacle {
                 })
                 .collect(),
         )
-    };
-    Obstacle::new(format!("obstacle_{k}"), &geometry)
+    }
 }
 
 /// `count` obstacles at constant density around the origin: the first one
 /// overlaps the footprint, the next three are within a metre, the rest
 /// farther than 2 m from its centre.
 fn scene(count: usize) -> Vec<Obstacle> {
+    scene_geometry(count)
+        .iter()
+        .enumerate()
+        .map(|(k, geometry)| Obstacle::new(format!("obstacle_{k}"), geometry))
+        .collect()
+}
+
+/// The geometry of [`scene`]'s obstacles, in order.
+fn scene_geometry(count: usize) -> Vec<ObstacleGeometry> {
     let mut rng = Rng(0xC0FFEE ^ count as u64);
     let half = 0.5 * (count as f64 / DENSITY).sqrt().max(3.0);
     (0..count)
@@ -115,7 +155,7 @@ fn scene(count: usize) -> Vec<Obstacle> {
                     }
                 },
             };
-            obstacle(&mut rng, k, centre)
+            geometry(&mut rng, k, centre)
         })
         .collect()
 }
@@ -201,9 +241,278 @@ fn scale(c: &mut Criterion) {
     group.finish();
 }
 
+/// Obstacles of the frames benchmarks.
+const FRAMES_COUNT: usize = 10_000;
+/// `odom` in `map` and `sensor` in `odom` (x, y, yaw): static, not the
+/// identity.
+const MAP_ODOM: (f64, f64, f64) = (3.7, -1.2, 0.6);
+const ODOM_SENSOR: (f64, f64, f64) = (0.35, 0.1, -1.1);
+/// Node time (s) of the frames benchmarks.
+const NOW: f64 = 1.0;
+
+fn pose((x, y, yaw): (f64, f64, f64)) -> Isometry2<f64> {
+    Isometry2::new(Vector::new(x, y), yaw)
+}
+
+/// `geometry` moved by `pose` (points of its frame into another).
+fn moved(geometry: &ObstacleGeometry, pose: &Isometry2<f64>) -> ObstacleGeometry {
+    match geometry {
+        ObstacleGeometry::Circle { center, radius } => ObstacleGeometry::Circle {
+            center: pose * center,
+            radius: *radius,
+        },
+        ObstacleGeometry::Polygon(points) => {
+            ObstacleGeometry::Polygon(points.iter().map(|p| pose * p).collect())
+        }
+    }
+}
+
+/// A monitor with `global_frame` `map`, the footprint in `map`, exact
+/// range 1 m, inputs never stale.
+fn frames_monitor() -> Monitor {
+    let mut monitor = Monitor::new(MonitorConfig {
+        padding: PADDING,
+        footprint_timeout: 0.0,
+        obstacles_timeout: 0.0,
+        exact_range: 1.0,
+        global_frame: "map".into(),
+        ..Default::default()
+    });
+    monitor.set_footprint("map", &footprint(), NOW);
+    monitor
+}
+
+/// The scene's obstacles `range` (ids kept), all in `map`.
+fn in_map(geometry: &[ObstacleGeometry], range: std::ops::Range<usize>) -> Vec<Obstacle> {
+    range
+        .map(|k| Obstacle::new(format!("obstacle_{k}"), &geometry[k]))
+        .collect()
+}
+
+/// The same obstacles seen from `frame` (`frame_in_map`: its pose in `map`).
+fn in_frame(
+    geometry: &[ObstacleGeometry],
+    range: std::ops::Range<usize>,
+    frame_in_map: &Isometry2<f64>,
+) -> Vec<Obstacle> {
+    let from_map = frame_in_map.inverse();
+    range
+        .map(|k| Obstacle::new(format!("obstacle_{k}"), &moved(&geometry[k], &from_map)))
+        .collect()
+}
+
+/// The single-frame setup: `obstacles` (scene indices) all in `map`, one
+/// array.
+fn single_frame(geometry: &[ObstacleGeometry], first: usize) -> Monitor {
+    let mut monitor = frames_monitor();
+    monitor.set_obstacles("map", in_map(geometry, first..geometry.len()), NOW);
+    monitor
+}
+
+/// The two-frame setup: the same obstacles, the first half as zones in
+/// `odom`, the second half as the array in `sensor`.
+fn two_frames(geometry: &[ObstacleGeometry], first: usize) -> Monitor {
+    let half = geometry.len() / 2;
+    let odom = pose(MAP_ODOM);
+    let sensor = odom * pose(ODOM_SENSOR);
+    let mut monitor = frames_monitor();
+    monitor.set_zones("odom", in_frame(geometry, first..half, &odom));
+    monitor.set_obstacles(
+        "sensor",
+        in_frame(geometry, half..geometry.len(), &sensor),
+        NOW,
+    );
+    monitor
+}
+
+/// The TF tree of the two-frame setup: static `map → odom → sensor`.
+fn frame_tree() -> FrameTree {
+    let mut tree = FrameTree::new();
+    tree.insert("map", "odom", 0.0, Ok(pose(MAP_ODOM)), true, 0.0)
+        .expect("map -> odom");
+    tree.insert("odom", "sensor", 0.0, Ok(pose(ODOM_SENSOR)), true, 0.0)
+        .expect("odom -> sensor");
+    tree
+}
+
+/// The two reports agree: decision, nearest obstacle, `min_distance`, and
+/// per obstacle the collision and, where both are exact, the distance and
+/// the axis (in `map`). Far obstacles' lower bounds come from boxes in
+/// each group's frame, so they may differ (both stay honest bounds).
+fn assert_same_report(single: &Report, two: &Report) {
+    assert!(
+        single.valid && two.valid,
+        "{} / {}",
+        single.status,
+        two.status
+    );
+    assert_eq!(single.colliding, two.colliding);
+    assert_eq!(single.frame_id, "map");
+    assert_eq!(two.frame_id, "map");
+    assert_eq!(single.nearest_obstacle_id, two.nearest_obstacle_id);
+    assert!((single.min_distance - two.min_distance).abs() <= 1e-9);
+    assert_eq!(single.outcomes.len(), two.outcomes.len());
+    let mut compared = 0;
+    for (k, (a, b)) in single.outcomes.iter().zip(&two.outcomes).enumerate() {
+        assert_eq!(a.colliding(), b.colliding(), "obstacle_{k}");
+        if let (true, true, Some(ca), Some(cb)) = (a.exact, b.exact, a.contact, b.contact) {
+            assert!(
+                (ca.distance() - cb.distance()).abs() <= 1e-9,
+                "obstacle_{k}"
+            );
+            assert!((ca.depth() - cb.depth()).abs() <= 1e-9, "obstacle_{k}");
+            assert!((ca.axis() - cb.axis()).norm() <= 1e-9, "obstacle_{k}");
+            compared += 1;
+        }
+    }
+    eprintln!(
+        "frames/{}: reports agree (colliding {}, nearest {}, min_distance {:.6} m; {compared} exact outcomes compared)",
+        single.outcomes.len(),
+        single.colliding,
+        single.nearest_obstacle_id,
+        single.min_distance
+    );
+}
+
+/// `place` + `evaluate_into`: what the node does per report.
+#[inline(never)]
+fn place_and_evaluate(monitor: &mut Monitor, tree: &FrameTree, report: &mut Report) {
+    monitor.place(tree, black_box(NOW));
+    monitor.evaluate_into(black_box(NOW), report);
+}
+
+/// `place` + `flag`: what the node does before it publishes the flag.
+#[inline(never)]
+fn place_and_flag(monitor: &mut Monitor, tree: &FrameTree) -> bool {
+    monitor.place(tree, black_box(NOW));
+    monitor.flag(black_box(NOW)).colliding
+}
+
+/// The four monitors: report (footprint colliding) and flag (clear: the
+/// overlapping obstacle left out), single frame and two frames, checked to
+/// agree.
+struct FramesSetups {
+    tree: FrameTree,
+    single: Monitor,
+    two: Monitor,
+    single_clear: Monitor,
+    two_clear: Monitor,
+    report: Report,
+}
+
+fn frames_setups() -> FramesSetups {
+    let geometry = scene_geometry(FRAMES_COUNT);
+    let tree = frame_tree();
+    let (mut single, mut two) = (single_frame(&geometry, 0), two_frames(&geometry, 0));
+    let mut a = single.evaluate(NOW);
+    let mut b = two.evaluate(NOW);
+    for (monitor, report) in [(&mut single, &mut a), (&mut two, &mut b)] {
+        monitor.place(&tree, NOW);
+        monitor.evaluate_into(NOW, report);
+    }
+    assert!(
+        a.colliding && a.nearest_obstacle_id == "obstacle_0",
+        "{a:?}"
+    );
+    assert_same_report(&a, &b);
+    // Every outcome exact once: all 10,000 distances and axes compared.
+    for monitor in [&mut single, &mut two] {
+        monitor.set_exact_range(f64::INFINITY);
+    }
+    assert_same_report(&single.evaluate(NOW), &two.evaluate(NOW));
+    for monitor in [&mut single, &mut two] {
+        monitor.set_exact_range(1.0);
+    }
+    // Without TF the two-frame setup cannot be decided: the tree is used.
+    two.place(&sat_collision::monitor::NoTransforms, NOW);
+    assert!(!two.flag(NOW).valid);
+    let (mut single_clear, mut two_clear) = (single_frame(&geometry, 1), two_frames(&geometry, 1));
+    for monitor in [&mut single_clear, &mut two_clear] {
+        monitor.place(&tree, NOW);
+        let flag = monitor.flag(NOW);
+        assert!(flag.valid && !flag.colliding, "{flag:?}");
+    }
+    assert_same_report(&single_clear.evaluate(NOW), &two_clear.evaluate(NOW));
+    FramesSetups {
+        tree,
+        single,
+        two,
+        single_clear,
+        two_clear,
+        report: a,
+    }
+}
+
+/// Reports for 10,000 obstacles in two frames other than `global_frame`
+/// (5,000 zones in `odom`, 5,000 in the array in `sensor`, static TF
+/// `map → odom → sensor`) against the same obstacles all in `map`, each
+/// `place` + `evaluate_into` (range 1 m) and `place` + `flag` (clear).
+fn frames(c: &mut Criterion) {
+    let FramesSetups {
+        tree,
+        mut single,
+        mut two,
+        mut single_clear,
+        mut two_clear,
+        mut report,
+    } = frames_setups();
+    let mut group = c.benchmark_group("frames");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_millis(800))
+        .sampling_mode(SamplingMode::Flat);
+    let n = FRAMES_COUNT;
+    // Alternated so that both see the same load.
+    for (name, monitor) in [
+        ("single_frame_place_evaluate_into_1m", &mut single),
+        ("two_frames_place_evaluate_into_1m", &mut two),
+    ] {
+        group.bench_function(BenchmarkId::new(name, n), |b| {
+            b.iter(|| place_and_evaluate(monitor, &tree, &mut report))
+        });
+    }
+    for (name, monitor) in [
+        ("single_frame_place_flag_clear", &mut single_clear),
+        ("two_frames_place_flag_clear", &mut two_clear),
+    ] {
+        group.bench_function(BenchmarkId::new(name, n), |b| {
+            b.iter(|| place_and_flag(monitor, &tree))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().nresamples(2_000).without_plots();
-    targets = scale
+    targets = scale, frames
 }
-criterion_main!(benches);
+
+fn main() {
+    if let Some(runs) = std::env::var("SCALE_FRAMES_RUNS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        let two = std::env::var("SCALE_FRAMES_SETUP").is_ok_and(|v| v == "two");
+        let mut s = frames_setups();
+        let (report_monitor, flag_monitor) = if two {
+            (&mut s.two, &mut s.two_clear)
+        } else {
+            (&mut s.single, &mut s.single_clear)
+        };
+        for _ in 0..runs {
+            place_and_evaluate(report_monitor, &s.tree, &mut s.report);
+        }
+        for _ in 0..runs {
+            black_box(place_and_flag(flag_monitor, &s.tree));
+        }
+        eprintln!(
+            "frames: {runs} runs of place_and_evaluate and place_and_flag, {} setup",
+            if two { "two-frame" } else { "single-frame" }
+        );
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
