@@ -8,7 +8,7 @@
 #   scripts/bench_node.sh -- --obstacles 10000   # extra options for every latency run
 #
 # Builds sat_collision_node and benches/node_latency.rs (`cargo bench` profile = release),
-# then runs benches/node_latency.rs five times:
+# then runs benches/node_latency.rs six times:
 #   1. latency at 1 kHz, one message in flight, footprints alternating colliding / clear,
 #      node vs echo (floor) vs echo with the node's entities vs single-threaded echo vs
 #      an echo that computes 250 µs after each answer (the cost of work right after the
@@ -16,9 +16,12 @@
 #      a node with markers and report subscribed vs the echo;
 #   2. the same with steady footprints (the flag never changes);
 #   3. the same back to back (next message as soon as the answer is in);
-#   4. allocation calls per message (LD_PRELOAD counter) in the node, the echo, the echo
+#   4. the footprint from TF (--tf): a node with base_frame base_link and robot_footprint,
+#      a static map -> odom on /tf_static, each message one /tf odom -> base_link
+#      (alternating colliding / clear poses) vs an echo of the same /tf messages (~10 s);
+#   5. allocation calls per message (LD_PRELOAD counter) in the node, the echo, the echo
 #      with the node's entities and the node with its report subscribed;
-#   5. soak: the node alone at 1 kHz, resident memory sampled every 5 s.
+#   6. soak: the node alone at 1 kHz, resident memory sampled every 5 s.
 # See BENCHMARKS.md, "Node latency", for what each number means.
 #
 # Environment: ROS_DOMAIN_ID (default 101 + PID % 100, away from scripts/test.sh's
@@ -81,6 +84,7 @@ bench() {
 bench --samples "$samples" --report --markers --echo-burn-us 250 "${extra[@]}"
 bench --samples "$samples" --steady --no-echo-st "${extra[@]}"
 bench --samples "$samples" --period-us 0 --no-echo-st "${extra[@]}"
+bench --samples "$samples" --tf "${extra[@]}"
 bench --allocs --report --samples "$samples"
 bench --soak "$soak" --rate 1000 --rss-every 5
 printf '\ndone; load average %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -20,7 +20,7 @@ const INTERNAL: &str = "Internal (the benchmark's own child processes)";
 #[command(
     name = "node_latency",
     override_usage = "cargo bench --bench node_latency -- [OPTIONS]",
-    group(ArgGroup::new("internal").args(["echo", "echo_entities", "echo_st", "sink"]))
+    group(ArgGroup::new("internal").args(["echo", "echo_entities", "echo_st", "echo_tf", "sink"]))
 )]
 struct Cli {
     /// Measured messages per target
@@ -51,6 +51,11 @@ struct Cli {
     /// node's post-flag work costs the flag's delivery)
     #[arg(long, value_name = "US", help_heading = LATENCY)]
     echo_burn_us: Option<u64>,
+    /// Instead: the footprint from TF (node with base_frame base_link,
+    /// global_frame map, robot_footprint; static map → odom): each message
+    /// one /tf odom → base_link, vs an echo of /tf
+    #[arg(long, help_heading = LATENCY, conflicts_with_all = ["report", "markers", "echo_burn_us", "soak", "allocs"])]
+    tf: bool,
     /// Only clear footprints (the flag never changes; a timer
     /// re-publication can then pass for an answer: ~0.2 % of samples)
     #[arg(long, help_heading = LATENCY)]
@@ -89,6 +94,9 @@ struct Cli {
     /// Run the single-threaded echo in namespace NS
     #[arg(long, value_name = "NS", help_heading = INTERNAL)]
     echo_st: Option<String>,
+    /// Run the echo of /tf messages (on NS/tf) in namespace NS
+    #[arg(long, value_name = "NS", help_heading = INTERNAL)]
+    echo_tf: Option<String>,
     /// Subscribe (raw) to NS/collision_markers and NS/collision_report
     #[arg(long, value_name = "NS", help_heading = INTERNAL)]
     sink: Option<String>,
@@ -113,6 +121,7 @@ pub struct Options {
     pub rss_every: f64,
     pub allocs: bool,
     pub steady: bool,
+    pub tf: bool,
     pub node_bin: PathBuf,
     pub node_params: Vec<String>,
     pub burn: Option<u64>,
@@ -123,6 +132,7 @@ pub enum Mode {
     /// The echo; `true`: with the node's ROS entities.
     Echo(String, bool),
     EchoSingleThread(String),
+    EchoTf(String),
     Sink(String),
 }
 
@@ -149,6 +159,9 @@ pub fn parse_args() -> Res<Mode> {
     if let Some(ns) = cli.echo_st {
         return Ok(Mode::EchoSingleThread(ns));
     }
+    if let Some(ns) = cli.echo_tf {
+        return Ok(Mode::EchoTf(ns));
+    }
     if let Some(ns) = cli.sink {
         return Ok(Mode::Sink(ns));
     }
@@ -169,6 +182,7 @@ pub fn parse_args() -> Res<Mode> {
         rss_every: cli.rss_every,
         allocs: cli.allocs,
         steady: cli.steady,
+        tf: cli.tf,
         node_bin: cli.node_bin,
         node_params: cli.node_params,
         burn: cli.echo_burn_us,

@@ -1,14 +1,16 @@
 //! The client: one r2r node of this process that drives every target
-//! (publishes footprints, takes the flags) in paced round trips.
+//! (publishes footprints, or `/tf` transforms with `--tf`, takes the flags)
+//! in paced round trips.
 
 use crate::cli::Options;
 use crate::process::{cpu_time, work_dir, ChildProcess};
-use crate::scenario::{header, probes, scene, Probe};
+use crate::scenario::{header, probes, scene, tf_message, tf_static, Probe};
 use crate::Res;
 use futures::{FutureExt, Stream, StreamExt};
 use r2r::geometry_msgs::msg::PolygonStamped;
 use r2r::sat_collision_msgs::msg::{CollisionReport, ObstacleArray};
 use r2r::std_msgs::msg::Bool;
+use r2r::tf2_msgs::msg::TFMessage;
 use r2r::{Publisher, QosProfile};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -18,11 +20,34 @@ type BoolStream = Box<dyn Stream<Item = Bool> + Unpin>;
 /// Answer deadline of one message; later = lost.
 const TIMEOUT: Duration = Duration::from_secs(1);
 
-/// One process answering footprints with `Bool`s.
+/// `/tf` as tf2's broadcaster publishes it (reliable, depth 100).
+const TF_QOS: QosProfile = QosProfile::default().keep_last(100);
+
+/// `/tf_static` as tf2's static broadcaster publishes it (reliable,
+/// transient local, depth 100).
+const TF_STATIC_QOS: QosProfile = QosProfile::default()
+    .reliable()
+    .transient_local()
+    .keep_last(100);
+
+/// What a target is sent.
+pub enum Input {
+    Footprint(Publisher<PolygonStamped>),
+    /// `/tf` (`odom → base_link`), for the footprint from TF.
+    Tf(Publisher<TFMessage>),
+}
+
+/// One message for a target, built before the round trip is timed.
+pub enum Outgoing {
+    Footprint(PolygonStamped),
+    Tf(TFMessage),
+}
+
+/// One process answering footprints (or transforms) with `Bool`s.
 pub struct Target {
     pub label: String,
     pub ns: String,
-    pub footprint: Publisher<PolygonStamped>,
+    pub input: Input,
     pub flags: BoolStream,
     pub process: ChildProcess,
     pub samples: Vec<f64>,
@@ -38,6 +63,10 @@ pub struct Client {
     pub scene: ObstacleArray,
     pub sent: usize,
     pub dir: PathBuf,
+    /// The last `/tf` stamp sent (ns since the epoch): stamps increase.
+    tf_stamp_ns: u64,
+    /// Kept alive: `/tf_static` is transient local.
+    tf_static: Option<Publisher<TFMessage>>,
 }
 
 /// Alternating bit carried in the echo's message: `expected` as parity.
@@ -45,14 +74,39 @@ fn stamp_for(expected: bool) -> u32 {
     u32::from(expected)
 }
 
+impl Target {
+    pub fn publish(&self, msg: &Outgoing) -> r2r::Result<()> {
+        match (&self.input, msg) {
+            (Input::Footprint(p), Outgoing::Footprint(m)) => p.publish(m),
+            (Input::Tf(p), Outgoing::Tf(m)) => p.publish(m),
+            _ => unreachable!("a message of the other kind"),
+        }
+    }
+}
+
 impl Client {
-    pub fn message(&self, k: usize) -> (PolygonStamped, bool) {
+    /// Message `k` for `t` and the flag it must be answered with. A `/tf`
+    /// message is stamped now (wall clock, later than the previous one),
+    /// its nanoseconds' parity the expected bit for the echo.
+    pub fn message(&mut self, t: &Target, k: usize) -> (Outgoing, bool) {
         let probe = &self.probes[k % self.probes.len()];
-        let msg = PolygonStamped {
-            header: header(stamp_for(probe.colliding)),
-            polygon: probe.polygon.clone(),
+        let expected = probe.colliding;
+        let msg = match t.input {
+            Input::Footprint(_) => Outgoing::Footprint(PolygonStamped {
+                header: header(stamp_for(expected)),
+                polygon: probe.polygon.clone(),
+            }),
+            Input::Tf(_) => {
+                let pose = probe.pose;
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64);
+                let even = (now & !1).max((self.tf_stamp_ns & !1) + 2);
+                self.tf_stamp_ns = even | u64::from(stamp_for(expected));
+                Outgoing::Tf(tf_message(pose, self.tf_stamp_ns))
+            }
         };
-        (msg, probe.colliding)
+        (msg, expected)
     }
 
     pub fn target(&mut self, label: &str, ns: String, process: ChildProcess) -> Res<Target> {
@@ -60,6 +114,29 @@ impl Client {
             &format!("{ns}/footprint"),
             QosProfile::default(),
         )?;
+        self.make_target(label, ns, Input::Footprint(footprint), process)
+    }
+
+    /// A target driven with `/tf` messages on `topic` (the node: `/tf`;
+    /// an echo: its own, same type and QoS).
+    pub fn target_tf(
+        &mut self,
+        label: &str,
+        ns: String,
+        topic: &str,
+        process: ChildProcess,
+    ) -> Res<Target> {
+        let tf = self.node.create_publisher::<TFMessage>(topic, TF_QOS)?;
+        self.make_target(label, ns, Input::Tf(tf), process)
+    }
+
+    fn make_target(
+        &mut self,
+        label: &str,
+        ns: String,
+        input: Input,
+        process: ChildProcess,
+    ) -> Res<Target> {
         let flags = Box::new(
             self.node
                 .subscribe::<Bool>(&format!("{ns}/collision"), QosProfile::default())?,
@@ -67,7 +144,7 @@ impl Client {
         Ok(Target {
             label: label.to_owned(),
             ns,
-            footprint,
+            input,
             flags,
             process,
             samples: Vec::new(),
@@ -89,9 +166,18 @@ impl Client {
         }
     }
 
-    /// Publishes the scene and a footprint until the node's report is valid
-    /// and covers every obstacle.
+    /// Publishes the scene and a footprint (or, for a node with the
+    /// footprint from TF, the static `map → odom` once and a `/tf`
+    /// message) until the node's report is valid and covers every
+    /// obstacle.
     pub fn setup_node(&mut self, t: &mut Target) -> Res<()> {
+        if matches!(t.input, Input::Tf(_)) && self.tf_static.is_none() {
+            let publisher = self
+                .node
+                .create_publisher::<TFMessage>("/tf_static", TF_STATIC_QOS)?;
+            publisher.publish(&tf_static())?;
+            self.tf_static = Some(publisher);
+        }
         let mut reports = self.node.subscribe::<CollisionReport>(
             &format!("{}/collision_report", t.ns),
             QosProfile::default(),
@@ -100,7 +186,6 @@ impl Client {
             &format!("{}/obstacles", t.ns),
             QosProfile::default(),
         )?;
-        let (msg, _) = self.message(1);
         let deadline = Instant::now() + Duration::from_secs(60);
         let mut last = String::from("no report");
         loop {
@@ -109,7 +194,8 @@ impl Client {
                 return Err(format!("{}: no valid report within 60 s ({last})", t.label).into());
             }
             obstacles.publish(&self.scene)?;
-            t.footprint.publish(&msg)?;
+            let (msg, _) = self.message(t, 1);
+            t.publish(&msg)?;
             let until = Instant::now() + Duration::from_millis(300);
             while Instant::now() < until {
                 self.node.spin_once(Duration::from_millis(10));
@@ -136,8 +222,8 @@ impl Client {
             if Instant::now() > deadline {
                 return Err(format!("{}: no answer within 60 s", t.label).into());
             }
-            let (msg, _) = self.message(0);
-            t.footprint.publish(&msg)?;
+            let (msg, _) = self.message(t, 0);
+            t.publish(&msg)?;
             let until = Instant::now() + Duration::from_millis(300);
             while Instant::now() < until {
                 self.node.spin_once(Duration::from_millis(10));
@@ -152,11 +238,11 @@ impl Client {
     /// Sends one message to `t` and waits for its answer: the round trip,
     /// or `None` when it did not come within [`TIMEOUT`].
     pub fn round_trip(&mut self, t: &mut Target) -> Option<Duration> {
-        let (msg, expected) = self.message(self.sent);
+        let (msg, expected) = self.message(t, self.sent);
         self.sent += 1;
         while let Some(Some(_)) = t.flags.next().now_or_never() {}
         let t0 = Instant::now();
-        if t.footprint.publish(&msg).is_err() {
+        if t.publish(&msg).is_err() {
             return None;
         }
         loop {
@@ -234,5 +320,7 @@ pub fn make_client(o: &Options) -> Res<Client> {
         scene,
         sent: 0,
         dir: work_dir()?,
+        tf_stamp_ns: 0,
+        tf_static: None,
     })
 }

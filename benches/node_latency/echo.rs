@@ -7,6 +7,7 @@ use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped};
 use r2r::sat_collision_msgs::msg::ObstacleArray;
 use r2r::sat_collision_msgs::srv::CheckFootprint;
 use r2r::std_msgs::msg::Bool;
+use r2r::tf2_msgs::msg::TFMessage;
 use r2r::QosProfile;
 use sat_collision::ros::spin::{spin_until, ShutdownSignals, Spinner, StopFlag, SPIN_TIMEOUT};
 use std::time::{Duration, Instant};
@@ -66,6 +67,40 @@ pub fn echo(ns: &str, entities: bool) -> Res<()> {
                             std::hint::spin_loop();
                         }
                     }
+                }
+                _ = signals.recv() => break,
+            }
+        }
+        spinner.stop().await?;
+        Ok(())
+    })
+}
+
+/// The node's `/tf` subscription QoS (best effort, depth 100).
+const TF_QOS: QosProfile = QosProfile::default().best_effort().keep_last(100);
+
+/// The floor of `--tf`: [`echo`] for `/tf` messages, on `NS/tf` (the
+/// node's type and QoS; its own topic so that the node does not take the
+/// echo's transforms): the bit is the parity of the first transform's
+/// stamp nanoseconds.
+pub fn echo_tf(ns: &str) -> Res<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let ctx = r2r::Context::create()?;
+        let mut node = r2r::Node::create(ctx, "echo_tf", ns)?;
+        let mut transforms = node.subscribe::<TFMessage>("tf", TF_QOS)?;
+        let flags = node.create_publisher::<Bool>("collision", QosProfile::default())?;
+        let spinner = Spinner::start(node);
+        let mut signals = ShutdownSignals::register()?;
+        let mut flag = r2r::NativeMsg::<Bool>::new();
+        loop {
+            tokio::select! {
+                Some(msg) = transforms.next() => {
+                    let Some(t) = msg.transforms.first() else { continue };
+                    flag.data = t.header.stamp.nanosec & 1 == 1;
+                    flags.publish_native(&mut flag)?;
                 }
                 _ = signals.recv() => break,
             }

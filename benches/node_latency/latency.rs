@@ -7,7 +7,7 @@ use crate::client::{make_client, Client};
 use crate::echo::BURN_VAR;
 use crate::process::{echo_command, loadavg, node_command, ChildProcess};
 use crate::report::{header_lines, print_table};
-use crate::scenario::{monitor, FRAME};
+use crate::scenario::{check_tf_probes, monitor, tf_node_params, BASE, FRAME, ODOM};
 use crate::stats::{stats, Stats};
 use crate::Res;
 use sat_collision::ros::convert;
@@ -160,6 +160,61 @@ pub fn latency(o: &Options) -> Res<()> {
                 .unwrap_or("sink: no summary")
         );
         print_table(title, &targets, 0);
+    }
+    Ok(())
+}
+
+/// `--tf`: the node with the footprint from TF, each message one `/tf`
+/// `odom → base_link`, against the echo of the same messages.
+pub fn latency_tf(o: &Options) -> Res<()> {
+    header_lines(o);
+    let mut client = make_client(o)?;
+    let params = tf_node_params();
+    println!(
+        "TF: /tf {ODOM} → {BASE} (the robot's pose), static {FRAME} → {ODOM} on /tf_static; node -p {}",
+        params.join(" -p ")
+    );
+    let before_flag = stats(&check_tf_probes(&client.probes, &client.scene, 2000));
+    println!(
+        "in this process, per /tf message: before the flag (transform read + FrameTree::insert + set_footprint_shape + place + flag) p50 {:.1} µs, p99 {:.1} µs",
+        before_flag.p50, before_flag.p99
+    );
+    let pid = std::process::id();
+    let dir = client.dir.clone();
+
+    let ns = format!("/lat{pid}_node_tf");
+    let mut cmd = node_command(o, &ns, 0.0);
+    for p in &params {
+        cmd.arg("-p").arg(p);
+    }
+    let process = ChildProcess::spawn("node_tf", cmd, &dir)?;
+    let mut node = client.target_tf("node, footprint from TF", ns, "/tf", process)?;
+    let ns = format!("/lat{pid}_echo_tf");
+    let process = ChildProcess::spawn("echo_tf", echo_command("--echo-tf", &ns)?, &dir)?;
+    let topic = format!("{ns}/tf");
+    let mut echo = client.target_tf("echo of /tf (floor)", ns, &topic, process)?;
+    client.setup_node(&mut node)?;
+    client.setup_echo(&mut echo)?;
+    let mut targets = vec![echo, node];
+    let load0 = loadavg();
+    let t0 = Instant::now();
+    client.compare(&mut targets, o);
+    println!(
+        "\nphase 1: {:.1} s, load average {} before, {} after",
+        t0.elapsed().as_secs_f64(),
+        load0,
+        loadavg()
+    );
+    print_table(
+        &format!(
+            "/tf {ODOM} → {BASE} → collision, footprint from TF, {} obstacles in {FRAME}, markers_rate 0 (µs)",
+            o.obstacles
+        ),
+        &targets,
+        0,
+    );
+    for t in &mut targets {
+        t.process.check_running()?;
     }
     Ok(())
 }

@@ -6,6 +6,7 @@
 //! source scripts/env.sh
 //! export ROS_DOMAIN_ID=142                       # default: 101 + PID % 100
 //! cargo bench --bench node_latency               # latency table (~15 s)
+//! cargo bench --bench node_latency -- --tf       # footprint from TF
 //! cargo bench --bench node_latency -- --help     # every mode and option
 //! scripts/bench_node.sh                          # latency, allocations, soak
 //! ```
@@ -55,6 +56,18 @@
 //! * `--markers`: another phase with a node at `markers_rate` 10 Hz whose
 //!   `collision_markers` and `collision_report` are subscribed by the sink,
 //!   against the echo.
+//! * `--tf`: instead of the above, the footprint from TF: a node started
+//!   with `base_frame:=base_link`, `global_frame:=map` and
+//!   `robot_footprint` (the same octagon), a static `map → odom`
+//!   (non-identity) on `/tf_static` (reliable, transient local), the same
+//!   1,000 obstacles in `map`; each message is one `/tf` `odom → base_link`
+//!   (the same 200 robot poses, alternating colliding / clear; checked
+//!   beforehand with a `FrameTree`, `place` and `flag`), published as
+//!   tf2's broadcaster does (reliable, depth 100), and the answer is the
+//!   node's `collision`. The floor (`--echo-tf`) echoes the same
+//!   `TFMessage` on its own topic with the node's `/tf` QoS (best effort,
+//!   depth 100); the expected bit is the parity of the stamp's
+//!   nanoseconds (stamps: the wall clock, increasing).
 //! * `--soak SECONDS --rate HZ`: the node alone, driven at a fixed rate
 //!   (one in flight when the node keeps up; an answer not in before the next
 //!   send is counted late), resident memory (`VmRSS`) read from
@@ -93,6 +106,7 @@ fn main() {
     let result = cli::parse_args().and_then(|mode| match mode {
         Mode::Echo(ns, entities) => echo::echo(&ns, entities),
         Mode::EchoSingleThread(ns) => echo::echo_single_thread(&ns),
+        Mode::EchoTf(ns) => echo::echo_tf(&ns),
         Mode::Sink(ns) => echo::sink(&ns),
         Mode::Client(o) => {
             // A domain of our own unless one was chosen (the children
@@ -107,6 +121,8 @@ fn main() {
                 soak::soak(&o, seconds)
             } else if o.allocs {
                 allocs::allocs(&o)
+            } else if o.tf {
+                latency::latency_tf(&o)
             } else {
                 latency::latency(&o)
             };

@@ -1,10 +1,15 @@
 //! The scene (obstacles at constant density) and the footprints sent to the
-//! targets, each with the collision flag the node must answer.
+//! targets, each with the collision flag the node must answer; for `--tf`,
+//! the same robot poses as `/tf` transforms `odom → base_link` under a
+//! static `map → odom`.
 
-use r2r::geometry_msgs::msg::Polygon;
+use nalgebra::{Isometry2, Vector2};
+use r2r::geometry_msgs::msg::{Polygon, Quaternion, Transform, TransformStamped, Vector3};
 use r2r::sat_collision_msgs::msg::ObstacleArray;
 use r2r::std_msgs::msg::Header;
+use r2r::tf2_msgs::msg::TFMessage;
 use sat_collision::config::NodeConfig;
+use sat_collision::frames::{planar_transform, FrameTree};
 use sat_collision::monitor::{Monitor, MonitorConfig};
 use sat_collision::ros::convert;
 use sat_collision_testkit::ros::msg::{self, circle, obstacle, point32};
@@ -77,6 +82,9 @@ fn placed(x: f64, y: f64, yaw: f64) -> Polygon {
 /// One footprint to send and the collision flag the node must answer.
 pub struct Probe {
     pub polygon: Polygon,
+    /// The robot's pose in [`FRAME`] (x, y, yaw) that `polygon` is placed
+    /// at: what `--tf` sends.
+    pub pose: (f64, f64, f64),
     pub colliding: bool,
 }
 
@@ -110,26 +118,30 @@ pub fn probes(centres: &[(f64, f64)], scene: &ObstacleArray, pairs: usize) -> Ve
     while out.len() < 2 * pairs {
         // Colliding: centred on an obstacle (every obstacle contains its centre).
         let (cx, cy) = centres[(rng.unit() * centres.len() as f64) as usize % centres.len()];
-        let polygon = placed(cx, cy, rng.range(0.0, TAU));
+        let pose = (cx, cy, rng.range(0.0, TAU));
+        let polygon = placed(pose.0, pose.1, pose.2);
         assert!(
             check(&polygon).colliding,
             "a footprint on an obstacle must collide"
         );
         out.push(Probe {
             polygon,
+            pose,
             colliding: true,
         });
         // Clear: anywhere at least 5 cm from every obstacle.
         loop {
-            let polygon = placed(
+            let pose = (
                 rng.range(-half, half),
                 rng.range(-half, half),
                 rng.range(0.0, TAU),
             );
+            let polygon = placed(pose.0, pose.1, pose.2);
             let report = check(&polygon);
             if !report.colliding && report.min_distance > 0.05 {
                 out.push(Probe {
                     polygon,
+                    pose,
                     colliding: false,
                 });
                 break;
@@ -137,4 +149,138 @@ pub fn probes(centres: &[(f64, f64)], scene: &ObstacleArray, pairs: usize) -> Ve
         }
     }
     out
+}
+
+// ---------------------------------------------------------------------------
+// `--tf`: the footprint from TF
+
+/// The odometry frame: static in [`FRAME`].
+pub const ODOM: &str = "odom";
+/// The robot frame (`base_frame`).
+pub const BASE: &str = "base_link";
+/// `odom` in `map` (x, y, yaw): static, not the identity.
+const MAP_ODOM: (f64, f64, f64) = (2.5, -1.5, 0.4);
+
+fn isometry((x, y, yaw): (f64, f64, f64)) -> Isometry2<f64> {
+    Isometry2::new(Vector2::new(x, y), yaw)
+}
+
+/// The node's parameters for `--tf`: `base_frame`, `global_frame` and the
+/// robot's footprint ([`FOOTPRINT`]), as a YAML string.
+pub fn tf_node_params() -> Vec<String> {
+    let points: Vec<String> = FOOTPRINT
+        .iter()
+        .map(|(x, y)| format!("[{x},{y}]"))
+        .collect();
+    vec![
+        format!("base_frame:={BASE}"),
+        format!("global_frame:={FRAME}"),
+        format!("robot_footprint:=\"[{}]\"", points.join(",")),
+    ]
+}
+
+/// `child` in `parent` at `pose` (planar), stamped `stamp_ns` (ns).
+fn transform(parent: &str, child: &str, pose: Isometry2<f64>, stamp_ns: u64) -> TransformStamped {
+    let mut header = msg::header(parent);
+    header.stamp.sec = (stamp_ns / 1_000_000_000) as i32;
+    header.stamp.nanosec = (stamp_ns % 1_000_000_000) as u32;
+    let yaw = pose.rotation.angle();
+    TransformStamped {
+        header,
+        child_frame_id: child.to_owned(),
+        transform: Transform {
+            translation: Vector3 {
+                x: pose.translation.x,
+                y: pose.translation.y,
+                z: 0.0,
+            },
+            rotation: Quaternion {
+                x: 0.0,
+                y: 0.0,
+                z: (yaw / 2.0).sin(),
+                w: (yaw / 2.0).cos(),
+            },
+        },
+    }
+}
+
+/// The static transform `map → odom` (for `/tf_static`).
+pub fn tf_static() -> TFMessage {
+    TFMessage {
+        transforms: vec![transform(FRAME, ODOM, isometry(MAP_ODOM), 0)],
+    }
+}
+
+/// `odom → base_link` putting the robot at `pose` in `map`, stamped
+/// `stamp_ns` (the echo's expected bit rides in the parity of its
+/// nanoseconds).
+pub fn tf_message(pose: (f64, f64, f64), stamp_ns: u64) -> TFMessage {
+    let base_in_odom = isometry(MAP_ODOM).inverse() * isometry(pose);
+    TFMessage {
+        transforms: vec![transform(ODOM, BASE, base_in_odom, stamp_ns)],
+    }
+}
+
+/// Checks every probe the way the node decides on a `/tf` message (the
+/// message's transform read as the node reads it into a [`FrameTree`]
+/// holding the static `map → odom`, the robot's shape set in `base_link`,
+/// `place`, `flag`) and returns the time of that work per probe (µs),
+/// `rounds` probes.
+pub fn check_tf_probes(probes: &[Probe], scene: &ObstacleArray, rounds: usize) -> Vec<f64> {
+    let node_config = NodeConfig {
+        robot_footprint: format!(
+            "[{}]",
+            FOOTPRINT
+                .iter()
+                .map(|(x, y)| format!("[{x},{y}]"))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        base_frame: BASE.to_owned(),
+        ..NodeConfig::default()
+    };
+    let shape = node_config
+        .footprint_from_tf()
+        .expect("the footprint parameter is a valid shape");
+    let mut monitor = monitor(scene);
+    let mut config = monitor.config().clone();
+    config.global_frame = FRAME.to_owned();
+    monitor.set_config(config);
+    let mut tree = FrameTree::new();
+    let (x, y, yaw) = MAP_ODOM;
+    let q = [0.0, 0.0, (yaw / 2.0).sin(), (yaw / 2.0).cos()];
+    tree.insert(
+        FRAME,
+        ODOM,
+        0.0,
+        planar_transform([x, y, 0.0], q),
+        true,
+        0.0,
+    )
+    .expect("map -> odom");
+    let mut report = monitor.evaluate(0.0);
+    let mut times = Vec::with_capacity(rounds);
+    for k in 0..rounds {
+        let probe = &probes[k % probes.len()];
+        let now = 1.0 + k as f64 * 1e-3;
+        let msg = tf_message(probe.pose, 0);
+        let t = &msg.transforms[0].transform;
+        let (tr, q) = (&t.translation, &t.rotation);
+        let t0 = std::time::Instant::now();
+        let transform = planar_transform([tr.x, tr.y, tr.z], [q.x, q.y, q.z, q.w]);
+        tree.insert(ODOM, BASE, now, transform, false, now)
+            .expect("odom -> base_link");
+        monitor.set_footprint_shape(BASE, shape.clone(), now);
+        monitor.place(&tree, now);
+        let flag = monitor.flag(now);
+        times.push(t0.elapsed().as_secs_f64() * 1e6);
+        assert!(flag.valid, "TF scene not valid: {}", flag.status);
+        assert_eq!(flag.colliding, probe.colliding, "probe {k}");
+        if k < probes.len() {
+            monitor.evaluate_into(now, &mut report);
+            assert_eq!(report.colliding, probe.colliding, "probe {k}");
+            assert!(report.valid && report.frame_id == FRAME);
+        }
+    }
+    times
 }

@@ -60,10 +60,10 @@ pub fn soak(o: &Options, seconds: f64) -> Res<()> {
             if waiting.is_some() {
                 late += 1;
             }
-            let (msg, expected) = client.message(client.sent);
+            let (msg, expected) = client.message(&t, client.sent);
             client.sent += 1;
             let t0 = Instant::now();
-            t.footprint.publish(&msg)?;
+            t.publish(&msg)?;
             waiting = Some((t0, expected));
             sent += 1;
             next_send += period;
