@@ -5,10 +5,15 @@
 #
 # Runs scripts/setup.sh (ROS 2 + sat_collision_msgs, once, cached), sources scripts/env.sh,
 # builds `cargo build --release --bins`, then starts
-# target/release/sat_collision_node (with --params-file config/sat_collision.yaml) and
-# target/release/sat_collision_demo --svg demo_snapshot.svg. Output of both is interleaved
-# on this terminal: the demo prints every change of the collision flag (obstacle, depth)
-# and rewrites demo_snapshot.svg (git-ignored) every 2 s. If either program exits, the
+# target/release/sat_collision_node (with --params-file config/sat_collision.yaml and the
+# arguments `sat_collision_demo --node-args` prints: -p base_frame:=base_link
+# -p global_frame:=map -p robot_footprint:="[[...]]", the demo scene's robot) and
+# target/release/sat_collision_demo --svg demo_snapshot.svg. The demo drives the robot by
+# TF (/tf_static map -> odom, /tf odom -> base_link at 50 Hz) and publishes the obstacles
+# in map; the node places the robot's footprint itself from TF and reports in map. Output
+# of both is interleaved on this terminal: the demo prints every change of the collision
+# flag (obstacle, depth) and rewrites demo_snapshot.svg (git-ignored) every 2 s. If
+# either program exits, the
 # other is stopped too and the script exits with the first one's status. Ctrl-C or
 # SIGTERM stops both (SIGINT to each, SIGKILL after 5 s).
 #
@@ -16,7 +21,8 @@
 #   SAT_DEMO_SECONDS      stop both after this many seconds, exit 0 (default 0: run until Ctrl-C)
 #   SAT_DEMO_NODE_ARGS    extra arguments for the node (e.g. "--ros-args -p padding:=0.1")
 #   SAT_DEMO_DEMO_ARGS    extra arguments for the demo publisher (e.g. "--loop-period 10";
-#                         target/release/sat_collision_demo --help lists them)
+#                         target/release/sat_collision_demo --help lists them; a --scene
+#                         here also gives the node that scene's robot and frame)
 #   SAT_DEMO_SVG          snapshot file (default demo_snapshot.svg in the repository)
 set -euo pipefail
 
@@ -51,7 +57,16 @@ fi
 set -m
 read -r -a node_extra <<<"${SAT_DEMO_NODE_ARGS:-}"
 read -r -a demo_extra <<<"${SAT_DEMO_DEMO_ARGS:-}"
-node_args=(--ros-args --params-file "$ROOT/config/sat_collision.yaml" "${node_extra[@]}")
+# The node follows the demo's robot: frames and footprint, one argument a line (the
+# footprint holds spaces), from the same scene the demo drives (--scene, if given).
+demo_node_args=()
+mapfile -t demo_node_args < <("$DEMO" --node-args "${demo_extra[@]}")
+if [ "${#demo_node_args[@]}" -eq 0 ]; then
+    echo "ERROR: ${DEMO##*/} --node-args printed no arguments for the node (see above)." >&2
+    exit 1
+fi
+node_args=(--ros-args --params-file "$ROOT/config/sat_collision.yaml" "${demo_node_args[@]}"
+           "${node_extra[@]}")
 demo_args=(--svg "${SAT_DEMO_SVG:-$ROOT/demo_snapshot.svg}" "${demo_extra[@]}")
 
 pids=()

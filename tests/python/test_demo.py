@@ -1,13 +1,15 @@
 """The demo: sat_collision_node + sat_collision_demo for a few seconds.
 
-The demo drives the footprint of config/demo_scene.yaml around its loop; within the first
-seconds it hits the circular post_1 and leaves it again, so its output must show a
+The demo drives the robot of config/demo_scene.yaml around its loop by TF; the node gets
+the arguments `sat_collision_demo --node-args` prints, as scripts/demo.sh starts it.
+Within the first seconds the robot hits the circular post_1 and leaves it again, so its output must show a
 "COLLISION" line (with the obstacle and depth) and a "clear" line, and the SVG snapshot
 must be a well-formed SVG drawing of the scene. Both programs must stop cleanly.
 """
 
 import re
 import signal
+import subprocess
 import xml.etree.ElementTree as ET
 
 from satpkg_support import ROOT, Proc, binary, namespace, start_node
@@ -15,10 +17,20 @@ from satpkg_support import ROOT, Proc, binary, namespace, start_node
 SVG_NS = '{http://www.w3.org/2000/svg}'
 
 
+def demo_node_args():
+    """The node's arguments for the demo, as scripts/demo.sh reads them: one a line."""
+    result = subprocess.run([binary('sat_collision_demo'), '--node-args'], cwd=ROOT,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.splitlines()
+
+
 def test_demo_prints_flag_changes_and_writes_an_svg(tmp_path):
     ns = namespace('demo')
     svg = tmp_path / 'demo_snapshot.svg'
-    with start_node(ns, '--params-file', ROOT / 'config' / 'sat_collision.yaml') as node:
+    with start_node(ns, '--params-file', ROOT / 'config' / 'sat_collision.yaml',
+                    *demo_node_args()) as node:
         with Proc([binary('sat_collision_demo'), '--duration', '4', '--svg', svg,
                    '--snapshot-period', '1', '--ros-args', '-r', f'__ns:={ns}']) as demo:
             rc = demo.wait_exit(timeout=60)
@@ -33,7 +45,10 @@ def test_demo_prints_flag_changes_and_writes_an_svg(tmp_path):
     assert collisions, f'no COLLISION line in:\n{out}'
     assert clears, f'no clear line in:\n{out}'
     assert ('post_1' in {c[0] for c in collisions}), out
-    assert all(float(depth) > 0 for _, depth in collisions), out
+    # The robot starts inside post_1; a collision met on the way may first show as a
+    # touch (depth 0.000 at 50 Hz of TF).
+    assert all(float(depth) >= 0 for _, depth in collisions), out
+    assert any(float(depth) > 0 for name, depth in collisions if name == 'post_1'), out
     # The first COLLISION comes before a clear line: the flag changed both ways.
     first_collision = out.index('COLLISION:')
     assert 'clear: nearest' in out[first_collision:], out
