@@ -1,38 +1,126 @@
 """The demo: sat_collision_node + sat_collision_demo for a few seconds.
 
-The demo drives the robot of config/demo_scene.yaml around its loop by TF; the node gets
-the arguments `sat_collision_demo --node-args` prints, as scripts/demo.sh starts it.
-Within the first seconds the robot hits the circular post_1 and leaves it again, so its output must show a
-"COLLISION" line (with the obstacle and depth) and a "clear" line, and the SVG snapshot
-must be a well-formed SVG drawing of the scene. Both programs must stop cleanly.
+The demo drives the robot of config/demo_scene.yaml around its loop by TF (/tf_static
+map -> odom, /tf odom -> base_link) and publishes the obstacles in map; the node is
+started with the arguments `sat_collision_demo --node-args` prints (base_frame:=base_link,
+global_frame:=map, robot_footprint), as scripts/demo.sh starts it, and places the
+footprint itself. Within the first seconds the robot hits the circular post_1 and leaves
+it again, so the demo's output must show a "COLLISION" line (with the obstacle and depth)
+and a "clear" line, and the SVG snapshot must be a well-formed SVG drawing of the scene.
+An rclpy peer checks what the node publishes meanwhile: reports in map, valid both
+colliding and clear, and the footprint drawn (markers, map) where the demo's loop puts the
+robot, through odom's offset. Both programs must stop cleanly.
 """
 
+import math
+import os
 import re
 import signal
 import subprocess
+import threading
 import xml.etree.ElementTree as ET
 
-from satpkg_support import ROOT, Proc, binary, namespace, start_node
+import yaml
+
+from satpkg_support import ROOT, NODE_NAME, Proc, binary, namespace, ros_peer, start_node
+
+assert ros_peer  # a fixture, used by name below
+
+if not os.environ.get('ROS_DOMAIN_ID'):
+    # Before rclpy creates a context: separate runs must not hear each other.
+    os.environ['ROS_DOMAIN_ID'] = str(1 + os.getpid() % 100)
 
 SVG_NS = '{http://www.w3.org/2000/svg}'
+SCENE = ROOT / 'config' / 'demo_scene.yaml'
+# The demo's loop in map (CENTRE and RADII in src/bin/sat_collision_demo.rs).
+CENTRE, RADII = (2.0, 1.0), (2.4, 1.3)
 
 
-def demo_node_args():
+def demo_node_args(*extra):
     """The node's arguments for the demo, as scripts/demo.sh reads them: one a line."""
-    result = subprocess.run([binary('sat_collision_demo'), '--node-args'], cwd=ROOT,
-                            stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run([binary('sat_collision_demo'), '--node-args', *map(str, extra)],
+                            cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
+                            text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout.splitlines()
 
 
-def test_demo_prints_flag_changes_and_writes_an_svg(tmp_path):
+class Watch:
+    """On a RosPeer: every collision_report of namespace `ns` (frame, valid, colliding,
+    status) and the footprint outlines of its collision_markers (frame, points)."""
+
+    def __init__(self, peer, ns):
+        from sat_collision_msgs.msg import CollisionReport
+        from visualization_msgs.msg import MarkerArray
+
+        self.lock = threading.Lock()
+        self.reports, self.footprints = [], []
+        self.subs = [
+            peer.node.create_subscription(CollisionReport, f'{ns}/collision_report',
+                                          self._on_report, 100),
+            peer.node.create_subscription(MarkerArray, f'{ns}/collision_markers',
+                                          self._on_markers, 100),
+        ]
+
+    def _on_report(self, msg):
+        with self.lock:
+            self.reports.append((msg.header.frame_id, msg.valid, msg.colliding, msg.status))
+
+    def _on_markers(self, msg):
+        with self.lock:
+            for m in msg.markers:
+                if m.ns == 'footprint' and m.action == m.ADD and len(m.points) >= 4:
+                    self.footprints.append((m.header.frame_id,
+                                            [(p.x, p.y) for p in m.points]))
+
+
+def test_node_args_name_the_frames_and_the_scene_footprint():
+    args = demo_node_args()
+    assert args[0::2] == ['-p'] * 3, args
+    params = dict(a.split(':=', 1) for a in args[1::2])
+    assert params.keys() == {'base_frame', 'global_frame', 'robot_footprint'}, args
+    assert params['base_frame'] == 'base_link'
+    assert params['global_frame'] == 'map'
+    # Quoted, so that rcl (which reads a -p value as YAML) passes it on as a string.
+    footprint = params['robot_footprint']
+    assert footprint.startswith('"') and footprint.endswith('"'), footprint
+    scene = yaml.safe_load(SCENE.read_text())
+    assert yaml.safe_load(footprint[1:-1]) == scene['footprint']
+
+
+def test_node_args_refuse_a_scene_in_a_robot_frame(tmp_path):
+    scene = yaml.safe_load(SCENE.read_text())
+    scene['frame_id'] = 'odom'
+    path = tmp_path / 'odom_scene.yaml'
+    path.write_text(yaml.safe_dump(scene))
+    result = subprocess.run([binary('sat_collision_demo'), '--node-args', '--scene', path],
+                            cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert 'map frame' in result.stderr, result.stderr
+
+
+def on_loop(x, y):
+    """How far (x, y) is off the demo's ellipse, roughly in metres."""
+    u, v = (x - CENTRE[0]) / RADII[0], (y - CENTRE[1]) / RADII[1]
+    return abs(math.hypot(u, v) - 1.0) * min(RADII)
+
+
+def test_demo_drives_the_node_by_tf_prints_flag_changes_and_writes_an_svg(tmp_path, ros_peer):
     ns = namespace('demo')
     svg = tmp_path / 'demo_snapshot.svg'
+    watch = Watch(ros_peer, ns)
     with start_node(ns, '--params-file', ROOT / 'config' / 'sat_collision.yaml',
                     *demo_node_args()) as node:
+        assert 'placed in base_link from TF (the footprint topic is not used)' \
+            in node.output, node.output
+        assert ros_peer.get_parameters(f'{ns}/{NODE_NAME}', ['robot_footprint']) == {
+            'robot_footprint': '[[0.5, 0.3], [-0.5, 0.3], [-0.5, -0.3], [0.5, -0.3]]'}
         with Proc([binary('sat_collision_demo'), '--duration', '4', '--svg', svg,
                    '--snapshot-period', '1', '--ros-args', '-r', f'__ns:={ns}']) as demo:
+            demo.wait_for(r'^demo: driving the footprint', timeout=30)
+            # Nobody publishes a footprint topic: the footprint comes from TF.
+            assert ros_peer.node.count_publishers(f'{ns}/footprint') == 0
             rc = demo.wait_exit(timeout=60)
             out = demo.output
         assert rc == 0, out
@@ -52,6 +140,37 @@ def test_demo_prints_flag_changes_and_writes_an_svg(tmp_path):
     # The first COLLISION comes before a clear line: the flag changed both ways.
     first_collision = out.index('COLLISION:')
     assert 'clear: nearest' in out[first_collision:], out
+    # A node started with --node-args' arguments needs no advice.
+    assert '\ndemo: the node' not in out, out
+    # No transform trouble on the way (before the first valid report the node may wait
+    # for TF, obstacles or both; after the demo stops, TF goes stale).
+    assert not re.search(r'NOT VALID \((transform_conflict|invalid_transform)\)', out), out
+
+    with watch.lock:
+        reports, footprints = list(watch.reports), list(watch.footprints)
+    valid = [r for r in reports if r[1]]
+    # The report is in map (global_frame), and the flag went both ways on valid input
+    # with the footprint placed from TF.
+    assert valid, f'no valid report: {reports[-5:]}'
+    assert {frame for frame, *_ in valid} == {'map'}, set(r[0] for r in valid)
+    assert any(colliding for _, _, colliding, _ in valid), 'never a valid collision'
+    assert any(not colliding for _, _, colliding, _ in valid), 'never valid and clear'
+    assert {status for _, _, _, status in valid} == {'ok'}
+    assert not {'transform_conflict', 'invalid_transform'} & {r[3] for r in reports}, reports
+
+    # The footprint the node drew, in map: the demo's 1.0 x 0.6 m robot, its centre on the
+    # loop (map -> odom -> base_link composed: without odom's offset of about 0.58 m it
+    # would be off the loop), its long side along the loop.
+    assert footprints, 'no footprint marker'
+    assert {frame for frame, _ in footprints} == {'map'}
+    for _, ring in footprints:
+        corners = ring[:-1] if ring[0] == ring[-1] else ring
+        assert len(corners) == 4, ring
+        sides = sorted(math.dist(corners[k], corners[(k + 1) % 4]) for k in range(4))
+        assert [round(s, 3) for s in sides] == [0.6, 0.6, 1.0, 1.0], ring
+        cx = sum(x for x, _ in corners) / 4
+        cy = sum(y for _, y in corners) / 4
+        assert on_loop(cx, cy) < 0.05, (cx, cy)
 
     root = ET.parse(svg).getroot()
     assert root.tag == f'{SVG_NS}svg'
