@@ -18,9 +18,9 @@
 //! A group in the footprint's own frame needs no transform when the global
 //! frame is that frame too, or when both stamps agree.
 
-use super::Cause;
 use crate::frames::{FrameTree, LookupFault};
 use crate::geometry::Shape;
+use crate::model::Cause;
 use nalgebra::Isometry2;
 
 /// Where the monitor gets its transforms: the node's TF buffer
