@@ -628,9 +628,18 @@ mod tests {
             message(c.set("zones_file", &Value::Integer(5))),
             "expected a string, got integer"
         );
+        // Frames as tf2 has them: no leading slash, no NUL.
+        assert!(c
+            .set("global_frame", &Value::String("/map".into()))
+            .is_err());
+        assert!(c
+            .set("base_frame", &Value::String("base\0link".into()))
+            .is_err());
+        assert!(c.set("global_frame", &Value::String("map".into())).is_ok());
         let names = "footprint_timeout, obstacles_timeout, fail_safe, padding, \
                      publish_rate, markers_rate, zones_file, robot_footprint, \
-                     robot_radius, exact_range, max_service_checks";
+                     robot_radius, exact_range, max_service_checks, global_frame, \
+                     base_frame, transform_tolerance";
         assert_eq!(
             message(NodeConfig::check_other("paddng", &Value::Double(0.1))),
             format!("unknown parameter (did you mean `padding`?); the parameters are: {names}")
