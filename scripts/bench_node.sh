@@ -2,7 +2,7 @@
 # Node latency benchmark (performance issue, item 4): sat_collision_node over ROS 2 against
 # the transport floor measured in the same run. Not part of scripts/test.sh.
 #
-#   scripts/bench_node.sh                 # everything below, ~2 minutes after the build
+#   scripts/bench_node.sh                 # everything below, ~2.5 minutes after the build
 #   scripts/bench_node.sh --soak 600      # the issue's 10-minute soak at 1 kHz
 #   scripts/bench_node.sh --quick         # fewer samples, 10 s soak: does it work?
 #   scripts/bench_node.sh -- --obstacles 10000   # extra options for every latency run
