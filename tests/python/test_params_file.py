@@ -65,6 +65,9 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         'robot_radius': 0.4,
         'exact_range': 2.0,
         'max_service_checks': 5000.0,
+        'global_frame': 'odom',
+        'base_frame': 'base_footprint',
+        'transform_tolerance': 0.5,
     }
     assert sorted(changed) == sorted(PARAM_NAMES)
     assert all(changed[n] != params[n] for n in PARAM_NAMES)

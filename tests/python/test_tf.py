@@ -312,15 +312,23 @@ def test_scene_in_three_frames_matches_the_scene_transformed_by_hand(tf_peer, tm
         assert [i for i, r in sorted(results.items()) if r.colliding] == ['hit']
 
         # The node and this publisher agree on TFMessage's type and hash: upstream's.
-        subs = [i for i in node_.get_subscriptions_info_by_topic('/tf')
-                if i.node_name == 'sat_collision_node']
-        pubs = [i for i in node_.get_publishers_info_by_topic('/tf')]
-        assert subs and pubs
+        # The graph may show the node's endpoints a little after its messages.
+        deadline = time.monotonic() + 15.0
+        while True:
+            subs = [i for i in node_.get_subscriptions_info_by_topic('/tf')
+                    if i.node_name == 'sat_collision_node'
+                    and i.node_namespace == tf_peer.ns]
+            pubs = list(node_.get_publishers_info_by_topic('/tf'))
+            if (subs and pubs) or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert subs and pubs, (node_.get_subscriptions_info_by_topic('/tf'), pubs)
         for info in subs + pubs:
             assert info.topic_type == 'tf2_msgs/msg/TFMessage'
             assert str(info.topic_type_hash) == UPSTREAM_TFMESSAGE_HASH
         static_subs = [i for i in node_.get_subscriptions_info_by_topic('/tf_static')
-                       if i.node_name == 'sat_collision_node']
+                       if i.node_name == 'sat_collision_node'
+                       and i.node_namespace == tf_peer.ns]
         assert static_subs and str(static_subs[0].topic_type_hash) == UPSTREAM_TFMESSAGE_HASH
     finally:
         node.stop()
