@@ -51,6 +51,7 @@
 use crate::geometry::query::{intersects, query, Contact};
 use crate::geometry::{length_tolerance, Aabb, Point, Shape, Vector};
 use crate::model::{Obstacle, ObstacleOutcome, Status, Summary};
+use nalgebra::Isometry2;
 
 /// Boxes of a set of obstacles, in obstacle order, rebuilt whenever the set
 /// changes. Invalid obstacles get an empty box (it is never near anything).
@@ -143,6 +144,25 @@ impl ObstacleIndex {
         exact_range: f64,
         out: &mut Vec<ObstacleOutcome>,
     ) -> Summary {
+        self.check_append_to(footprint, padding, obstacles, exact_range, None, out)
+    }
+
+    /// [`check_append`](Self::check_append), each outcome turned by `pose`
+    /// (`None`: as it is) as it is written: the obstacles' frame into the
+    /// report's (see [`ObstacleOutcome::transform`]). The far outcomes'
+    /// axes come from a table of the four turned box normals, so turning
+    /// costs the pass over 10,000 obstacles nothing per obstacle.
+    pub fn check_append_to(
+        &self,
+        footprint: &Shape,
+        padding: f64,
+        obstacles: &[Obstacle],
+        exact_range: f64,
+        pose: Option<&Isometry2<f64>>,
+        out: &mut Vec<ObstacleOutcome>,
+    ) -> Summary {
+        let normals = [Vector::x(), -Vector::x(), Vector::y(), -Vector::y()];
+        let axes = pose.map_or(normals, |p| normals.map(|n| p.rotation * n));
         assert_eq!(
             obstacles.len(),
             self.len(),
@@ -187,7 +207,7 @@ impl ObstacleIndex {
                 }
                 near_len += 1;
             }
-            far_outcome(distance - tol, self.axis(i, &fp, dx, dy))
+            far_outcome(distance - tol, self.axis(i, &fp, dx, dy, &axes))
         }));
 
         // Pass 3: exact answers within the threshold, and the summary over
@@ -201,10 +221,13 @@ impl ObstacleIndex {
             if obstacles[i].shape.is_err() {
                 return;
             }
-            let outcome = match first {
+            let mut outcome = match first {
                 Some((j, outcome)) if j == i => outcome,
                 _ => exact(footprint, padding, &obstacles[i]),
             };
+            if let Some(pose) = pose {
+                outcome.transform(pose);
+            }
             out[base + i] = outcome;
             if let Some(contact) = &outcome.contact {
                 summary.record(i, contact);
@@ -305,12 +328,13 @@ impl ObstacleIndex {
     /// A separating axis of the padded footprint's box `fp` and obstacle
     /// `i`'s box, given their gaps: from the footprint toward the obstacle.
     #[inline]
-    fn axis(&self, i: usize, fp: &Aabb, dx: f64, dy: f64) -> Vector {
+    /// `axes`: +x, -x, +y, -y (turned into the report's frame).
+    fn axis(&self, i: usize, fp: &Aabb, dx: f64, dy: f64, axes: &[Vector; 4]) -> Vector {
         match dx >= dy {
-            true if self.min_x[i] >= fp.max.x => Vector::x(),
-            true => -Vector::x(),
-            false if self.min_y[i] >= fp.max.y => Vector::y(),
-            false => -Vector::y(),
+            true if self.min_x[i] >= fp.max.x => axes[0],
+            true => axes[1],
+            false if self.min_y[i] >= fp.max.y => axes[2],
+            false => axes[3],
         }
     }
 }

@@ -196,6 +196,24 @@ fn several_frames_agree_with_the_scene_moved_into_the_global_frame() {
             let (a, b) = (framed.evaluate(0.1), reference.evaluate(0.1));
             assert_eq!(a.frame_id, "map");
             same_report(&a, &b, &format!("case {case}, range {exact_range}"));
+            // A far outcome's axis (a box normal of the obstacle's frame,
+            // turned into the global frame) separates the padded footprint
+            // from the obstacle there.
+            let fp_map = reference.footprint().expect("footprint");
+            for (i, outcome) in a.outcomes.iter().enumerate().filter(|(_, o)| !o.exact) {
+                let (Some(contact), Ok(shape)) = (outcome.contact, &reference.obstacles()[i].shape)
+                else {
+                    panic!("case {case} #{i}: a far outcome of a valid obstacle");
+                };
+                let axis = contact.axis();
+                assert!((axis.norm() - 1.0).abs() < 1e-12, "case {case} #{i}");
+                let (_, fp_hi) = fp_map.project(&axis);
+                let (ob_lo, _) = shape.project(&axis);
+                assert!(
+                    fp_hi + padding <= ob_lo + 1e-9,
+                    "case {case} #{i}: {fp_hi} + {padding} > {ob_lo}"
+                );
+            }
             assert_eq!(framed.flag(0.1), reference.flag(0.1), "case {case}");
 
             // The planner's poses are in the global frame too.

@@ -969,24 +969,27 @@ impl Monitor {
                     }
                 };
                 let shape = placement.footprint(footprint);
+                let pose = placement.to_global.as_ref();
                 let part = match range {
-                    Some(range) => group.index.check_append(
+                    // Turned into the global frame as they are written.
+                    Some(range) => group.index.check_append_to(
                         shape,
                         padding,
                         members,
                         range,
+                        pose,
                         &mut report.outcomes,
                     ),
                     None => {
                         append_outcomes(shape, padding, members, &mut report.outcomes);
+                        if let Some(pose) = pose {
+                            for outcome in &mut report.outcomes[base..] {
+                                outcome.transform(pose);
+                            }
+                        }
                         summarize(&report.outcomes[base..])
                     }
                 };
-                if let Some(to_global) = &placement.to_global {
-                    for outcome in &mut report.outcomes[base..] {
-                        outcome.transform(to_global);
-                    }
-                }
                 summary.merge(&part, base);
             }
         }
