@@ -24,6 +24,11 @@ pub struct NodeConfig {
     /// `robot_radius`) the node places the footprint there from TF at every
     /// cycle (see [`NodeConfig::footprint_from_tf`]).
     pub base_frame: String,
+    /// `best_effort` (every publisher connects) or `reliable` (only
+    /// reliable publishers; lost fragments of very large messages are sent
+    /// again): the reliability of the footprint and obstacle
+    /// subscriptions.
+    pub input_reliability: String,
 }
 
 impl Default for NodeConfig {
@@ -39,6 +44,7 @@ impl Default for NodeConfig {
             robot_radius: 0.0,
             max_service_checks: 0.0,
             base_frame: String::new(),
+            input_reliability: String::new(),
         };
         for spec in PARAMS {
             spec.reset(&mut config);
@@ -269,6 +275,17 @@ pub static PARAMS: &[ParamSpec] = &[
         runtime: true,
         description: "s a transform may be from the time asked (an input's stamp; now, for the latest) before it is stale [0.001, 60]",
     },
+    ParamSpec {
+        name: "input_reliability",
+        kind: Kind::Text {
+            default: "best_effort",
+            check: check_reliability,
+            get: |c| &c.input_reliability,
+            set: |c, s| c.input_reliability = s,
+        },
+        runtime: false,
+        description: "footprint and obstacle subscriptions: best_effort (reliable and best-effort publishers connect) or reliable (only reliable ones; multi-MB messages survive a lossy transport) (start-up only)",
+    },
 ];
 
 /// The parameter called `name`, if there is one.
@@ -288,6 +305,14 @@ fn check_frame(text: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// `best_effort` or `reliable`.
+fn check_reliability(text: &str) -> Result<(), String> {
+    match text {
+        "best_effort" | "reliable" => Ok(()),
+        _ => Err("expected best_effort or reliable".to_owned()),
+    }
 }
 
 /// An empty `robot_footprint` means none; anything else must be a usable
@@ -636,10 +661,16 @@ mod tests {
             .set("base_frame", &Value::String("base\0link".into()))
             .is_err());
         assert!(c.set("global_frame", &Value::String("map".into())).is_ok());
+        assert!(c
+            .set("input_reliability", &Value::String("sometimes".into()))
+            .is_err());
+        assert!(c
+            .set("input_reliability", &Value::String("reliable".into()))
+            .is_ok());
         let names = "footprint_timeout, obstacles_timeout, fail_safe, padding, \
                      publish_rate, markers_rate, zones_file, robot_footprint, \
                      robot_radius, exact_range, max_service_checks, global_frame, \
-                     base_frame, transform_tolerance";
+                     base_frame, transform_tolerance, input_reliability";
         assert_eq!(
             message(NodeConfig::check_other("paddng", &Value::Double(0.1))),
             format!("unknown parameter (did you mean `padding`?); the parameters are: {names}")

@@ -68,6 +68,7 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         'global_frame': 'odom',
         'base_frame': 'base_footprint',
         'transform_tolerance': 0.5,
+        'input_reliability': 'reliable',
     }
     assert sorted(changed) == sorted(PARAM_NAMES)
     assert all(changed[n] != params[n] for n in PARAM_NAMES)

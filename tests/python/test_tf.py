@@ -475,3 +475,35 @@ def test_bad_tf_gets_a_clear_status_and_the_node_lives_on(tf_peer):
     finally:
         node.stop()
     assert 'panicked' not in node.output
+
+
+def test_best_effort_publishers_connect(tf_peer):
+    """Perception often publishes with sensor-data QoS (best effort): with the default
+    input_reliability the node hears it (a reliable subscription would not match)."""
+    from geometry_msgs.msg import Point32, PolygonStamped
+    from rclpy.qos import qos_profile_sensor_data
+    from sat_collision_msgs.msg import ObstacleArray
+
+    node = start_node(tf_peer.ns)
+    try:
+        node_ = tf_peer.peer.node
+        fp_pub = node_.create_publisher(PolygonStamped, f'{tf_peer.ns}/footprint',
+                                        qos_profile_sensor_data)
+        array_pub = node_.create_publisher(ObstacleArray, f'{tf_peer.ns}/obstacles',
+                                           qos_profile_sensor_data)
+
+        def send():
+            msg = PolygonStamped()
+            msg.header.frame_id = 'map'
+            msg.polygon.points = [Point32(x=float(x), y=float(y), z=0.0) for x, y in ROBOT]
+            fp_pub.publish(msg)
+            array_pub.publish(obstacle_array('map', [('near', square(0.6, 0.0, 0.2))],
+                                             stamp_of(0.0)))
+        stop = repeat(0.1, send)
+        try:
+            report = tf_peer.wait(lambda r: r.valid, 'a valid report from best-effort inputs')
+            assert report.colliding and [r.id for r in report.results] == ['near']
+        finally:
+            stop.set()
+    finally:
+        node.stop()

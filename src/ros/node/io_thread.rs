@@ -13,10 +13,18 @@ use r2r::tf2_msgs::msg::TFMessage;
 use r2r::QosProfile;
 use std::sync::{Arc, Mutex};
 
-/// Inputs (footprint, obstacles, instances): best effort, so that both
-/// reliable publishers and best-effort ones (sensor-data QoS, common for
-/// perception) connect; keep-latest slots take what arrives.
-pub(super) const INPUT_QOS: QosProfile = QosProfile::default().best_effort();
+/// Inputs (footprint, obstacles, instances) by default: best effort, so
+/// that both reliable publishers and best-effort ones (sensor-data QoS,
+/// common for perception) connect; keep-latest slots take what arrives.
+/// `input_reliability: reliable` makes them reliable (only reliable
+/// publishers connect; a lost fragment of a multi-MB message is sent again).
+fn input_qos(reliable: bool) -> QosProfile {
+    if reliable {
+        QosProfile::default()
+    } else {
+        QosProfile::default().best_effort()
+    }
+}
 
 /// `/tf`: as tf2's listener takes it (depth 100), but best effort so that
 /// any publisher connects.
@@ -40,6 +48,8 @@ pub(super) struct Sinks {
     /// Woken after each `/tf` message, when the footprint comes from TF:
     /// the robot moved.
     pub(super) tf_moved: Option<Arc<tokio::sync::Notify>>,
+    /// `input_reliability: reliable`.
+    pub(super) reliable_inputs: bool,
 }
 
 /// Messages above this many bytes (native form: strings and points) are
@@ -61,15 +71,16 @@ pub(super) fn io_thread(
     stop: StopFlag,
     started: std::sync::mpsc::Sender<Result<(), String>>,
 ) {
+    let input = input_qos(sinks.reliable_inputs);
     let subscribed = (|| -> r2r::Result<_> {
         let footprint = match sinks.footprints {
-            Some(_) => Some(node.subscribe_native::<PolygonStamped>("footprint", INPUT_QOS)?),
+            Some(_) => Some(node.subscribe_native::<PolygonStamped>("footprint", input.clone())?),
             None => None,
         };
         Ok((
             footprint,
-            node.subscribe_native::<ObstacleArray>("obstacles", INPUT_QOS)?,
-            node.subscribe_native::<PolygonInstanceStamped>("obstacle_instances", INPUT_QOS)?,
+            node.subscribe_native::<ObstacleArray>("obstacles", input.clone())?,
+            node.subscribe_native::<PolygonInstanceStamped>("obstacle_instances", input.clone())?,
             node.subscribe_native::<TFMessage>("/tf", TF_QOS)?,
             node.subscribe_native::<TFMessage>("/tf_static", TF_STATIC_QOS)?,
         ))
@@ -91,6 +102,7 @@ pub(super) fn io_thread(
         pending,
         tf,
         tf_moved,
+        ..
     } = sinks;
     spin_until(&mut node, &stop, || {
         // Drained after every spin: r2r's channels (10 deep, dropping the

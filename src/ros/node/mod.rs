@@ -197,6 +197,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
             pending: Arc::clone(&pending),
             tf: Arc::clone(&tf),
             tf_moved: tf_footprint.is_some().then(|| Arc::clone(&tf_moved)),
+            reliable_inputs: config.input_reliability == "reliable",
         };
         let stop = stop_io.clone();
         std::thread::Builder::new()
