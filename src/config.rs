@@ -695,9 +695,10 @@ mod tests {
                     default, min, max, ..
                 } => Value::Double(if default == max { min } else { max }),
                 Kind::Bool { default, .. } => Value::Bool(!default),
-                Kind::Text { default, .. } if default == "best_effort" => {
-                    Value::String("reliable".into())
-                }
+                Kind::Text {
+                    default: "best_effort",
+                    ..
+                } => Value::String("reliable".into()),
                 Kind::Text { .. } => Value::String("[[0, 0], [1, 0], [0, 1]]".into()),
             };
             let mut c = NodeConfig::default();
