@@ -216,7 +216,7 @@ impl ObstacleSet {
         self.zones_len = zones.len();
         self.obstacles = zones;
         self.obstacles.extend(rest);
-        self.regroup();
+        self.rebuild_instances();
     }
 
     fn set_array(&mut self, array: ObstacleArray, obstacles: Vec<Obstacle>) {
@@ -224,42 +224,32 @@ impl ObstacleSet {
         self.obstacles.truncate(self.zones_len);
         self.array_len = obstacles.len();
         self.obstacles.extend(obstacles);
-        self.append_instances();
+        self.rebuild_instances();
         self.shrink();
-        self.regroup();
     }
 
+    /// Puts the instances back after the zones and the array, in frame,
+    /// stamp and id order (those that share a frame and a stamp are one
+    /// group), and rebuilds the groups.
     fn rebuild_instances(&mut self) {
         self.obstacles.truncate(self.zones_len + self.array_len);
-        self.append_instances();
-        self.regroup();
-    }
-
-    /// Instances in frame, stamp and id order: those that share a frame
-    /// and a stamp are one group.
-    fn sorted_instances(&self) -> Vec<&Instance> {
-        let mut list: Vec<&Instance> = self.instances.values().collect();
+        let mut instances: Vec<&Instance> = self.instances.values().collect();
         // Stable: ids stay in order within a group.
-        list.sort_by(|a, b| {
+        instances.sort_by(|a, b| {
             a.frame_id
                 .cmp(&b.frame_id)
                 .then(a.stamp.total_cmp(&b.stamp))
         });
-        list
+        self.obstacles
+            .extend(instances.iter().map(|i| i.obstacle.clone()));
+        let spans = self.spans(&instances);
+        self.rebuild_groups(spans);
     }
 
-    fn append_instances(&mut self) {
-        let obstacles: Vec<Obstacle> = self
-            .sorted_instances()
-            .into_iter()
-            .map(|i| i.obstacle.clone())
-            .collect();
-        self.obstacles.extend(obstacles);
-    }
-
-    /// Rebuilds the groups and their boxes after `obstacles` changed; the
-    /// previous groups' index buffers are reused.
-    fn regroup(&mut self) {
+    /// `(frame, stamp, count)` of each group, in `obstacles` order: the
+    /// zones, the array, then runs of `instances` (sorted) that share a
+    /// frame and a stamp.
+    fn spans(&self, instances: &[&Instance]) -> Vec<(String, f64, usize)> {
         let mut spans: Vec<(String, f64, usize)> = Vec::new();
         if self.zones_len > 0 {
             let frame = self.zones_frame.clone().unwrap_or_default();
@@ -269,7 +259,7 @@ impl ObstacleSet {
             spans.push((array.frame_id.clone(), array.stamp, self.array_len));
         }
         let fixed = spans.len();
-        for instance in self.sorted_instances() {
+        for instance in instances {
             let open = spans.len() > fixed;
             match spans.last_mut() {
                 Some((frame, stamp, len))
@@ -282,6 +272,12 @@ impl ObstacleSet {
                 _ => spans.push((instance.frame_id.clone(), instance.stamp, 1)),
             }
         }
+        spans
+    }
+
+    /// The groups of `spans`, each with the boxes of its obstacles; the
+    /// previous groups' index buffers are reused.
+    fn rebuild_groups(&mut self, spans: Vec<(String, f64, usize)>) {
         let mut old = std::mem::take(&mut self.groups).into_iter();
         let mut start = 0;
         for (frame_id, stamp, len) in spans {
@@ -528,10 +524,6 @@ impl Monitor {
             received: now,
             generation: self.generation,
         });
-        self.footprint_changed();
-    }
-
-    fn footprint_changed(&mut self) {
         self.replace();
     }
 
@@ -546,7 +538,7 @@ impl Monitor {
             received: now,
             generation: self.generation,
         });
-        self.footprint_changed();
+        self.replace();
     }
 
     /// A footprint message refused before its points were read: it replaces
@@ -560,7 +552,7 @@ impl Monitor {
             received: now,
             generation: self.generation,
         });
-        self.footprint_changed();
+        self.replace();
     }
 
     /// Replaces the obstacle array.
@@ -794,8 +786,7 @@ impl Monitor {
             invalid_obstacles: 0,
         };
         let mut local = Vec::with_capacity(poses.len());
-        for (group, placement) in self.set.groups.iter().zip(&self.placements.groups) {
-            let Ok(placement) = placement else { continue };
+        for (group, placement) in self.placed_groups() {
             // The poses are in the global frame; this group's obstacles in
             // its own.
             local.clear();
@@ -824,7 +815,7 @@ impl Monitor {
         let cause = self
             .clock_cause
             .or_else(|| self.obstacles_cause(now))
-            .or_else(|| self.groups_cause())
+            .or_else(|| self.placements.groups_cause())
             .or_else(|| (check.invalid_obstacles > 0).then_some(Cause::InvalidObstacle));
         let mut result = TrajectoryCheck {
             valid: cause.is_none(),
@@ -836,15 +827,6 @@ impl Monitor {
             result.check.first_collision = (!poses.is_empty()).then_some(0);
         }
         result
-    }
-
-    /// The first obstacle group that could not be placed in the global
-    /// frame, as its cause.
-    fn groups_cause(&self) -> Option<Cause> {
-        self.placements
-            .groups
-            .iter()
-            .find_map(|g| g.as_ref().err().copied())
     }
 
     /// The first reason the inputs cannot be trusted, if any (before looking

@@ -115,6 +115,12 @@ impl Placements {
         if let Some(Err(cause)) = self.footprint {
             return Some(cause);
         }
+        self.groups_cause()
+    }
+
+    /// The first group that could not be placed, as its cause: what a
+    /// planner query (whose footprint comes with it) depends on.
+    pub(super) fn groups_cause(&self) -> Option<Cause> {
         self.groups.iter().find_map(|g| g.as_ref().err().copied())
     }
 }
@@ -150,7 +156,8 @@ impl Frames<'_> {
     }
 
     /// A group in `frame` stamped `stamp`: its frame into the global one,
-    /// and the footprint (`shape`, moved by `to_global_fp` into G) into it.
+    /// and the footprint (`shape`, in G through `footprint_to_global`)
+    /// into it.
     pub(super) fn group(
         &self,
         tf: &(impl Transforms + ?Sized),
