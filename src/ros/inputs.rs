@@ -38,7 +38,7 @@ pub struct Arrival {
 }
 
 /// The bytes of a rosidl string (its `size`, NULs included).
-fn string_bytes(s: &NativeString) -> &[u8] {
+pub(super) fn string_bytes(s: &NativeString) -> &[u8] {
     if s.data.is_null() || s.size == 0 {
         return &[];
     }
@@ -49,7 +49,7 @@ fn string_bytes(s: &NativeString) -> &[u8] {
 
 /// The elements of a rosidl sequence that `owner` (the message field
 /// holding it) owns.
-fn sequence<T, O>(_owner: &O, data: *const T, size: usize) -> &[T] {
+pub(super) fn sequence<T, O>(_owner: &O, data: *const T, size: usize) -> &[T] {
     if data.is_null() || size == 0 {
         return &[];
     }
@@ -101,7 +101,7 @@ pub fn instance_bytes(msg: &NativeInstance) -> usize {
 }
 
 /// Header time in seconds (0 asks for the latest transform).
-fn seconds(stamp: &r2r_msg_gen::builtin_interfaces__msg__Time) -> f64 {
+pub(super) fn seconds(stamp: &r2r_msg_gen::builtin_interfaces__msg__Time) -> f64 {
     f64::from(stamp.sec) + f64::from(stamp.nanosec) * 1e-9
 }
 

@@ -10,14 +10,13 @@
 //! frame then fail until a good transform arrives. What the tree refused
 //! is counted in a [`TfIntake`] for the node's throttled warnings.
 
-use super::inputs::Arrival;
+use super::inputs::{seconds, sequence, string_bytes, Arrival};
 use crate::frames::{planar_transform, FrameTree, InsertError};
 use crate::text::{check_name, MAX_FRAME_ID_BYTES};
 use r2r_msg_gen::{
     geometry_msgs__msg__TransformStamped as NativeTransform,
     tf2_msgs__msg__TFMessage as NativeTfMessage,
 };
-use r2r_rcl::rosidl_runtime_c__String as NativeString;
 
 /// Most transforms read from one TF message; a larger message is refused
 /// as a whole (a robot's whole static tree is a few hundred).
@@ -79,21 +78,6 @@ pub struct TfBuffer {
     pub intake: TfIntake,
 }
 
-/// The bytes of a rosidl string.
-fn string_bytes(s: &NativeString) -> &[u8] {
-    if s.data.is_null() || s.size == 0 {
-        return &[];
-    }
-    // SAFETY: an initialised rosidl string owns `size` bytes at `data`; the
-    // slice borrows the message that owns the string.
-    unsafe { std::slice::from_raw_parts(s.data.cast::<u8>(), s.size) }
-}
-
-/// Header time in seconds.
-fn seconds(sec: i32, nanosec: u32) -> f64 {
-    f64::from(sec) + f64::from(nanosec) * 1e-9
-}
-
 impl TfBuffer {
     /// Takes in one TF message received at `arrival`; `is_static` for
     /// `/tf_static`. After a backward jump of the clock (a new generation)
@@ -104,18 +88,12 @@ impl TfBuffer {
             self.tree.forget_dynamic();
             self.generation = arrival.generation;
         }
-        let size = msg.transforms.size;
-        if size > MAX_TRANSFORMS_PER_MESSAGE {
+        if msg.transforms.size > MAX_TRANSFORMS_PER_MESSAGE {
             self.intake.oversized_messages += 1;
             return;
         }
-        let transforms: &[NativeTransform] = if msg.transforms.data.is_null() || size == 0 {
-            &[]
-        } else {
-            // SAFETY: an initialised rosidl sequence owns `size` elements at
-            // `data`; the slice borrows `msg`, which owns the sequence.
-            unsafe { std::slice::from_raw_parts(msg.transforms.data, size) }
-        };
+        let transforms: &[NativeTransform] =
+            sequence(msg, msg.transforms.data, msg.transforms.size);
         for t in transforms {
             let (Ok(parent), Ok(child)) = (
                 check_name(string_bytes(&t.header.frame_id), MAX_FRAME_ID_BYTES),
@@ -132,7 +110,7 @@ impl TfBuffer {
             if transform.is_err() {
                 self.intake.faults += 1;
             }
-            let stamp = seconds(t.header.stamp.sec, t.header.stamp.nanosec);
+            let stamp = seconds(&t.header.stamp);
             match self
                 .tree
                 .insert(parent, child, stamp, transform, is_static, arrival.time)

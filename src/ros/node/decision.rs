@@ -121,13 +121,6 @@ impl Decision {
         }
     }
 
-    /// A `/tf` message came while the footprint comes from TF: the robot
-    /// moved.
-    pub(super) fn on_tf(&mut self) {
-        let reading = self.clock();
-        self.publish(reading);
-    }
-
     pub(super) fn tick(&mut self) {
         let reading = self.clock();
         self.publish(reading);

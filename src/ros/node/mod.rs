@@ -263,7 +263,9 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
             biased;
             () = signals.recv() => break,
             () = footprints.ready() => decision.on_footprint(),
-            () = tf_moved.notified() => decision.on_tf(),
+            // A `/tf` message while the footprint comes from TF: the robot
+            // moved; decide now, as at a tick.
+            () = tf_moved.notified() => decision.tick(),
             Ok(()) = sets_rx.changed() => {
                 let set = Arc::clone(&sets_rx.borrow_and_update());
                 decision.on_obstacle_set(set);
