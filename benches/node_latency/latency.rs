@@ -3,7 +3,7 @@
 //! and one whose markers are.
 
 use crate::cli::Options;
-use crate::client::{make_client, Client};
+use crate::client::{make_client, Client, Target};
 use crate::echo::BURN_VAR;
 use crate::process::{echo_command, loadavg, node_command, ChildProcess};
 use crate::report::{header_lines, print_table};
@@ -81,26 +81,11 @@ pub fn latency(o: &Options) -> Res<()> {
         client.setup_echo(&mut t)?;
         targets.push(t);
     }
-    let load0 = loadavg();
-    let t0 = Instant::now();
-    client.compare(&mut targets, o);
-    println!(
-        "\nphase 1: {:.1} s, load average {} before, {} after",
-        t0.elapsed().as_secs_f64(),
-        load0,
-        loadavg()
+    let title = format!(
+        "footprint → collision, {} obstacles, markers_rate 0 (µs)",
+        o.obstacles
     );
-    print_table(
-        &format!(
-            "footprint → collision, {} obstacles, markers_rate 0 (µs)",
-            o.obstacles
-        ),
-        &targets,
-        0,
-    );
-    for t in &mut targets {
-        t.process.check_running()?;
-    }
+    first_phase(&mut client, &mut targets, o, &title)?;
 
     // Nodes with subscribed outputs, each alone with the echo: their work
     // must not load the first phase.
@@ -196,24 +181,28 @@ pub fn latency_tf(o: &Options) -> Res<()> {
     client.setup_node(&mut node)?;
     client.setup_echo(&mut echo)?;
     let mut targets = vec![echo, node];
+    let title = format!(
+        "/tf {ODOM} → {BASE} → collision, footprint from TF, {} obstacles in {FRAME}, markers_rate 0 (µs)",
+        o.obstacles
+    );
+    first_phase(&mut client, &mut targets, o, &title)
+}
+
+/// Phase 1 of both modes: every target in interleaved blocks, the phase's
+/// time and load, the table against the first target (the floor), and
+/// every process still running.
+fn first_phase(client: &mut Client, targets: &mut [Target], o: &Options, title: &str) -> Res<()> {
     let load0 = loadavg();
     let t0 = Instant::now();
-    client.compare(&mut targets, o);
+    client.compare(targets, o);
     println!(
         "\nphase 1: {:.1} s, load average {} before, {} after",
         t0.elapsed().as_secs_f64(),
         load0,
         loadavg()
     );
-    print_table(
-        &format!(
-            "/tf {ODOM} → {BASE} → collision, footprint from TF, {} obstacles in {FRAME}, markers_rate 0 (µs)",
-            o.obstacles
-        ),
-        &targets,
-        0,
-    );
-    for t in &mut targets {
+    print_table(title, targets, 0);
+    for t in targets.iter_mut() {
         t.process.check_running()?;
     }
     Ok(())
