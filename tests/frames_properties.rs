@@ -169,7 +169,11 @@ fn edge_at(kind: &Kind, t: f64) -> Isometry3<f64> {
             let s = ((t - t0) / (t1 - t0)).clamp(0.0, 1.0);
             let (a, b) = (p0.iso3(), p1.iso3());
             let translation = a.translation.vector.lerp(&b.translation.vector, s);
-            Isometry3::from_parts(translation.into(), a.rotation.slerp(&b.rotation, s))
+            // nalgebra's slerp of two close rotations can leave the
+            // quaternion ~1e-10 off unit length, which scales every
+            // translation it rotates: normalised, the reference is exact.
+            let rotation = UnitQuaternion::new_normalize(*a.rotation.slerp(&b.rotation, s));
+            Isometry3::from_parts(translation.into(), rotation)
         }
     }
 }
