@@ -37,6 +37,7 @@ mod primitives;
 pub mod query;
 pub mod sat;
 pub mod shape;
+pub mod toi;
 
 pub use convex::ConvexPolygon;
 pub use point_query::{contains_point, distance_to_point};
@@ -46,3 +47,4 @@ pub use primitives::{cross, length_tolerance, Aabb, Point, Vector, REL_TOLERANCE
 pub use query::{intersects, query, Contact};
 pub use sat::Separation;
 pub use shape::{Circle, CompoundPolygon, PolygonBuilder, Shape, ShapeError};
+pub use toi::{time_of_impact, Impact, Motion};
