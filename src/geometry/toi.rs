@@ -268,7 +268,7 @@ pub fn time_of_impact(
             });
         }
         let tol = length_tolerance(placed.aabb().magnitude().max(b.aabb().magnitude()));
-        if !(rate_bound > 0.0) {
+        if rate_bound.is_nan() || rate_bound <= 0.0 {
             return None;
         }
         // Step a hair short of the bound so the contact is met from
