@@ -46,8 +46,9 @@ fi
 # The r2r message packages the project uses. r2r always adds rcl_interfaces,
 # builtin_interfaces, unique_identifier_msgs and action_msgs itself (parameters, time,
 # actions); rosgraph_msgs enables r2r's sim-time support (use_sim_time, /clock);
-# sensor_msgs is needed by visualization_msgs (Marker.texture is a sensor_msgs type).
-_SAT_IDL_FILTER="std_msgs;geometry_msgs;visualization_msgs;sensor_msgs;builtin_interfaces;sat_collision_msgs;tf2_msgs;rcl_interfaces;action_msgs;unique_identifier_msgs;rosgraph_msgs"
+# sensor_msgs is needed by visualization_msgs (Marker.texture is a sensor_msgs type);
+# nav_msgs: Path (check_path) and Odometry (velocity_topic).
+_SAT_IDL_FILTER="std_msgs;geometry_msgs;visualization_msgs;sensor_msgs;nav_msgs;builtin_interfaces;sat_collision_msgs;tf2_msgs;rcl_interfaces;action_msgs;unique_identifier_msgs;rosgraph_msgs"
 
 _sat_elapsed() { # seconds since $1 (an EPOCHREALTIME value), to 0.01 s
     local now=${EPOCHREALTIME:-0}

@@ -49,6 +49,7 @@
 //! which obstacles get the exact query adds it back twice.
 
 use crate::geometry::query::{intersects, query, Contact};
+use crate::geometry::toi::{time_of_impact, Impact, Motion};
 use crate::geometry::{length_tolerance, Aabb, Point, Shape, Vector};
 use crate::model::{Obstacle, ObstacleOutcome, Status, Summary};
 use nalgebra::Isometry2;
@@ -290,6 +291,111 @@ impl ObstacleIndex {
     /// Whether any indexed obstacle is invalid.
     pub fn any_invalid(&self) -> bool {
         !self.invalid.is_empty()
+    }
+}
+
+/// Shortest clearance found by [`ObstacleIndex::nearest`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Nearest {
+    /// Exact clearance (m) from the padded footprint to the nearest valid
+    /// obstacle; 0 when one touches or overlaps it; infinite when there is
+    /// none.
+    pub distance: f64,
+    /// That obstacle (the first colliding one when colliding).
+    pub index: Option<usize>,
+}
+
+impl ObstacleIndex {
+    /// The exact clearance from `footprint` (inflated by `padding`) to the
+    /// nearest valid obstacle, without a report: the `min_distance` of
+    /// [`check`](Self::check). The box nearest to the footprint's gets the
+    /// exact query first; after it, only obstacles whose box is nearer than
+    /// the best clearance so far do. Stops at the first collision.
+    pub fn nearest(&self, footprint: &Shape, padding: f64, obstacles: &[Obstacle]) -> Nearest {
+        let mut best = Nearest {
+            distance: f64::INFINITY,
+            index: None,
+        };
+        if obstacles.len() != self.len() {
+            // A caller bug: answer as if everything touched (fail safe).
+            best.distance = 0.0;
+            return best;
+        }
+        let padding = padding.max(0.0);
+        let probe = Probe::new(self, footprint, padding);
+        let gap = |i: usize| {
+            let (dx, dy) = probe.gaps(self, i);
+            box_distance(dx, dy)
+        };
+        let exact = |i: usize, best: &mut Nearest| {
+            if let Ok(shape) = &obstacles[i].shape {
+                let contact = query(footprint, shape, padding);
+                if contact.distance() < best.distance {
+                    best.distance = contact.distance();
+                    best.index = Some(i);
+                }
+            }
+        };
+        let first = (0..self.len())
+            .filter(|&i| obstacles[i].shape.is_ok())
+            .min_by(|&a, &b| gap(a).total_cmp(&gap(b)));
+        let Some(first) = first else {
+            return best;
+        };
+        exact(first, &mut best);
+        for i in 0..self.len() {
+            if best.distance <= 0.0 {
+                break;
+            }
+            // The box gap is a lower bound of the clearance: only a box
+            // nearer than the best clearance (plus rounding) can beat it.
+            if i != first && gap(i) - probe.tol < best.distance {
+                exact(i, &mut best);
+            }
+        }
+        best
+    }
+
+    /// The first contact of `footprint` (in its body frame) moved by
+    /// `motion` over `[0, duration]`, inflated by `padding`, with any
+    /// valid obstacle: the obstacle and its [`Impact`]. Only obstacles
+    /// whose box meets the box swept by the footprint are tried, and each
+    /// one only up to the earliest contact found so far.
+    pub fn first_impact(
+        &self,
+        footprint: &Shape,
+        motion: &Motion,
+        duration: f64,
+        padding: f64,
+        obstacles: &[Obstacle],
+    ) -> Option<(usize, Impact)> {
+        if obstacles.len() != self.len() {
+            return None;
+        }
+        let padding = padding.max(0.0);
+        let swept = motion.swept_aabb(footprint, padding, duration);
+        let scale = swept.magnitude().max(self.magnitude).max(padding);
+        let swept = swept.inflated(2.0 * length_tolerance(scale));
+        let mut best: Option<(usize, Impact)> = None;
+        for (i, obstacle) in obstacles.iter().enumerate() {
+            let aabb = Aabb {
+                min: Point::new(self.min_x[i], self.min_y[i]),
+                max: Point::new(self.max_x[i], self.max_y[i]),
+            };
+            if !swept.intersects(&aabb) {
+                continue;
+            }
+            let Ok(shape) = &obstacle.shape else {
+                continue;
+            };
+            let horizon = best.map_or(duration, |(_, impact)| impact.time);
+            if let Some(impact) = time_of_impact(footprint, motion, horizon, shape, padding) {
+                if best.is_none_or(|(_, b)| impact.time < b.time) {
+                    best = Some((i, impact));
+                }
+            }
+        }
+        best
     }
 }
 

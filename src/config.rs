@@ -20,10 +20,10 @@ pub struct NodeConfig {
     pub robot_footprint: String,
     pub robot_radius: f64,
     pub max_service_checks: f64,
-    /// The robot's own frame: with a robot shape (`robot_footprint` or
-    /// `robot_radius`) the node places the footprint there from TF at every
-    /// cycle (see [`NodeConfig::footprint_from_tf`]).
-    pub base_frame: String,
+    /// The robot's velocity topic; empty: no prediction.
+    pub velocity_topic: String,
+    /// `odometry`, `twist` or `twist_stamped`: the type on `velocity_topic`.
+    pub velocity_type: String,
     /// `best_effort` (every publisher connects) or `reliable` (only
     /// reliable publishers; lost fragments of very large messages are sent
     /// again): the reliability of the footprint and obstacle
@@ -43,7 +43,8 @@ impl Default for NodeConfig {
             robot_footprint: String::new(),
             robot_radius: 0.0,
             max_service_checks: 0.0,
-            base_frame: String::new(),
+            velocity_topic: String::new(),
+            velocity_type: String::new(),
             input_reliability: String::new(),
         };
         for spec in PARAMS {
@@ -257,8 +258,8 @@ pub static PARAMS: &[ParamSpec] = &[
         kind: Kind::Text {
             default: "",
             check: check_frame,
-            get: |c| &c.base_frame,
-            set: |c, s| c.base_frame = s,
+            get: |c| &c.monitor.base_frame,
+            set: |c, s| c.monitor.base_frame = s,
         },
         runtime: false,
         description: "robot frame; with robot_footprint or robot_radius the footprint is placed there from TF each cycle and the footprint topic is not used (start-up only)",
@@ -286,11 +287,80 @@ pub static PARAMS: &[ParamSpec] = &[
         runtime: false,
         description: "footprint and obstacle subscriptions: best_effort (reliable and best-effort publishers connect) or reliable (only reliable ones; multi-MB messages survive a lossy transport) (start-up only)",
     },
+    ParamSpec {
+        name: "velocity_topic",
+        kind: Kind::Text {
+            default: "",
+            check: check_topic,
+            get: |c| &c.velocity_topic,
+            set: |c, s| c.velocity_topic = s,
+        },
+        runtime: false,
+        description: "topic of the robot's velocity: the footprint is projected along it and collision_ahead published; empty = no prediction (start-up only)",
+    },
+    ParamSpec {
+        name: "velocity_type",
+        kind: Kind::Text {
+            default: "odometry",
+            check: check_velocity_type,
+            get: |c| &c.velocity_type,
+            set: |c, s| c.velocity_type = s,
+        },
+        runtime: false,
+        description: "message type on velocity_topic: odometry (nav_msgs/Odometry, its twist), twist (geometry_msgs/Twist) or twist_stamped (geometry_msgs/TwistStamped) (start-up only)",
+    },
+    ParamSpec {
+        name: "time_horizon",
+        kind: Kind::Number {
+            default: crate::monitor::DEFAULT_TIME_HORIZON,
+            min: 0.01,
+            max: 60.0,
+            get: |c| c.monitor.time_horizon,
+            set: |c, x| c.monitor.time_horizon = x,
+        },
+        runtime: true,
+        description: "s ahead the footprint is projected along the velocity [0.01, 60]",
+    },
+    ParamSpec {
+        name: "velocity_timeout",
+        kind: Kind::Number {
+            default: crate::monitor::DEFAULT_VELOCITY_TIMEOUT,
+            min: 0.0,
+            max: 3600.0,
+            get: |c| c.monitor.velocity_timeout,
+            set: |c, x| c.monitor.velocity_timeout = x,
+        },
+        runtime: true,
+        description: "s without a velocity before it is stale (collision_ahead then reads true with fail_safe; 0 = never) [0, 3600]",
+    },
 ];
 
 /// The parameter called `name`, if there is one.
 pub fn param(name: &str) -> Option<&'static ParamSpec> {
     PARAMS.iter().find(|spec| spec.name == name)
+}
+
+/// A topic name: empty (not set), or at most 256 bytes of letters,
+/// digits, `_`, `/` and `~` (rcl checks the rest when subscribing).
+fn check_topic(text: &str) -> Result<(), String> {
+    if text.len() > 256 {
+        return Err("longer than 256 bytes".to_owned());
+    }
+    match text
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '/' | '~')))
+    {
+        Some(c) => Err(format!("{c:?} is not allowed in a topic name")),
+        None => Ok(()),
+    }
+}
+
+/// One of the velocity message types.
+fn check_velocity_type(text: &str) -> Result<(), String> {
+    match text {
+        "odometry" | "twist" | "twist_stamped" => Ok(()),
+        _ => Err("must be odometry, twist or twist_stamped".to_owned()),
+    }
 }
 
 /// A frame name as TF has them: at most 256 bytes, no NUL, no leading
@@ -506,7 +576,7 @@ impl NodeConfig {
     /// The robot's shape when the node places the footprint itself from
     /// TF: `base_frame` and a robot shape are both set.
     pub fn footprint_from_tf(&self) -> Option<Shape> {
-        if self.base_frame.is_empty() {
+        if self.monitor.base_frame.is_empty() {
             return None;
         }
         self.robot_shape().and_then(Result::ok)

@@ -53,13 +53,20 @@ pub enum Status {
     NoRobotFootprint,
     InvalidPadding,
     InvalidPose,
+    // The prediction (`velocity_topic`).
+    /// No velocity received yet.
+    NoVelocity,
+    /// The last velocity is older than `velocity_timeout`.
+    StaleVelocity,
+    /// The last velocity was not finite (or refused).
+    InvalidVelocity,
     /// The check itself failed (a bug): answered fail-safe.
     InternalError,
 }
 
 impl Status {
     /// Every status, in declaration order.
-    pub const ALL: [Status; 32] = [
+    pub const ALL: [Status; 35] = [
         Status::Ok,
         Status::NoClock,
         Status::ClockStalled,
@@ -91,6 +98,9 @@ impl Status {
         Status::NoRobotFootprint,
         Status::InvalidPadding,
         Status::InvalidPose,
+        Status::NoVelocity,
+        Status::StaleVelocity,
+        Status::InvalidVelocity,
         Status::InternalError,
     ];
 
@@ -128,6 +138,9 @@ impl Status {
             Status::NoRobotFootprint => "no_robot_footprint",
             Status::InvalidPadding => "invalid_padding",
             Status::InvalidPose => "invalid_pose",
+            Status::NoVelocity => "no_velocity",
+            Status::StaleVelocity => "stale_velocity",
+            Status::InvalidVelocity => "invalid_velocity",
             Status::InternalError => "internal_error",
         }
     }

@@ -25,8 +25,13 @@ use std::ops::Range;
 use std::sync::Arc;
 
 pub mod clock;
+mod motion;
 mod placement;
 
+pub use motion::{
+    path_times, MotionImpact, PathCheck, Prediction, Sweep, DEFAULT_TIME_HORIZON,
+    DEFAULT_VELOCITY_TIMEOUT,
+};
 pub use placement::{NoTransforms, Transforms};
 
 /// [`MonitorConfig::transform_tolerance`] by default (s).
@@ -69,6 +74,15 @@ pub struct MonitorConfig {
     /// as missing: a stamp past the newest sample, or (for the latest
     /// transform) the newest sample's arrival before now.
     pub transform_tolerance: f64,
+    /// The robot's own frame (empty: none): where the footprint is placed
+    /// from TF when the node has a robot shape, and the frame of a
+    /// velocity that names none.
+    pub base_frame: String,
+    /// Seconds the footprint is projected along the velocity
+    /// ([`Monitor::predict`]).
+    pub time_horizon: f64,
+    /// Seconds after which the velocity is stale; 0 = never.
+    pub velocity_timeout: f64,
 }
 
 impl Default for MonitorConfig {
@@ -82,6 +96,9 @@ impl Default for MonitorConfig {
             overload_timeout: DEFAULT_OVERLOAD_TIMEOUT,
             global_frame: String::new(),
             transform_tolerance: DEFAULT_TRANSFORM_TOLERANCE,
+            base_frame: String::new(),
+            time_horizon: DEFAULT_TIME_HORIZON,
+            velocity_timeout: DEFAULT_VELOCITY_TIMEOUT,
         }
     }
 }
@@ -326,6 +343,8 @@ pub struct Monitor {
     /// The footprint placed in each obstacle group's frame, for the
     /// current footprint and set (see [`Monitor::place`]).
     placements: Placements,
+    /// The robot's latest velocity (see [`Monitor::predict`]).
+    velocity: Option<motion::Velocity>,
 }
 
 /// A copy shares the obstacle set (cheap: what a report or a planner query
@@ -341,6 +360,7 @@ impl Clone for Monitor {
             pending_since: self.pending_since,
             builder: PolygonBuilder::default(),
             placements: self.placements.clone(),
+            velocity: self.velocity.clone(),
         }
     }
 }

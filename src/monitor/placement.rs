@@ -88,6 +88,9 @@ impl Transforms for FrameTree {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Placement {
     pub(super) footprint: Option<Shape>,
+    /// The footprint's frame into the group's (`None`: identity): how
+    /// `footprint` was placed.
+    pub(super) pose: Option<Isometry2<f64>>,
     pub(super) to_global: Option<Isometry2<f64>>,
 }
 
@@ -174,12 +177,14 @@ impl Frames<'_> {
         let (Some(shape), Some((fp_frame, fp_stamp))) = (shape, self.footprint) else {
             return Ok(Placement {
                 footprint: None,
+                pose: None,
                 to_global,
             });
         };
         if frame == fp_frame && (fp_frame == self.global || stamp == fp_stamp) {
             return Ok(Placement {
                 footprint: None,
+                pose: None,
                 to_global,
             });
         }
@@ -196,6 +201,7 @@ impl Frames<'_> {
         .and_then(non_identity);
         Ok(Placement {
             footprint: pose.map(|p| shape.transformed(&p)),
+            pose,
             to_global,
         })
     }

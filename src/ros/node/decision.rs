@@ -102,7 +102,7 @@ impl Decision {
     fn place(&mut self, now: f64) {
         if let Some(shape) = &self.tf_footprint {
             self.monitor
-                .set_footprint_shape(&self.config.base_frame, shape.clone(), now);
+                .set_footprint_shape(&self.config.monitor.base_frame, shape.clone(), now);
         }
         let mut tf = lock(&self.tf);
         self.monitor.place(&tf.tree, now);

@@ -145,9 +145,9 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         r2r::log_info!(
             &logger,
             "footprint: the robot's shape placed in {} from TF (the footprint topic is not used)",
-            shown(&config.base_frame)
+            shown(&config.monitor.base_frame)
         );
-    } else if !config.base_frame.is_empty() {
+    } else if !config.monitor.base_frame.is_empty() {
         r2r::log_warn!(
             &logger,
             "base_frame is set but neither robot_footprint nor robot_radius is: the footprint comes from the footprint topic"
