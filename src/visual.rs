@@ -227,6 +227,38 @@ fn area_centroid(ring: &[Point]) -> Option<(f64, Point)> {
     (area2 > 0.0).then(|| (area2 / 2.0, origin + sum / (3.0 * area2)))
 }
 
+/// Footprint outlines drawn along a motion: how many poses, start and
+/// end included.
+pub const SWEEP_SAMPLES: usize = 11;
+
+/// The footprint `shape` (body frame) at [`SWEEP_SAMPLES`] poses evenly
+/// spread over `[0, duration]` of `motion`, each a closed outline, and the
+/// path of the body origin (one point per 1/40 of the span): the swept
+/// footprint as drawn in RViz and in the SVG.
+pub fn sweep_outlines(
+    shape: &crate::geometry::Shape,
+    motion: &crate::geometry::toi::Motion,
+    duration: f64,
+) -> (Vec<Vec<Point>>, Vec<Point>) {
+    let duration = if duration.is_finite() {
+        duration.max(0.0)
+    } else {
+        0.0
+    };
+    let outline = shape.outline(OUTLINE_SEGMENTS);
+    let at = |k: usize, n: usize| duration * k as f64 / n as f64;
+    let outlines = (0..SWEEP_SAMPLES)
+        .map(|k| {
+            let pose = motion.pose_at(at(k, SWEEP_SAMPLES - 1));
+            outline.iter().map(|p| pose * p).collect()
+        })
+        .collect();
+    let path = (0..=40)
+        .map(|k| Point::from(motion.pose_at(at(k, 40)).translation.vector))
+        .collect();
+    (outlines, path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

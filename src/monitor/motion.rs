@@ -197,7 +197,9 @@ impl Monitor {
         };
         let motion = Motion::twist(&body, linear, angular);
         let horizon = self.config.time_horizon.max(0.0);
-        let to_global = self.footprint_to_global().unwrap_or_else(Isometry2::identity);
+        let to_global = self
+            .footprint_to_global()
+            .unwrap_or_else(Isometry2::identity);
         let global = motion.transformed(&to_global);
         let impact = self.first_impact(&body_shape, &motion, horizon, self.config.padding);
         let impact = impact.map(|(obstacle, hit)| MotionImpact {
@@ -293,7 +295,9 @@ impl Monitor {
         let mut travelled = 0.0;
         for k in 0..poses.len() {
             let (segment, duration) = match (poses.get(k + 1), times.get(k + 1)) {
-                (Some(next), Some(t)) => (Motion::segment(&poses[k], next, t - times[k]), t - times[k]),
+                (Some(next), Some(t)) => {
+                    (Motion::segment(&poses[k], next, t - times[k]), t - times[k])
+                }
                 // A path of one pose: the pose itself.
                 _ if k == 0 => (Motion::segment(&poses[0], &poses[0], 1.0), 0.0),
                 _ => break,
@@ -355,8 +359,7 @@ impl Monitor {
 /// The times of a path's poses: their stamps (s) when they strictly
 /// increase (and are finite), else one second apart from 0.
 pub fn path_times(stamps: &[f64]) -> Vec<f64> {
-    let increasing = stamps.iter().all(|s| s.is_finite())
-        && stamps.windows(2).all(|w| w[1] > w[0]);
+    let increasing = stamps.iter().all(|s| s.is_finite()) && stamps.windows(2).all(|w| w[1] > w[0]);
     if increasing && !stamps.is_empty() {
         stamps.to_vec()
     } else {

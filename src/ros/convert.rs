@@ -2,6 +2,7 @@
 
 use crate::geometry::{Point, Vector};
 use crate::model::{Obstacle, ObstacleGeometry, Report};
+use crate::monitor::Prediction;
 use nalgebra::{Isometry2, Vector2};
 use r2r::builtin_interfaces::msg::Time;
 use r2r::geometry_msgs::msg::{Point32, Polygon, Pose};
@@ -97,8 +98,20 @@ pub fn fill_native_collision_report(
     msg: &mut NativeMsg<CollisionReport>,
     report: &Report,
     obstacles: &[Obstacle],
+    prediction: Option<&Prediction>,
     stamp: Duration,
 ) -> Result<(), NativeAllocError> {
+    let impact = prediction.and_then(|p| p.impact);
+    msg.time_to_collision = impact.map_or(-1.0, |i| i.time);
+    let predicted = impact
+        .and_then(|i| i.obstacle)
+        .and_then(|i| obstacles.get(i))
+        .map_or("", |o| o.id.as_str());
+    set_string(&mut msg.predicted_obstacle_id, predicted)?;
+    set_string(
+        &mut msg.prediction_status,
+        prediction.map_or("", |p| p.status.as_str()),
+    )?;
     let stamp = time(stamp);
     msg.header.stamp.sec = stamp.sec;
     msg.header.stamp.nanosec = stamp.nanosec;
@@ -199,6 +212,9 @@ mod tests {
             status: report.status.as_str().to_owned(),
             min_distance: report.min_distance,
             nearest_obstacle_id: report.nearest_obstacle_id.clone(),
+            time_to_collision: -1.0,
+            predicted_obstacle_id: String::new(),
+            prediction_status: String::new(),
             results: obstacles
                 .iter()
                 .zip(&report.outcomes)
@@ -267,7 +283,7 @@ mod tests {
             monitor.set_footprint(frame, &square(shift, 0.0, 0.5), 0.0);
             let report = monitor.evaluate(0.0);
             let stamp = Duration::new(100 + step as u64, 5_000 * step as u32);
-            fill_native_collision_report(&mut native, &report, monitor.obstacles(), stamp)
+            fill_native_collision_report(&mut native, &report, monitor.obstacles(), None, stamp)
                 .expect("native report");
             let want = expected(&report, monitor.obstacles(), stamp);
             assert_eq!(CollisionReport::from_native(&native), want, "step {step}");

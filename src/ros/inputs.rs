@@ -20,7 +20,9 @@ use r2r_msg_gen::{
     geometry_msgs__msg__Point32 as NativePoint, geometry_msgs__msg__Polygon as NativePolygon,
     geometry_msgs__msg__PolygonInstanceStamped as NativeInstance,
     geometry_msgs__msg__PolygonStamped as NativeFootprint,
-    sat_collision_msgs__msg__Obstacle as NativeObstacle,
+    geometry_msgs__msg__Twist as NativeTwist,
+    geometry_msgs__msg__TwistStamped as NativeTwistStamped,
+    nav_msgs__msg__Odometry as NativeOdometry, sat_collision_msgs__msg__Obstacle as NativeObstacle,
     sat_collision_msgs__msg__ObstacleArray as NativeArray,
 };
 use r2r_rcl::rosidl_runtime_c__String as NativeString;
@@ -102,6 +104,11 @@ pub fn instance_bytes(msg: &NativeInstance) -> usize {
 
 /// Header time in seconds (0 asks for the latest transform).
 pub(super) fn seconds(stamp: &r2r_msg_gen::builtin_interfaces__msg__Time) -> f64 {
+    f64::from(stamp.sec) + f64::from(stamp.nanosec) * 1e-9
+}
+
+/// A stamp of an owned (non-native) message in seconds.
+pub fn seconds_of(stamp: &r2r::builtin_interfaces::msg::Time) -> f64 {
     f64::from(stamp.sec) + f64::from(stamp.nanosec) * 1e-9
 }
 
@@ -223,6 +230,71 @@ impl InstanceInput {
             id: msg.polygon.id,
             points: out,
         }
+    }
+}
+
+/// A velocity message: the frame whose motion it is and its planar twist
+/// (`vx`, `vy` in that frame's axes, m/s; `wz`, rad/s). Roll, pitch, `vz`
+/// are ignored: the robot moves in the plane.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VelocityInput {
+    /// Empty: the robot's frame (`base_frame`, else the footprint's).
+    pub frame_id: String,
+    pub linear: (f64, f64),
+    pub angular: f64,
+    /// The frame id was refused; the rest is meaningless.
+    pub rejected: bool,
+}
+
+impl VelocityInput {
+    fn of(frame: Option<&NativeString>, twist: &NativeTwist) -> VelocityInput {
+        let mut input = VelocityInput {
+            linear: (twist.linear.x, twist.linear.y),
+            angular: twist.angular.z,
+            ..VelocityInput::default()
+        };
+        if let Some(frame) = frame {
+            input.rejected = frame_into(frame, &mut input.frame_id).is_err();
+        }
+        input
+    }
+
+    /// `nav_msgs/Odometry`: the twist is of `child_frame_id`, in its axes.
+    pub fn odometry(msg: &NativeOdometry) -> VelocityInput {
+        Self::of(Some(&msg.child_frame_id), &msg.twist.twist)
+    }
+
+    /// `geometry_msgs/TwistStamped`: of `header.frame_id`.
+    pub fn twist_stamped(msg: &NativeTwistStamped) -> VelocityInput {
+        Self::of(Some(&msg.header.frame_id), &msg.twist)
+    }
+
+    /// `geometry_msgs/Twist` (a velocity command): of the robot's frame.
+    pub fn twist(msg: &NativeTwist) -> VelocityInput {
+        Self::of(None, msg)
+    }
+}
+
+/// Keeps the newest velocity for the decision.
+#[derive(Debug, Default)]
+pub struct LatestVelocity {
+    inner: Mutex<Option<(VelocityInput, Arrival)>>,
+}
+
+impl LatestVelocity {
+    pub fn put(&self, input: VelocityInput, arrival: Arrival) {
+        *self
+            .inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some((input, arrival));
+    }
+
+    /// The newest velocity not taken yet.
+    pub fn take(&self) -> Option<(VelocityInput, Arrival)> {
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
     }
 }
 

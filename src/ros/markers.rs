@@ -9,7 +9,8 @@
 use super::convert::header;
 use crate::geometry::{Point, Shape};
 use crate::model::{Obstacle, Report};
-use crate::visual::{explain, palette, PairVisual, Rgb, OUTLINE_SEGMENTS};
+use crate::monitor::Prediction;
+use crate::visual::{explain, palette, sweep_outlines, PairVisual, Rgb, OUTLINE_SEGMENTS};
 use nalgebra::Isometry2;
 use r2r::builtin_interfaces::msg::Duration as RosDuration;
 use r2r::geometry_msgs::msg::{Point as RosPoint, Pose, Quaternion, Vector3};
@@ -25,6 +26,8 @@ pub const NS_AXES: &str = "separating_axes";
 pub const NS_PROJECTIONS: &str = "projections";
 pub const NS_PENETRATION: &str = "penetration";
 pub const NS_LABELS: &str = "labels";
+/// The footprint swept along the velocity, and where it first touches.
+pub const NS_PREDICTION: &str = "prediction";
 
 // visualization_msgs/Marker type and action values.
 const ARROW: i32 = 0;
@@ -122,6 +125,8 @@ pub struct MarkerInput<'a> {
     pub groups: &'a GroupPoses,
     /// [`crate::monitor::ObstacleSet::revision`] of `obstacles`.
     pub obstacles_revision: u64,
+    /// The prediction along the velocity, when there is one.
+    pub prediction: Option<&'a Prediction>,
     pub stamp: Duration,
 }
 
@@ -236,6 +241,34 @@ impl MarkerBuilder {
                 closed(&footprint.outline(OUTLINE_SEGMENTS)),
                 color,
             );
+        }
+        if let Some(sweep) = input.prediction.and_then(|p| p.sweep.as_ref()) {
+            // id 0: the footprint at evenly spread poses up to the contact
+            // (or the horizon); id 1: the origin's path; id 2: the
+            // footprint where it first touches.
+            let (outlines, path) = sweep_outlines(&sweep.shape, &sweep.motion, sweep.duration);
+            let m = frame.marker(NS_PREDICTION, 0, LINE_LIST, width(0.5 * OUTLINE_WIDTH));
+            m.points = outlines
+                .iter()
+                .flat_map(|ring| {
+                    let next = ring.iter().cycle().skip(1);
+                    ring.iter()
+                        .zip(next)
+                        .flat_map(|(a, b)| [ros_point(a), ros_point(b)])
+                })
+                .collect();
+            m.color = rgba(palette::FOOTPRINT, 0.35);
+            frame.line_strip(
+                NS_PREDICTION,
+                1,
+                path.iter().map(ros_point).collect(),
+                rgba(palette::FOOTPRINT, 0.6),
+            );
+            if input.prediction.and_then(|p| p.impact).is_some() {
+                if let Some(last) = outlines.last() {
+                    frame.line_strip(NS_PREDICTION, 2, closed(last), colliding_color());
+                }
+            }
         }
         let scale = input
             .footprint
@@ -444,6 +477,7 @@ mod tests {
             obstacles: monitor.obstacles(),
             groups: &groups,
             obstacles_revision: monitor.obstacle_set().revision(),
+            prediction: None,
             stamp: Duration::ZERO,
         })
     }

@@ -6,18 +6,21 @@ use super::change_log::{ChangeLog, LogLine};
 use super::logging::Warnings;
 use super::report_worker::{ReportJob, ReportSlot};
 use super::ros_time::{stall_limit, RosTime};
-use super::service::ServiceJob;
+use super::service::{PathJob, ServiceJob};
 use super::threads::lock;
 use crate::config::{FootprintTextError, NodeConfig};
 use crate::geometry::Shape;
+use crate::geometry::Vector;
 use crate::model::Status;
 use crate::monitor::clock::ClockReading;
 use crate::monitor::{Monitor, ObstacleSet};
-use crate::ros::inputs::{Arrival, FootprintInput, LatestFootprint, PendingObstacles};
+use crate::ros::inputs::{
+    Arrival, FootprintInput, LatestFootprint, LatestVelocity, PendingObstacles,
+};
 use crate::ros::params::Params;
 use crate::ros::tf::TfBuffer;
 use r2r::sat_collision_msgs::msg::CollisionReport;
-use r2r::sat_collision_msgs::srv::CheckFootprint;
+use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
 use r2r::std_msgs::msg::Bool;
 use r2r::visualization_msgs::msg::MarkerArray;
 use r2r::{NativeMsg, Publisher};
@@ -52,6 +55,16 @@ pub(super) struct Decision {
     pub(super) flag_msg: NativeMsg<Bool>,
     pub(super) changes: ChangeLog,
     pub(super) warnings: Warnings,
+    /// With `velocity_topic`: the newest velocity, `collision_ahead` and
+    /// its message (published in place).
+    pub(super) prediction: Option<PredictionOutput>,
+}
+
+/// What the prediction needs on the decision loop.
+pub(super) struct PredictionOutput {
+    pub(super) velocities: Arc<LatestVelocity>,
+    pub(super) ahead: Publisher<Bool>,
+    pub(super) ahead_msg: NativeMsg<Bool>,
 }
 
 impl Decision {
@@ -76,6 +89,29 @@ impl Decision {
             self.warnings
                 .warn("publish", || format!("could not publish collision: {e}"));
         }
+        // After the flag: the prediction never delays it.
+        if let Some(output) = &mut self.prediction {
+            if let Some((input, arrival)) = output.velocities.take() {
+                if arrival.generation == reading.generation {
+                    match input.rejected {
+                        true => self.monitor.reject_velocity(arrival.time),
+                        false => self.monitor.set_velocity(
+                            &input.frame_id,
+                            Vector::new(input.linear.0, input.linear.1),
+                            input.angular,
+                            arrival.time,
+                        ),
+                    }
+                }
+            }
+            let prediction = self.monitor.predict(&lock(&self.tf).tree, now);
+            output.ahead_msg.data = prediction.ahead;
+            if let Err(e) = output.ahead.publish_native(&mut output.ahead_msg) {
+                self.warnings.warn("publish", || {
+                    format!("could not publish collision_ahead: {e}")
+                });
+            }
+        }
         let log = self
             .changes
             .next((flag.colliding, flag.status), Instant::now());
@@ -92,6 +128,7 @@ impl Decision {
             self.reports.submit(ReportJob {
                 monitor: self.monitor.clone(),
                 log,
+                predict: self.prediction.is_some(),
             });
         }
     }
@@ -182,6 +219,21 @@ impl Decision {
             fail_safe: self.config.monitor.fail_safe,
             max_checks: self.config.max_service_checks,
             time: Arc::clone(&self.time),
+            request,
+        }
+    }
+
+    /// What a `check_path` request needs, taken now.
+    pub(super) fn path_job(&mut self, request: CheckPath::Request) -> PathJob {
+        let reading = self.clock();
+        self.place(reading.ros);
+        PathJob {
+            monitor: self.monitor.clone(),
+            robot: self.robot.clone(),
+            fail_safe: self.config.monitor.fail_safe,
+            max_checks: self.config.max_service_checks,
+            time: Arc::clone(&self.time),
+            tf: Arc::clone(&self.tf),
             request,
         }
     }

@@ -3,11 +3,15 @@
 
 use super::ros_time::RosTime;
 use super::threads::{lock, trim_heap};
-use crate::ros::inputs::{self, ArrayInput, InstanceInput, LatestFootprint, PendingObstacles};
+use crate::ros::inputs::{
+    self, ArrayInput, InstanceInput, LatestFootprint, LatestVelocity, PendingObstacles,
+    VelocityInput,
+};
 use crate::ros::spin::{spin_until, StopFlag};
 use crate::ros::tf::TfBuffer;
 use futures::StreamExt;
-use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped};
+use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped, Twist, TwistStamped};
+use r2r::nav_msgs::msg::Odometry;
 use r2r::sat_collision_msgs::msg::ObstacleArray;
 use r2r::tf2_msgs::msg::TFMessage;
 use r2r::QosProfile;
@@ -50,6 +54,16 @@ pub(super) struct Sinks {
     pub(super) tf_moved: Option<Arc<tokio::sync::Notify>>,
     /// `input_reliability: reliable`.
     pub(super) reliable_inputs: bool,
+    /// `velocity_topic` (not empty) and `velocity_type`, and where the
+    /// newest velocity goes.
+    pub(super) velocity: Option<(String, String, Arc<LatestVelocity>)>,
+}
+
+/// The velocity subscription, of the type `velocity_type` names.
+enum VelocitySub<O, T, S> {
+    Odometry(O),
+    Twist(T),
+    TwistStamped(S),
 }
 
 /// Messages above this many bytes (native form: strings and points) are
@@ -77,7 +91,22 @@ pub(super) fn io_thread(
             Some(_) => Some(node.subscribe_native::<PolygonStamped>("footprint", input.clone())?),
             None => None,
         };
+        let velocity = match &sinks.velocity {
+            None => None,
+            Some((topic, kind, _)) => Some(match kind.as_str() {
+                "twist" => {
+                    VelocitySub::Twist(node.subscribe_native::<Twist>(topic, input.clone())?)
+                }
+                "twist_stamped" => VelocitySub::TwistStamped(
+                    node.subscribe_native::<TwistStamped>(topic, input.clone())?,
+                ),
+                _ => {
+                    VelocitySub::Odometry(node.subscribe_native::<Odometry>(topic, input.clone())?)
+                }
+            }),
+        };
         Ok((
+            velocity,
             footprint,
             node.subscribe_native::<ObstacleArray>("obstacles", input.clone())?,
             node.subscribe_native::<PolygonInstanceStamped>("obstacle_instances", input.clone())?,
@@ -85,25 +114,33 @@ pub(super) fn io_thread(
             node.subscribe_native::<TFMessage>("/tf_static", TF_STATIC_QOS)?,
         ))
     })();
-    let (mut footprint_sub, mut array_sub, mut instance_sub, mut tf_sub, mut tf_static_sub) =
-        match subscribed {
-            Ok(subs) => {
-                let _ = started.send(Ok(()));
-                subs
-            }
-            Err(e) => {
-                let _ = started.send(Err(format!("cannot subscribe: {e}")));
-                return;
-            }
-        };
+    let (
+        mut velocity_sub,
+        mut footprint_sub,
+        mut array_sub,
+        mut instance_sub,
+        mut tf_sub,
+        mut tf_static_sub,
+    ) = match subscribed {
+        Ok(subs) => {
+            let _ = started.send(Ok(()));
+            subs
+        }
+        Err(e) => {
+            let _ = started.send(Err(format!("cannot subscribe: {e}")));
+            return;
+        }
+    };
     let Sinks {
         time,
         footprints,
         pending,
         tf,
         tf_moved,
+        velocity,
         ..
     } = sinks;
+    let velocities = velocity.map(|(_, _, slot)| slot);
     spin_until(&mut node, &stop, || {
         // Drained after every spin: r2r's channels (10 deep, dropping the
         // newest when full) never fill.
@@ -123,6 +160,29 @@ pub(super) fn io_thread(
         if moved {
             if let Some(notify) = &tf_moved {
                 notify.notify_one();
+            }
+        }
+        if let (Some(sub), Some(slot)) = (velocity_sub.as_mut(), velocities.as_ref()) {
+            let mut latest = None;
+            match sub {
+                VelocitySub::Odometry(sub) => {
+                    while let Some(msg) = ready_now(sub) {
+                        latest = Some(VelocityInput::odometry(&msg));
+                    }
+                }
+                VelocitySub::Twist(sub) => {
+                    while let Some(msg) = ready_now(sub) {
+                        latest = Some(VelocityInput::twist(&msg));
+                    }
+                }
+                VelocitySub::TwistStamped(sub) => {
+                    while let Some(msg) = ready_now(sub) {
+                        latest = Some(VelocityInput::twist_stamped(&msg));
+                    }
+                }
+            }
+            if let Some(input) = latest {
+                slot.put(input, time.arrival());
             }
         }
         if let (Some(sub), Some(footprints)) = (footprint_sub.as_mut(), footprints.as_ref()) {

@@ -50,7 +50,7 @@ mod service;
 mod threads;
 mod zones;
 
-use super::inputs::{LatestFootprint, PendingObstacles};
+use super::inputs::{LatestFootprint, LatestVelocity, PendingObstacles};
 use super::markers::MarkerBuilder;
 use super::params::Params;
 use super::spin::{ShutdownSignals, StopFlag};
@@ -60,14 +60,14 @@ use crate::monitor::Monitor;
 use crate::params_file;
 use change_log::ChangeLog;
 use context::create_context;
-use decision::Decision;
+use decision::{Decision, PredictionOutput};
 use futures::stream::FuturesUnordered;
 use futures::StreamExt;
 use io_thread::{io_thread, Sinks};
 use logging::{shown, Warnings};
 use obstacle_worker::ObstacleWorker;
 use r2r::sat_collision_msgs::msg::CollisionReport;
-use r2r::sat_collision_msgs::srv::CheckFootprint;
+use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
 use r2r::std_msgs::msg::Bool;
 use r2r::visualization_msgs::msg::MarkerArray;
 use r2r::{NativeMsg, QosProfile};
@@ -131,7 +131,15 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
 
     let mut service =
         node.create_service::<CheckFootprint::Service>("check_footprint", QosProfile::default())?;
+    let mut path_service =
+        node.create_service::<CheckPath::Service>("check_path", QosProfile::default())?;
     let collision = node.create_publisher::<Bool>("collision", QosProfile::default())?;
+    let velocities =
+        (!config.velocity_topic.is_empty()).then(|| Arc::new(LatestVelocity::default()));
+    let ahead_pub = match velocities {
+        Some(_) => Some(node.create_publisher::<Bool>("collision_ahead", QosProfile::default())?),
+        None => None,
+    };
     let report_pub =
         node.create_publisher::<CollisionReport>("collision_report", QosProfile::default())?;
     let markers_pub =
@@ -198,6 +206,13 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
             tf: Arc::clone(&tf),
             tf_moved: tf_footprint.is_some().then(|| Arc::clone(&tf_moved)),
             reliable_inputs: config.input_reliability == "reliable",
+            velocity: velocities.as_ref().map(|slot| {
+                (
+                    config.velocity_topic.clone(),
+                    config.velocity_type.clone(),
+                    Arc::clone(slot),
+                )
+            }),
         };
         let stop = stop_io.clone();
         std::thread::Builder::new()
@@ -238,8 +253,26 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         flag_msg: NativeMsg::new(),
         changes: ChangeLog::default(),
         warnings: Warnings::new(&logger),
+        prediction: velocities
+            .zip(ahead_pub)
+            .map(|(velocities, ahead)| PredictionOutput {
+                velocities,
+                ahead,
+                ahead_msg: NativeMsg::new(),
+            }),
         config,
     };
+    if let Some(topic) =
+        (!decision.config.velocity_topic.is_empty()).then_some(&decision.config.velocity_topic)
+    {
+        r2r::log_info!(
+            &logger,
+            "prediction: {} on {} over {} s, collision_ahead published",
+            decision.config.velocity_type,
+            shown(topic),
+            decision.config.monitor.time_horizon
+        );
+    }
 
     // Registered once, before "started" is logged: a Ctrl-C that arrives while a
     // message is being handled is not lost.
@@ -257,6 +290,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         tokio::time::interval(Duration::from_secs_f64(1.0 / decision.config.publish_rate));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut answers = FuturesUnordered::new();
+    let mut path_answers = FuturesUnordered::new();
 
     loop {
         tokio::select! {
@@ -276,6 +310,25 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
                 let job = decision.service_job(req.message.clone());
                 let work = tokio::task::spawn_blocking(move || job.answer());
                 answers.push(async move { (req, work.await) });
+            }
+            Some(req) = path_service.next() => {
+                let job = decision.path_job(req.message.clone());
+                let work = tokio::task::spawn_blocking(move || job.answer());
+                path_answers.push(async move { (req, work.await) });
+            }
+            Some((req, answer)) = path_answers.next(), if !path_answers.is_empty() => {
+                let response = match answer {
+                    Ok(response) => response,
+                    Err(_) => CheckPath::Response {
+                        valid: false,
+                        status: Status::InternalError.as_str().to_owned(),
+                        first_collision: 0,
+                        ..Default::default()
+                    },
+                };
+                if let Err(e) = req.respond(response) {
+                    decision.warnings.warn("service", || format!("could not answer check_path: {e}"));
+                }
             }
             Some((req, answer)) = answers.next(), if !answers.is_empty() => {
                 let response = match answer {

@@ -26,6 +26,8 @@ use std::time::{Duration, Instant};
 pub(super) struct ReportJob {
     pub(super) monitor: Monitor,
     pub(super) log: LogLine,
+    /// Predict along the velocity too (`velocity_topic` set).
+    pub(super) predict: bool,
 }
 
 /// The newest report job (keep-latest), and a stop flag.
@@ -111,7 +113,11 @@ impl ReportWorker {
         let reading = self.time.read();
         job.monitor.set_clock(reading.generation, reading.cause);
         let now = reading.ros;
-        job.monitor.place(&lock(&self.tf).tree, now);
+        let prediction = {
+            let tf = lock(&self.tf);
+            job.monitor.place(&tf.tree, now);
+            job.predict.then(|| job.monitor.predict(&tf.tree, now))
+        };
         let mut report = std::mem::take(&mut self.report);
         job.monitor.evaluate_into(now, &mut report);
         self.log(&report, job.log);
@@ -121,6 +127,7 @@ impl ReportWorker {
                 report_msg,
                 &report,
                 job.monitor.obstacles(),
+                prediction.as_ref(),
                 stamp,
             );
             let published = match filled {
@@ -152,6 +159,7 @@ impl ReportWorker {
                 obstacles: job.monitor.obstacles(),
                 groups: &groups,
                 obstacles_revision: job.monitor.obstacle_set().revision(),
+                prediction: prediction.as_ref(),
                 stamp,
             });
             if let Err(e) = self.markers_pub.publish(&array) {

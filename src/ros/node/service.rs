@@ -1,17 +1,24 @@
-//! The `check_footprint` service: a request is answered on tokio's blocking
-//! pool against the state the decision loop took when it arrived. What is
-//! refused, and why, is decided by [`PoseRequest::validate`]; here only the
-//! messages are read and written.
+//! The `check_footprint` and `check_path` services: a request is answered
+//! on tokio's blocking pool against the state the decision loop took when
+//! it arrived. What is refused, and why, is decided by
+//! [`PoseRequest::validate`] (both services bound their work the same way:
+//! poses × obstacles ≤ `max_service_checks`); here only the messages are
+//! read and written, and a path's frames looked up.
 
 use super::ros_time::RosTime;
 use crate::config::FootprintTextError;
 use crate::geometry::Shape;
 use crate::model::Status;
-use crate::monitor::Monitor;
+use crate::monitor::{path_times, Monitor, Transforms};
 use crate::planner::{PoseRequest, ValidPoseRequest};
 use crate::ros::convert;
-use r2r::sat_collision_msgs::srv::CheckFootprint;
-use std::sync::Arc;
+use crate::ros::inputs::seconds_of;
+use crate::ros::tf::TfBuffer;
+use crate::text::{check_name, MAX_FRAME_ID_BYTES};
+use nalgebra::Isometry2;
+use r2r::geometry_msgs::msg::Pose;
+use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
+use std::sync::{Arc, Mutex};
 
 /// A `check_footprint` request with the state it is answered against.
 pub(super) struct ServiceJob {
@@ -74,4 +81,130 @@ impl ServiceJob {
                 .unwrap_or(-1),
         }
     }
+}
+
+/// A `check_path` request with the state it is answered against.
+pub(super) struct PathJob {
+    pub(super) monitor: Monitor,
+    pub(super) robot: Option<Result<Shape, FootprintTextError>>,
+    pub(super) fail_safe: bool,
+    pub(super) max_checks: f64,
+    pub(super) time: Arc<RosTime>,
+    pub(super) tf: Arc<Mutex<TfBuffer>>,
+    pub(super) request: CheckPath::Request,
+}
+
+impl PathJob {
+    pub(super) fn answer(self) -> CheckPath::Response {
+        let request = &self.request;
+        let path = &request.path;
+        let count = path.poses.len();
+        let fail_safe = self.fail_safe;
+        let refuse = |status: Status| {
+            let first = path.poses.first().filter(|_| fail_safe);
+            CheckPath::Response {
+                valid: false,
+                status: status.as_str().to_owned(),
+                first_collision: if first.is_some() { 0 } else { -1 },
+                time_to_collision: if first.is_some() { 0.0 } else { -1.0 },
+                distance_to_collision: if first.is_some() { 0.0 } else { -1.0 },
+                obstacle_id: String::new(),
+                collision_pose: first.map(|p| p.pose.clone()).unwrap_or_default(),
+                clearance: vec![0.0; count],
+            }
+        };
+        let checked = PoseRequest {
+            footprint: request.footprint.points.iter().map(convert::point),
+            poses: path.poses.iter().map(|p| convert::planar_pose(&p.pose)),
+            padding: request.padding,
+        }
+        .validate(
+            self.robot.as_ref(),
+            self.monitor.obstacles().len(),
+            self.max_checks,
+        );
+        let ValidPoseRequest {
+            footprint,
+            poses,
+            padding,
+        } = match checked {
+            Ok(valid) => valid,
+            Err(status) => return refuse(status),
+        };
+        let mut monitor = self.monitor;
+        let reading = self.time.read();
+        monitor.set_clock(reading.generation, reading.cause);
+        // Each pose's frame (its own, else the path's) into the global
+        // frame, with the latest transforms; one lookup per run of poses
+        // in the same frame.
+        let global = monitor.frame_id().to_owned();
+        let tolerance = monitor.config().transform_tolerance;
+        let mut in_global = Vec::with_capacity(poses.len());
+        {
+            let tf = super::threads::lock(&self.tf);
+            let mut last: Option<(&str, Isometry2<f64>)> = None;
+            for (stamped, pose) in path.poses.iter().zip(&poses) {
+                let frame = match stamped.header.frame_id.as_str() {
+                    "" => path.header.frame_id.as_str(),
+                    own => own,
+                };
+                if check_name(frame.as_bytes(), MAX_FRAME_ID_BYTES).is_err() {
+                    return refuse(Status::InvalidFrameId);
+                }
+                let to_global = match last {
+                    Some((f, t)) if f == frame => t,
+                    _ if frame.is_empty() || frame == global => Isometry2::identity(),
+                    _ => match Transforms::lookup(
+                        &tf.tree,
+                        &global,
+                        frame,
+                        0.0,
+                        reading.ros,
+                        tolerance,
+                    ) {
+                        Ok(t) => t,
+                        Err(cause) => return refuse(Status::from(cause)),
+                    },
+                };
+                last = Some((frame, to_global));
+                in_global.push(to_global * pose);
+            }
+        }
+        let stamps: Vec<f64> = path
+            .poses
+            .iter()
+            .map(|p| seconds_of(&p.header.stamp))
+            .collect();
+        let times = path_times(&stamps);
+        let result = monitor.check_path(&footprint, &in_global, &times, padding, reading.ros);
+        let impact = result.impact;
+        CheckPath::Response {
+            valid: result.valid,
+            status: result.status.as_str().to_owned(),
+            first_collision: result
+                .first_collision
+                .and_then(|i| i32::try_from(i).ok())
+                .unwrap_or(-1),
+            time_to_collision: impact.map_or(-1.0, |i| i.time),
+            distance_to_collision: result.distance_to_collision.unwrap_or(-1.0),
+            obstacle_id: impact
+                .and_then(|i| i.obstacle)
+                .and_then(|i| monitor.obstacles().get(i))
+                .map(|o| o.id.clone())
+                .unwrap_or_default(),
+            collision_pose: impact.map(|i| pose_msg(&i.pose)).unwrap_or_default(),
+            clearance: result.clearance,
+        }
+    }
+}
+
+/// A planar pose as a `geometry_msgs/Pose` (z 0, yaw about z).
+fn pose_msg(pose: &Isometry2<f64>) -> Pose {
+    let half = 0.5 * pose.rotation.angle();
+    let mut msg = Pose::default();
+    msg.position.x = pose.translation.x;
+    msg.position.y = pose.translation.y;
+    msg.orientation.z = half.sin();
+    msg.orientation.w = half.cos();
+    msg
 }
