@@ -737,10 +737,19 @@ mod tests {
         assert!(c
             .set("input_reliability", &Value::String("reliable".into()))
             .is_ok());
+        assert_eq!(
+            message(c.set("velocity_type", &Value::String("twist_msg".into()))),
+            "must be odometry, twist or twist_stamped"
+        );
+        assert!(c.set("velocity_topic", &Value::String("a b".into())).is_err());
+        assert!(c
+            .set("velocity_topic", &Value::String("/robot/odom".into()))
+            .is_ok());
         let names = "footprint_timeout, obstacles_timeout, fail_safe, padding, \
                      publish_rate, markers_rate, zones_file, robot_footprint, \
                      robot_radius, exact_range, max_service_checks, global_frame, \
-                     base_frame, transform_tolerance, input_reliability";
+                     base_frame, transform_tolerance, input_reliability, \
+                     velocity_topic, velocity_type, time_horizon, velocity_timeout";
         assert_eq!(
             message(NodeConfig::check_other("paddng", &Value::Double(0.1))),
             format!("unknown parameter (did you mean `padding`?); the parameters are: {names}")
@@ -769,6 +778,13 @@ mod tests {
                     default: "best_effort",
                     ..
                 } => Value::String("reliable".into()),
+                Kind::Text {
+                    default: "odometry",
+                    ..
+                } => Value::String("twist".into()),
+                Kind::Text { .. } if spec.name == "velocity_topic" => {
+                    Value::String("odom".into())
+                }
                 Kind::Text { .. } => Value::String("[[0, 0], [1, 0], [0, 1]]".into()),
             };
             let mut c = NodeConfig::default();

@@ -227,7 +227,7 @@ pub fn tf_message(pose: (f64, f64, f64), stamp_ns: u64) -> TFMessage {
 /// `place`, `flag`) and returns the time of that work per probe (µs),
 /// `rounds` probes.
 pub fn check_tf_probes(probes: &[Probe], scene: &ObstacleArray, rounds: usize) -> Vec<f64> {
-    let node_config = NodeConfig {
+    let mut node_config = NodeConfig {
         robot_footprint: format!(
             "[{}]",
             FOOTPRINT
@@ -236,9 +236,9 @@ pub fn check_tf_probes(probes: &[Probe], scene: &ObstacleArray, rounds: usize) -
                 .collect::<Vec<_>>()
                 .join(",")
         ),
-        base_frame: BASE.to_owned(),
         ..NodeConfig::default()
     };
+    node_config.monitor.base_frame = BASE.to_owned();
     let shape = node_config
         .footprint_from_tf()
         .expect("the footprint parameter is a valid shape");
