@@ -741,7 +741,9 @@ mod tests {
             message(c.set("velocity_type", &Value::String("twist_msg".into()))),
             "must be odometry, twist or twist_stamped"
         );
-        assert!(c.set("velocity_topic", &Value::String("a b".into())).is_err());
+        assert!(c
+            .set("velocity_topic", &Value::String("a b".into()))
+            .is_err());
         assert!(c
             .set("velocity_topic", &Value::String("/robot/odom".into()))
             .is_ok());
@@ -782,9 +784,7 @@ mod tests {
                     default: "odometry",
                     ..
                 } => Value::String("twist".into()),
-                Kind::Text { .. } if spec.name == "velocity_topic" => {
-                    Value::String("odom".into())
-                }
+                Kind::Text { .. } if spec.name == "velocity_topic" => Value::String("odom".into()),
                 Kind::Text { .. } => Value::String("[[0, 0], [1, 0], [0, 1]]".into()),
             };
             let mut c = NodeConfig::default();
