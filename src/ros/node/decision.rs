@@ -69,9 +69,25 @@ pub(super) struct PredictionOutput {
 
 impl Decision {
     /// Reads the clock into the monitor; the reading.
+    /// The newest velocity is taken first: its arrival is then never
+    /// after the reading (which would read as a clock that jumped back).
     fn clock(&mut self) -> ClockReading {
+        let velocity = self.prediction.as_ref().and_then(|o| o.velocities.take());
         let reading = self.time.read();
         self.monitor.set_clock(reading.generation, reading.cause);
+        if let Some((input, arrival)) = velocity {
+            if arrival.generation == reading.generation {
+                match input.rejected {
+                    true => self.monitor.reject_velocity(arrival.time),
+                    false => self.monitor.set_velocity(
+                        &input.frame_id,
+                        Vector::new(input.linear.0, input.linear.1),
+                        input.angular,
+                        arrival.time,
+                    ),
+                }
+            }
+        }
         self.monitor
             .set_pending_obstacles(self.pending.pending_since());
         reading
@@ -91,19 +107,6 @@ impl Decision {
         }
         // After the flag: the prediction never delays it.
         if let Some(output) = &mut self.prediction {
-            if let Some((input, arrival)) = output.velocities.take() {
-                if arrival.generation == reading.generation {
-                    match input.rejected {
-                        true => self.monitor.reject_velocity(arrival.time),
-                        false => self.monitor.set_velocity(
-                            &input.frame_id,
-                            Vector::new(input.linear.0, input.linear.1),
-                            input.angular,
-                            arrival.time,
-                        ),
-                    }
-                }
-            }
             let prediction = self.monitor.predict(&lock(&self.tf).tree, now);
             output.ahead_msg.data = prediction.ahead;
             if let Err(e) = output.ahead.publish_native(&mut output.ahead_msg) {

@@ -153,7 +153,11 @@ impl PathJob {
                 }
                 let to_global = match last {
                     Some((f, t)) if f == frame => t,
-                    _ if frame.is_empty() || frame == global => Isometry2::identity(),
+                    // No global frame yet (nothing received): the monitor
+                    // answers `no_obstacles` (or another input status).
+                    _ if frame.is_empty() || global.is_empty() || frame == global => {
+                        Isometry2::identity()
+                    }
                     _ => match Transforms::lookup(
                         &tf.tree,
                         &global,
