@@ -943,6 +943,123 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    const SQUARE: &str = "footprint: [[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]\n";
+
+    fn scene(text: &str) -> Scene {
+        match Scene::from_yaml(text, Path::new("m.yaml")) {
+            Ok(scene) => scene,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn velocity_and_horizon_are_checked() {
+        let error = |rest: &str| {
+            Scene::from_yaml(&format!("{SQUARE}{rest}"), Path::new("m.yaml"))
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        for bad in ["[1, .nan, 0]", "[.inf, 0, 0]", "[0, 0, -1001]"] {
+            let e = error(&format!("velocity: {bad}\n"));
+            assert!(
+                e.starts_with("m.yaml: velocity must be [vx, vy, wz] (m/s, m/s, rad/s)"),
+                "{bad}: {e}"
+            );
+        }
+        assert_eq!(
+            error("velocity: [1, 0, 0]\nhorizon: 0\n"),
+            "m.yaml: horizon must be a number of seconds > 0 and <= 3600, got 0"
+        );
+        for bad in ["-1", ".inf", ".nan", "3600.5"] {
+            let e = error(&format!("velocity: [1, 0, 0]\nhorizon: {bad}\n"));
+            assert!(e.starts_with("m.yaml: horizon must be"), "{bad}: {e}");
+        }
+        assert_eq!(
+            error("horizon: 2\n"),
+            "m.yaml: horizon needs a velocity (`velocity: [vx, vy, wz]`)"
+        );
+        // Two components, or a string: serde's message, with the location.
+        assert!(error("velocity: [1, 0]\n").starts_with("m.yaml:2:"));
+        let ok = scene(&format!(
+            "{SQUARE}velocity: [-1000, 1000, 0]\nhorizon: 3600\n"
+        ));
+        assert_eq!(ok.horizon(), MAX_HORIZON);
+        assert_eq!(scene(SQUARE).horizon(), DEFAULT_HORIZON);
+        assert!(scene(SQUARE).motion().is_none());
+    }
+
+    #[test]
+    fn prediction_per_obstacle_and_first_in_file_order() {
+        // Two walls at the same distance ahead and behind (moving +x: only
+        // the one ahead), a twin of the one ahead (the same time: the first in
+        // the file wins), one reached too late, an invalid obstacle.
+        let report = scene(&format!(
+            "{SQUARE}velocity: [1, 0, 0]\nhorizon: 3\nobstacles:\n\
+             - {{id: behind, polygon: [[-2.6, -1], [-2.5, -1], [-2.5, 1], [-2.6, 1]]}}\n\
+             - {{id: ahead, polygon: [[2.5, -1], [2.6, -1], [2.6, 1], [2.5, 1]]}}\n\
+             - {{id: twin, polygon: [[2.5, -1], [2.6, -1], [2.6, 1], [2.5, 1]]}}\n\
+             - {{id: far, circle: {{center: [4, 0], radius: 0.4}}}}\n\
+             - {{id: bad, circle: {{center: [1, 0], radius: -1}}}}\n"
+        ))
+        .evaluate();
+        let Some(prediction) = &report.prediction else {
+            panic!("a prediction")
+        };
+        let t = &prediction.times;
+        assert_eq!(t.len(), 5);
+        assert_eq!(t[0], None);
+        assert!(t[1].is_some_and(|t| (t - 2.0).abs() < 1e-6), "{t:?}");
+        assert_eq!(t[1], t[2]);
+        assert_eq!(t[3], None, "reached after the horizon (3.1 s)");
+        assert_eq!(t[4], None, "invalid: no time");
+        let first = report.first_contact().cloned();
+        assert_eq!(
+            first.as_ref().map(|f| (f.index, f.id.as_str())),
+            Some((1, "ahead"))
+        );
+        let pose = first.map(|f| pose_xyyaw(&f.pose)).unwrap_or_default();
+        assert!((pose[0] - 2.0).abs() < 1e-6 && pose[1] == 0.0 && pose[2] == 0.0);
+        assert!(!report.valid() && report.colliding(), "invalid: fail-safe");
+        let lines = report.lines();
+        assert_eq!(lines[1].time_to_collision, t[1]);
+        assert_eq!(lines[4].time_to_collision, None);
+    }
+
+    #[test]
+    fn standing_still_predicts_only_a_contact_now() {
+        let text = |x: f64| {
+            format!(
+                "{SQUARE}velocity: [0, 0, 0]\nobstacles:\n\
+                 - {{id: post, circle: {{center: [{x}, 0], radius: 0.2}}}}\n"
+            )
+        };
+        let now = scene(&text(0.6)).evaluate();
+        assert_eq!(now.first_contact().map(|f| f.time), Some(0.0));
+        assert_eq!(now.to_json().time_to_collision, Some(0.0));
+        let apart = scene(&text(0.8)).evaluate();
+        assert!(apart.prediction.is_some());
+        assert_eq!(apart.first_contact(), None);
+        let json = apart.to_json();
+        assert_eq!(
+            (json.time_to_collision, json.predicted_obstacle_id),
+            (None, None)
+        );
+    }
+
+    #[test]
+    fn no_velocity_or_no_valid_footprint_no_prediction() {
+        let obstacle = "obstacles:\n- {id: post, circle: {center: [0.6, 0], radius: 0.2}}\n";
+        let still = scene(&format!("{SQUARE}{obstacle}")).evaluate();
+        assert!(still.prediction.is_none());
+        assert_eq!(still.to_json().time_to_collision, None);
+        let flat = scene(&format!(
+            "footprint: [[0, 0], [1, 0], [2, 0]]\nvelocity: [1, 0, 0]\n{obstacle}"
+        ))
+        .evaluate();
+        assert!(flat.prediction.is_none() && flat.colliding());
+    }
+
     #[test]
     fn obstacle_line_finds_block_and_flow_ids() {
         let text = "frame_id: map\nobstacles:\n  - id: a\n    polygon: [[0, 0], [1, 0], [0, 1]]\n  # id: c (a comment)\n  - {id: \"b\", circle: {center: [0, 0], radius: 1}}\n  - polygon: [[0, 0], [1, 0], [0, 1]]\n    id: 'c'\n";
