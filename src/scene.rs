@@ -536,6 +536,10 @@ pub struct Prediction {
     /// none within the horizon or the obstacle is invalid. Never later than
     /// the true contact.
     pub times: Vec<Option<f64>>,
+    /// Per obstacle, in order: true when its time is the exact first
+    /// contact, false when it is only a lower bound (the time of impact
+    /// stopped advancing: the contact may come later, or not at all).
+    pub exact: Vec<bool>,
     /// The earliest contact over all obstacles (the first in file order on
     /// a tie).
     pub first: Option<FirstContact>,
@@ -551,6 +555,8 @@ pub struct FirstContact {
     pub time: f64,
     /// The footprint's pose then (`motion.pose_at(time)`).
     pub pose: Isometry2<f64>,
+    /// False when `time` is only a lower bound (see [`Prediction::exact`]).
+    pub exact: bool,
 }
 
 impl Prediction {
@@ -566,7 +572,7 @@ impl Prediction {
     ) -> Self {
         let swept = motion.swept_aabb(footprint, padding, horizon);
         let swept = swept.inflated(2.0 * length_tolerance(swept.magnitude()));
-        let times: Vec<Option<f64>> = obstacles
+        let impacts: Vec<Option<(f64, bool)>> = obstacles
             .iter()
             .map(|obstacle| {
                 let shape = obstacle.shape.as_ref().ok()?;
@@ -574,10 +580,12 @@ impl Prediction {
                     return None;
                 }
                 time_of_impact(footprint, &motion, horizon, shape, padding)
-                    .map(|impact| impact.time)
-                    .filter(|t| *t <= horizon)
+                    .map(|impact| (impact.time, impact.exact))
+                    .filter(|(t, _)| *t <= horizon)
             })
             .collect();
+        let times: Vec<Option<f64>> = impacts.iter().map(|i| i.map(|(t, _)| t)).collect();
+        let exact: Vec<bool> = impacts.iter().map(|i| i.is_none_or(|(_, e)| e)).collect();
         let first = times
             .iter()
             .enumerate()
@@ -591,11 +599,13 @@ impl Prediction {
                 id: obstacles[index].id.clone(),
                 time,
                 pose: motion.pose_at(time),
+                exact: exact[index],
             });
         Prediction {
             motion,
             horizon,
             times,
+            exact,
             first,
         }
     }

@@ -24,8 +24,8 @@ pub const MAX_GRID_LINES: f64 = 200.0;
 /// `horizon / SWEPT_SAMPLES` seconds, up to the first contact.
 pub const SWEPT_SAMPLES: usize = 20;
 
-/// Segments of the origin's path as drawn.
-const PATH_SEGMENTS: usize = 64;
+/// Segments of the origin's path as drawn (at most one turn).
+const PATH_SEGMENTS: usize = 128;
 
 /// World-to-pixel mapping with y flipped.
 struct View {
@@ -209,12 +209,18 @@ fn swept_poses(prediction: &Prediction) -> Vec<Isometry2<f64>> {
 }
 
 /// The origin's path from the start to the first contact (or the
-/// horizon).
+/// horizon); at most one turn (the arc retraces its circle after that).
 fn path_points(prediction: &Prediction) -> Vec<Point> {
     let end = prediction
         .first
         .as_ref()
         .map_or(prediction.horizon, |f| f.time);
+    let turn_rate = prediction.motion.angular().abs();
+    let end = if turn_rate > 0.0 {
+        end.min(std::f64::consts::TAU / turn_rate)
+    } else {
+        end
+    };
     (0..=PATH_SEGMENTS)
         .map(|j| {
             let pose = prediction
@@ -253,8 +259,10 @@ fn predicted(out: &mut String, view: &View, footprint: &Shape, prediction: &Pred
             view.x(&anchor) + 4.0,
             view.y(&anchor) - 4.0,
             escape(&format!(
-                "first contact: {} in {:.3} s",
-                first.id, first.time
+                "first contact: {} in {}{:.3} s",
+                first.id,
+                if first.exact { "" } else { "at least " },
+                first.time
             ))
         );
     }

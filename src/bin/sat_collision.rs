@@ -76,9 +76,17 @@ fn path() -> impl TypedValueParser<Value = PathBuf> {
 }
 
 fn print_table(scene: &Scene, report: &SceneReport) {
-    let ttc = |line: &ObstacleLine| {
-        line.time_to_collision
-            .map_or_else(|| "-".to_owned(), |t| format!("{t:.3}"))
+    // `>=`: a lower bound, the contact not confirmed.
+    let ttc = |i: usize, line: &ObstacleLine| {
+        let exact = report
+            .prediction
+            .as_ref()
+            .and_then(|p| p.exact.get(i).copied())
+            .unwrap_or(true);
+        line.time_to_collision.map_or_else(
+            || "-".to_owned(),
+            |t| format!("{}{t:.3}", if exact { "" } else { ">=" }),
+        )
     };
     let moving = scene.velocity.is_some();
     println!(
@@ -91,7 +99,7 @@ fn print_table(scene: &Scene, report: &SceneReport) {
         "clear(m)",
         if moving { "    ttc(s)" } else { "" }
     );
-    for line in report.lines() {
+    for (i, line) in report.lines().iter().enumerate() {
         println!(
             "{:<20} {:<18} {:<9} {:>9.4} {:>21} {:>9.4}{}",
             line.id,
@@ -101,7 +109,7 @@ fn print_table(scene: &Scene, report: &SceneReport) {
             format!("[{:+.4}, {:+.4}]", line.mtv[0], line.mtv[1]),
             line.distance,
             if moving {
-                format!(" {:>9}", ttc(&line))
+                format!(" {:>9}", ttc(i, line))
             } else {
                 String::new()
             }
@@ -111,9 +119,14 @@ fn print_table(scene: &Scene, report: &SceneReport) {
         match &prediction.first {
             Some(first) => {
                 let [x, y, yaw] = pose_xyyaw(&first.pose);
+                let time = if first.exact {
+                    format!("{:.3} s", first.time)
+                } else {
+                    format!("at least {:.3} s, not confirmed", first.time)
+                };
                 println!(
-                    "time to collision: {:.3} s (obstacle {:?}, pose x {x:.3} m, y {y:.3} m, yaw {yaw:.3} rad)",
-                    first.time, first.id
+                    "time to collision: {time} (obstacle {:?}, pose x {x:.3} m, y {y:.3} m, yaw {yaw:.3} rad)",
+                    first.id
                 );
             }
             None => println!("time to collision: none within {} s", prediction.horizon),
