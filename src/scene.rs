@@ -10,7 +10,15 @@
 //!     polygon: [[1, 0], [2, 0], [2, 1], [1, 1]]
 //!   - id: post_1
 //!     circle: {center: [0.6, 0.0], radius: 0.1}
+//! velocity: [0.5, 0.0, 0.2]         # optional body twist: vx, vy (m/s), wz (rad/s)
+//! horizon: 2.0                      # optional, seconds (default 2), needs velocity
 //! ```
+//!
+//! With a `velocity`, the footprint as written is the robot at its start
+//! pose, its origin at (0, 0) of the scene frame heading +x, and the robot
+//! keeps that constant body twist (its origin moves on an arc): the report
+//! then also predicts the first contact within the horizon
+//! ([`Prediction`]).
 //!
 //! A zones file is the same format without the footprint.
 //!
@@ -20,10 +28,11 @@
 //! than [`MAX_YAML_DEPTH`] or hold more than [`MAX_YAML_DOCUMENTS`]
 //! document; it may list at most [`MAX_OBSTACLES`] obstacles.
 
-use crate::geometry::{Point, Shape, ShapeError, Vector};
+use crate::geometry::{length_tolerance, time_of_impact, Motion, Point, Shape, ShapeError, Vector};
 use crate::model::{
     check_obstacles, summarize, Obstacle, ObstacleGeometry, ObstacleOutcome, Status,
 };
+use nalgebra::Isometry2;
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -41,6 +50,17 @@ pub const MAX_YAML_DOCUMENTS: usize = 1;
 
 /// Obstacles accepted in one scene or zones file.
 pub const MAX_OBSTACLES: usize = 100_000;
+
+/// Prediction horizon (s) of a scene with a `velocity` and no `horizon`.
+pub const DEFAULT_HORIZON: f64 = 2.0;
+
+/// Longest `horizon` accepted (s): an hour.
+pub const MAX_HORIZON: f64 = 3600.0;
+
+/// Largest `velocity` component accepted, in absolute value (m/s for `vx`
+/// and `vy`, rad/s for `wz`): beyond any robot, and it keeps the swept
+/// area finite and drawable.
+pub const MAX_VELOCITY: f64 = 1000.0;
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -94,6 +114,15 @@ pub struct Scene {
     pub footprint: Option<ShapeSpec>,
     #[serde(default)]
     pub obstacles: Vec<ObstacleSpec>,
+    /// The robot's constant body twist `[vx, vy, wz]` (m/s, m/s, rad/s)
+    /// from the footprint as written: turns on the time-to-collision
+    /// prediction.
+    #[serde(default)]
+    pub velocity: Option<[f64; 3]>,
+    /// How far ahead the prediction looks (s); [`DEFAULT_HORIZON`] when
+    /// absent. Only with `velocity`.
+    #[serde(default)]
+    pub horizon: Option<f64>,
 }
 
 fn default_frame() -> String {
@@ -379,6 +408,30 @@ impl Scene {
                 self.padding
             )));
         }
+        if let Some(velocity) = self.velocity {
+            if !velocity
+                .iter()
+                .all(|v| v.is_finite() && v.abs() <= MAX_VELOCITY)
+            {
+                return Err(invalid(format!(
+                    "velocity must be [vx, vy, wz] (m/s, m/s, rad/s), finite numbers within \
+                     ±{MAX_VELOCITY}, got [{}, {}, {}]",
+                    velocity[0], velocity[1], velocity[2]
+                )));
+            }
+        }
+        if let Some(horizon) = self.horizon {
+            if !(horizon.is_finite() && horizon > 0.0 && horizon <= MAX_HORIZON) {
+                return Err(invalid(format!(
+                    "horizon must be a number of seconds > 0 and <= {MAX_HORIZON}, got {horizon}"
+                )));
+            }
+            if self.velocity.is_none() {
+                return Err(invalid(
+                    "horizon needs a velocity (`velocity: [vx, vy, wz]`)".to_owned(),
+                ));
+            }
+        }
         if self.obstacles.len() > MAX_OBSTACLES {
             return Err(invalid(format!(
                 "{} obstacles, more than the limit of {MAX_OBSTACLES}",
@@ -439,7 +492,122 @@ impl Scene {
         if let Ok(shape) = &footprint {
             check_obstacles(shape, self.padding, &obstacles, &mut outcomes);
         }
-        SceneReport::new(footprint, obstacles, outcomes)
+        let prediction = match (&footprint, self.motion()) {
+            (Ok(shape), Some(motion)) => Some(Prediction::new(
+                shape,
+                self.padding,
+                &obstacles,
+                motion,
+                self.horizon(),
+            )),
+            _ => None,
+        };
+        SceneReport {
+            footprint,
+            obstacles,
+            outcomes,
+            prediction,
+        }
+    }
+
+    /// The robot's motion from the footprint as written: the constant body
+    /// twist `velocity` from the identity pose; `None` without a velocity.
+    pub fn motion(&self) -> Option<Motion> {
+        self.velocity
+            .map(|[vx, vy, wz]| Motion::twist(&Isometry2::identity(), Vector::new(vx, vy), wz))
+    }
+
+    /// The prediction horizon (s): `horizon`, or [`DEFAULT_HORIZON`].
+    pub fn horizon(&self) -> f64 {
+        self.horizon.unwrap_or(DEFAULT_HORIZON)
+    }
+}
+
+/// Where the footprint, moving with the scene's velocity, first touches
+/// each obstacle within the horizon.
+#[derive(Clone, Debug)]
+pub struct Prediction {
+    /// The footprint's motion (body frame = footprint as written).
+    pub motion: Motion,
+    /// How far ahead it looked (s).
+    pub horizon: f64,
+    /// Per obstacle, in order: the time of first contact (s, in
+    /// `[0, horizon]`, 0 when touching at the start), `None` when there is
+    /// none within the horizon or the obstacle is invalid. Never later than
+    /// the true contact.
+    pub times: Vec<Option<f64>>,
+    /// Per obstacle, in order: true when its time is the exact first
+    /// contact, false when it is only a lower bound (the time of impact
+    /// stopped advancing: the contact may come later, or not at all).
+    pub exact: Vec<bool>,
+    /// The earliest contact over all obstacles (the first in file order on
+    /// a tie).
+    pub first: Option<FirstContact>,
+}
+
+/// The earliest predicted contact.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FirstContact {
+    /// Index of the obstacle in the scene.
+    pub index: usize,
+    pub id: String,
+    /// Seconds from the start.
+    pub time: f64,
+    /// The footprint's pose then (`motion.pose_at(time)`).
+    pub pose: Isometry2<f64>,
+    /// False when `time` is only a lower bound (see [`Prediction::exact`]).
+    pub exact: bool,
+}
+
+impl Prediction {
+    /// Time of impact of `footprint` (padded) moving by `motion` against
+    /// each valid obstacle within `horizon` seconds. Obstacles whose box
+    /// is apart from the box swept by the footprint are skipped.
+    pub fn new(
+        footprint: &Shape,
+        padding: f64,
+        obstacles: &[Obstacle],
+        motion: Motion,
+        horizon: f64,
+    ) -> Self {
+        let swept = motion.swept_aabb(footprint, padding, horizon);
+        let swept = swept.inflated(2.0 * length_tolerance(swept.magnitude()));
+        let impacts: Vec<Option<(f64, bool)>> = obstacles
+            .iter()
+            .map(|obstacle| {
+                let shape = obstacle.shape.as_ref().ok()?;
+                if !swept.intersects(&shape.aabb()) {
+                    return None;
+                }
+                time_of_impact(footprint, &motion, horizon, shape, padding)
+                    .map(|impact| (impact.time, impact.exact))
+                    .filter(|(t, _)| *t <= horizon)
+            })
+            .collect();
+        let times: Vec<Option<f64>> = impacts.iter().map(|i| i.map(|(t, _)| t)).collect();
+        let exact: Vec<bool> = impacts.iter().map(|i| i.is_none_or(|(_, e)| e)).collect();
+        let first = times
+            .iter()
+            .enumerate()
+            .filter_map(|(index, t)| t.map(|t| (index, t)))
+            .fold(None, |best: Option<(usize, f64)>, (index, t)| match best {
+                Some((_, b)) if b <= t => best,
+                _ => Some((index, t)),
+            })
+            .map(|(index, time)| FirstContact {
+                index,
+                id: obstacles[index].id.clone(),
+                time,
+                pose: motion.pose_at(time),
+                exact: exact[index],
+            });
+        Prediction {
+            motion,
+            horizon,
+            times,
+            exact,
+            first,
+        }
     }
 }
 
@@ -479,6 +647,10 @@ pub struct ObstacleLine {
     pub mtv: [f64; 2],
     pub distance: f64,
     pub separating_axis: [f64; 2],
+    /// Seconds until the moving footprint first touches this obstacle;
+    /// `null` without a velocity, without contact within the horizon, or
+    /// for an invalid obstacle or footprint.
+    pub time_to_collision: Option<f64>,
 }
 
 /// Result of checking a scene.
@@ -487,6 +659,8 @@ pub struct SceneReport {
     pub footprint: Result<Shape, FootprintError>,
     pub obstacles: Vec<Obstacle>,
     pub outcomes: Vec<ObstacleOutcome>,
+    /// With a velocity and a valid footprint: the predicted contacts.
+    pub prediction: Option<Prediction>,
 }
 
 /// JSON form of a scene report.
@@ -495,20 +669,30 @@ pub struct JsonReport {
     pub colliding: bool,
     pub valid: bool,
     pub status: Status,
+    /// Seconds to the first predicted contact; `null` without a velocity,
+    /// without contact within the horizon, or with an invalid footprint.
+    pub time_to_collision: Option<f64>,
+    /// The obstacle of that contact (`null` likewise).
+    pub predicted_obstacle_id: Option<String>,
+    /// The footprint's pose `[x, y, yaw]` (m, m, rad) at that contact
+    /// (`null` likewise).
+    pub predicted_pose: Option<[f64; 3]>,
     pub obstacles: Vec<ObstacleLine>,
 }
 
+/// `[x, y, yaw]` of a planar pose (m, m, rad).
+pub fn pose_xyyaw(pose: &Isometry2<f64>) -> [f64; 3] {
+    [
+        pose.translation.vector.x,
+        pose.translation.vector.y,
+        pose.rotation.angle(),
+    ]
+}
+
 impl SceneReport {
-    fn new(
-        footprint: Result<Shape, FootprintError>,
-        obstacles: Vec<Obstacle>,
-        outcomes: Vec<ObstacleOutcome>,
-    ) -> Self {
-        SceneReport {
-            footprint,
-            obstacles,
-            outcomes,
-        }
+    /// The earliest predicted contact, if any.
+    pub fn first_contact(&self) -> Option<&FirstContact> {
+        self.prediction.as_ref().and_then(|p| p.first.as_ref())
     }
 
     /// `Ok`, `InvalidFootprint` or `InvalidObstacle`.
@@ -554,6 +738,10 @@ impl SceneReport {
                     mtv: contact.map_or([0.0, 0.0], |c| v(c.mtv())),
                     distance: contact.map_or(0.0, |c| c.distance()),
                     separating_axis: contact.map_or([0.0, 0.0], |c| v(c.axis())),
+                    time_to_collision: self
+                        .prediction
+                        .as_ref()
+                        .and_then(|p| p.times.get(i).copied().flatten()),
                 }
             })
             .collect()
@@ -564,6 +752,9 @@ impl SceneReport {
             colliding: self.colliding(),
             valid: self.valid(),
             status: self.status(),
+            time_to_collision: self.first_contact().map(|c| c.time),
+            predicted_obstacle_id: self.first_contact().map(|c| c.id.clone()),
+            predicted_pose: self.first_contact().map(|c| pose_xyyaw(&c.pose)),
             obstacles: self.lines(),
         }
     }
@@ -760,6 +951,123 @@ mod tests {
             ))
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    const SQUARE: &str = "footprint: [[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]\n";
+
+    fn scene(text: &str) -> Scene {
+        match Scene::from_yaml(text, Path::new("m.yaml")) {
+            Ok(scene) => scene,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn velocity_and_horizon_are_checked() {
+        let error = |rest: &str| {
+            Scene::from_yaml(&format!("{SQUARE}{rest}"), Path::new("m.yaml"))
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        for bad in ["[1, .nan, 0]", "[.inf, 0, 0]", "[0, 0, -1001]"] {
+            let e = error(&format!("velocity: {bad}\n"));
+            assert!(
+                e.starts_with("m.yaml: velocity must be [vx, vy, wz] (m/s, m/s, rad/s)"),
+                "{bad}: {e}"
+            );
+        }
+        assert_eq!(
+            error("velocity: [1, 0, 0]\nhorizon: 0\n"),
+            "m.yaml: horizon must be a number of seconds > 0 and <= 3600, got 0"
+        );
+        for bad in ["-1", ".inf", ".nan", "3600.5"] {
+            let e = error(&format!("velocity: [1, 0, 0]\nhorizon: {bad}\n"));
+            assert!(e.starts_with("m.yaml: horizon must be"), "{bad}: {e}");
+        }
+        assert_eq!(
+            error("horizon: 2\n"),
+            "m.yaml: horizon needs a velocity (`velocity: [vx, vy, wz]`)"
+        );
+        // Two components, or a string: serde's message, with the location.
+        assert!(error("velocity: [1, 0]\n").starts_with("m.yaml:2:"));
+        let ok = scene(&format!(
+            "{SQUARE}velocity: [-1000, 1000, 0]\nhorizon: 3600\n"
+        ));
+        assert_eq!(ok.horizon(), MAX_HORIZON);
+        assert_eq!(scene(SQUARE).horizon(), DEFAULT_HORIZON);
+        assert!(scene(SQUARE).motion().is_none());
+    }
+
+    #[test]
+    fn prediction_per_obstacle_and_first_in_file_order() {
+        // Two walls at the same distance ahead and behind (moving +x: only
+        // the one ahead), a twin of the one ahead (the same time: the first in
+        // the file wins), one reached too late, an invalid obstacle.
+        let report = scene(&format!(
+            "{SQUARE}velocity: [1, 0, 0]\nhorizon: 3\nobstacles:\n\
+             - {{id: behind, polygon: [[-2.6, -1], [-2.5, -1], [-2.5, 1], [-2.6, 1]]}}\n\
+             - {{id: ahead, polygon: [[2.5, -1], [2.6, -1], [2.6, 1], [2.5, 1]]}}\n\
+             - {{id: twin, polygon: [[2.5, -1], [2.6, -1], [2.6, 1], [2.5, 1]]}}\n\
+             - {{id: far, circle: {{center: [4, 0], radius: 0.4}}}}\n\
+             - {{id: bad, circle: {{center: [1, 0], radius: -1}}}}\n"
+        ))
+        .evaluate();
+        let Some(prediction) = &report.prediction else {
+            panic!("a prediction")
+        };
+        let t = &prediction.times;
+        assert_eq!(t.len(), 5);
+        assert_eq!(t[0], None);
+        assert!(t[1].is_some_and(|t| (t - 2.0).abs() < 1e-6), "{t:?}");
+        assert_eq!(t[1], t[2]);
+        assert_eq!(t[3], None, "reached after the horizon (3.1 s)");
+        assert_eq!(t[4], None, "invalid: no time");
+        let first = report.first_contact().cloned();
+        assert_eq!(
+            first.as_ref().map(|f| (f.index, f.id.as_str())),
+            Some((1, "ahead"))
+        );
+        let pose = first.map(|f| pose_xyyaw(&f.pose)).unwrap_or_default();
+        assert!((pose[0] - 2.0).abs() < 1e-6 && pose[1] == 0.0 && pose[2] == 0.0);
+        assert!(!report.valid() && report.colliding(), "invalid: fail-safe");
+        let lines = report.lines();
+        assert_eq!(lines[1].time_to_collision, t[1]);
+        assert_eq!(lines[4].time_to_collision, None);
+    }
+
+    #[test]
+    fn standing_still_predicts_only_a_contact_now() {
+        let text = |x: f64| {
+            format!(
+                "{SQUARE}velocity: [0, 0, 0]\nobstacles:\n\
+                 - {{id: post, circle: {{center: [{x}, 0], radius: 0.2}}}}\n"
+            )
+        };
+        let now = scene(&text(0.6)).evaluate();
+        assert_eq!(now.first_contact().map(|f| f.time), Some(0.0));
+        assert_eq!(now.to_json().time_to_collision, Some(0.0));
+        let apart = scene(&text(0.8)).evaluate();
+        assert!(apart.prediction.is_some());
+        assert_eq!(apart.first_contact(), None);
+        let json = apart.to_json();
+        assert_eq!(
+            (json.time_to_collision, json.predicted_obstacle_id),
+            (None, None)
+        );
+    }
+
+    #[test]
+    fn no_velocity_or_no_valid_footprint_no_prediction() {
+        let obstacle = "obstacles:\n- {id: post, circle: {center: [0.6, 0], radius: 0.2}}\n";
+        let still = scene(&format!("{SQUARE}{obstacle}")).evaluate();
+        assert!(still.prediction.is_none());
+        assert_eq!(still.to_json().time_to_collision, None);
+        let flat = scene(&format!(
+            "footprint: [[0, 0], [1, 0], [2, 0]]\nvelocity: [1, 0, 0]\n{obstacle}"
+        ))
+        .evaluate();
+        assert!(flat.prediction.is_none() && flat.colliding());
     }
 
     #[test]

@@ -1,17 +1,31 @@
 //! Offline picture of a checked scene: footprint, obstacles coloured by
 //! state, SAT axes with both projection intervals, MTV arrows and clearance
-//! segments. x to the right, y up (REP-103), 1 grid line per metre.
+//! segments; with a velocity, the predicted motion (the footprint swept
+//! along it, its origin's path and the footprint at the first contact). x
+//! to the right, y up (REP-103), 1 grid line per metre (per 10^k metres
+//! when that would draw more than [`MAX_GRID_LINES`] lines a way).
 
 use crate::geometry::{Aabb, Point, Shape};
-use crate::scene::{Scene, SceneReport};
+use crate::scene::{Prediction, Scene, SceneReport};
 use crate::visual::palette::{
-    AXIS, CLEAR, COLLIDING, FOOTPRINT, FOOTPRINT_BAR, INVALID, MTV, OBSTACLE_BAR,
+    AXIS, CLEAR, COLLIDING, FOOTPRINT, FOOTPRINT_BAR, INVALID, MTV, OBSTACLE_BAR, PREDICTION,
 };
 use crate::visual::{explain, PairVisual, Rgb, OUTLINE_SEGMENTS};
+use nalgebra::Isometry2;
 use std::fmt::Write;
 
 const WIDTH_PX: f64 = 900.0;
 const MARGIN_PX: f64 = 40.0;
+
+/// Most grid lines drawn across the picture, each way.
+pub const MAX_GRID_LINES: f64 = 200.0;
+
+/// Footprints drawn along the predicted motion: one every
+/// `horizon / SWEPT_SAMPLES` seconds, up to the first contact.
+pub const SWEPT_SAMPLES: usize = 20;
+
+/// Segments of the origin's path as drawn (at most one turn).
+const PATH_SEGMENTS: usize = 128;
 
 /// World-to-pixel mapping with y flipped.
 struct View {
@@ -88,7 +102,18 @@ fn bounds_of(report: &SceneReport, padding: f64) -> Aabb {
         min: Point::new(-1.0, -1.0),
         max: Point::new(1.0, 1.0),
     });
-    let all = boxes.fold(first, |acc, b| acc.union(&b));
+    let mut all = boxes.fold(first, |acc, b| acc.union(&b));
+    if let (Ok(footprint), Some(prediction)) = (&report.footprint, &report.prediction) {
+        let poses = swept_poses(prediction)
+            .into_iter()
+            .chain(prediction.first.as_ref().map(|f| f.pose));
+        for pose in poses {
+            all = all.union(&footprint.transformed(&pose).aabb().inflated(padding));
+        }
+        for p in path_points(prediction) {
+            all = all.union(&Aabb { min: p, max: p });
+        }
+    }
     let span = (all.max.x - all.min.x).max(all.max.y - all.min.y);
     all.inflated(0.15 * span.max(0.5))
 }
@@ -135,6 +160,9 @@ pub fn render(scene: &Scene, report: &SceneReport) -> String {
                 scene.padding
             );
         }
+        if let Some(prediction) = &report.prediction {
+            predicted(&mut out, &view, footprint, prediction);
+        }
         let size = footprint.aabb();
         let scale = (size.max - size.min).norm().max(0.2);
         for (i, obstacle) in report.obstacles.iter().enumerate() {
@@ -160,9 +188,84 @@ pub fn render(scene: &Scene, report: &SceneReport) -> String {
             );
         }
     }
-    legend(&mut out);
+    legend(&mut out, report.prediction.is_some());
     out.push_str("</svg>\n");
     out
+}
+
+/// The poses the swept footprint is drawn at: every `horizon /
+/// SWEPT_SAMPLES` s, before the first contact (up to the horizon without
+/// one); none when the footprint does not move.
+fn swept_poses(prediction: &Prediction) -> Vec<Isometry2<f64>> {
+    let motion = &prediction.motion;
+    if motion.speed() == 0.0 && motion.angular() == 0.0 {
+        return Vec::new();
+    }
+    (1..=SWEPT_SAMPLES)
+        .map(|k| prediction.horizon * k as f64 / SWEPT_SAMPLES as f64)
+        .filter(|t| prediction.first.as_ref().is_none_or(|f| *t < f.time))
+        .map(|t| motion.pose_at(t))
+        .collect()
+}
+
+/// The origin's path from the start to the first contact (or the
+/// horizon); at most one turn (the arc retraces its circle after that).
+fn path_points(prediction: &Prediction) -> Vec<Point> {
+    let end = prediction
+        .first
+        .as_ref()
+        .map_or(prediction.horizon, |f| f.time);
+    let turn_rate = prediction.motion.angular().abs();
+    let end = if turn_rate > 0.0 {
+        end.min(std::f64::consts::TAU / turn_rate)
+    } else {
+        end
+    };
+    (0..=PATH_SEGMENTS)
+        .map(|j| {
+            let pose = prediction
+                .motion
+                .pose_at(end * j as f64 / PATH_SEGMENTS as f64);
+            Point::from(pose.translation.vector)
+        })
+        .collect()
+}
+
+/// The swept footprint (thin, dashed), the origin's path, and the
+/// footprint at the first contact with its time.
+fn predicted(out: &mut String, view: &View, footprint: &Shape, prediction: &Prediction) {
+    for pose in swept_poses(prediction) {
+        let _ = writeln!(
+            out,
+            r#"<polygon class="swept" points="{}" fill="none" stroke="{PREDICTION}" stroke-width="1" stroke-opacity="0.7" stroke-dasharray="4 3"/>"#,
+            view.points(&footprint.transformed(&pose).outline(OUTLINE_SEGMENTS))
+        );
+    }
+    let path = path_points(prediction);
+    if path.iter().any(|p| *p != path[0]) {
+        let _ = writeln!(
+            out,
+            r#"<polyline class="path" points="{}" fill="none" stroke="{PREDICTION}" stroke-width="1.5" stroke-dasharray="2 2"/>"#,
+            view.points(&path)
+        );
+    }
+    if let Some(first) = &prediction.first {
+        let placed = footprint.transformed(&first.pose);
+        polygon(out, view, &placed, PREDICTION, &first.id, "prediction");
+        let anchor = placed.aabb().max;
+        let _ = writeln!(
+            out,
+            r#"<text class="prediction-label" x="{:.2}" y="{:.2}" fill="{PREDICTION}">{}</text>"#,
+            view.x(&anchor) + 4.0,
+            view.y(&anchor) - 4.0,
+            escape(&format!(
+                "first contact: {} in {}{:.3} s",
+                first.id,
+                if first.exact { "" } else { "at least " },
+                first.time
+            ))
+        );
+    }
 }
 
 fn pair(out: &mut String, view: &View, v: &PairVisual) {
@@ -208,31 +311,52 @@ fn pair(out: &mut String, view: &View, v: &PairVisual) {
     }
 }
 
+/// Grid spacing (m): 1, or the power of 10 that keeps the lines across
+/// the larger side within [`MAX_GRID_LINES`].
+fn grid_step(bounds: &Aabb) -> f64 {
+    let span = (bounds.max.x - bounds.min.x).max(bounds.max.y - bounds.min.y);
+    let mut step = 1.0;
+    while span / step > MAX_GRID_LINES && step < 1e300 {
+        step *= 10.0;
+    }
+    step
+}
+
+/// Multiples of `step` in `[min, max]`, at most [`MAX_GRID_LINES`] + 1 of
+/// them (counted, not accumulated: far from the origin `x + step` may
+/// round back to `x`).
+fn grid_lines(min: f64, max: f64, step: f64) -> impl Iterator<Item = f64> {
+    let first = (min / step).ceil() * step;
+    let count = ((max - first) / step).floor();
+    let count = if count.is_finite() && count >= 0.0 {
+        count.min(MAX_GRID_LINES) as usize + 1
+    } else {
+        0
+    };
+    (0..count).map(move |i| first + i as f64 * step)
+}
+
 fn grid(out: &mut String, view: &View, bounds: &Aabb) {
-    let mut x = bounds.min.x.ceil();
-    while x <= bounds.max.x {
-        let style = r##"stroke="#e4e4e4" stroke-width="1""##;
+    let step = grid_step(bounds);
+    let style = r##"stroke="#e4e4e4" stroke-width="1""##;
+    for x in grid_lines(bounds.min.x, bounds.max.x, step) {
         view.line(
             out,
             (Point::new(x, bounds.min.y), Point::new(x, bounds.max.y)),
             style,
         );
-        x += 1.0;
     }
-    let mut y = bounds.min.y.ceil();
-    while y <= bounds.max.y {
-        let style = r##"stroke="#e4e4e4" stroke-width="1""##;
+    for y in grid_lines(bounds.min.y, bounds.max.y, step) {
         view.line(
             out,
             (Point::new(bounds.min.x, y), Point::new(bounds.max.x, y)),
             style,
         );
-        y += 1.0;
     }
 }
 
-fn legend(out: &mut String) {
-    let entries = [
+fn legend(out: &mut String, prediction: bool) {
+    let mut entries = vec![
         (FOOTPRINT, "footprint"),
         (CLEAR, "obstacle clear"),
         (COLLIDING, "colliding"),
@@ -242,6 +366,12 @@ fn legend(out: &mut String) {
         (OBSTACLE_BAR, "obstacle projection"),
         (MTV, "MTV (moves footprint out)"),
     ];
+    if prediction {
+        entries.push((
+            PREDICTION,
+            "prediction: swept footprint and path (dashed), first contact",
+        ));
+    }
     for (i, (color, text)) in entries.iter().enumerate() {
         let y = 16.0 + 16.0 * i as f64;
         let _ = writeln!(

@@ -49,6 +49,9 @@ pub mod palette {
     pub const OBSTACLE_BAR: Rgb = Rgb(0xe6, 0x86, 0x0b);
     /// The penetration vector (MTV).
     pub const MTV: Rgb = Rgb(0xc2, 0x18, 0x5b);
+    /// The predicted motion: the footprint swept along it, the path of its
+    /// origin, and the footprint at the first predicted contact.
+    pub const PREDICTION: Rgb = Rgb(0x00, 0x97, 0xa7);
 }
 
 /// Where the projection axis is drawn: beside both shapes, this far out

@@ -273,6 +273,345 @@ fn svg_has_one_shape_per_obstacle_plus_axes_and_arrows() {
     assert_eq!(ids, ["shelf_3", "post_1", "loading_bay", "pallet_7"]);
 }
 
+/// A 1 x 1 m robot at the origin, heading +x.
+const UNIT_SQUARE: &str = "footprint: [[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]\n";
+
+/// A wall across x = 2.5 (its face), a post beside the path.
+const WALL_AHEAD: &str = "obstacles:\n\
+    \x20 - id: wall\n    polygon: [[2.5, -2], [2.6, -2], [2.6, 2], [2.5, 2]]\n\
+    \x20 - id: post\n    circle: {center: [0, 3], radius: 0.2}\n";
+
+fn ttc(value: &serde_json::Value) -> Option<f64> {
+    assert!(
+        value.is_null() || value.is_f64(),
+        "a number or null: {value}"
+    );
+    value.as_f64()
+}
+
+#[test]
+fn driving_at_a_wall_predicts_the_time_to_collision() {
+    let scene = temp_file(
+        "wall_ahead.yaml",
+        &format!("{UNIT_SQUARE}velocity: [1, 0, 0]\nhorizon: 3\n{WALL_AHEAD}"),
+    );
+    // The front (x = 0.5) meets the wall (x = 2.5) after 2 m at 1 m/s.
+    let out = run(&["check", scene.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "clear now: exit code unchanged");
+    let report = json(&out);
+    assert_eq!(report["colliding"], false);
+    let t = ttc(&report["time_to_collision"]).unwrap_or(f64::NAN);
+    assert!((t - 2.0).abs() < 1e-6 && t <= 2.0, "never late: {t}");
+    assert_eq!(report["predicted_obstacle_id"], "wall");
+    let pose: Vec<f64> = report["predicted_pose"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(pose.len(), 3);
+    assert!((pose[0] - 2.0).abs() < 1e-6 && pose[1] == 0.0 && pose[2] == 0.0);
+    let obstacles = report["obstacles"].as_array().unwrap();
+    assert_eq!(ttc(&obstacles[0]["time_to_collision"]), Some(t));
+    assert_eq!(ttc(&obstacles[1]["time_to_collision"]), None);
+
+    let out = run(&["check", scene.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().next().unwrap().ends_with("ttc(s)"), "{text}");
+    assert!(
+        text.contains(
+            "time to collision: 2.000 s (obstacle \"wall\", pose x 2.000 m, y 0.000 m, yaw 0.000 rad)"
+        ),
+        "{text}"
+    );
+    let row = |id: &str| {
+        text.lines()
+            .find(|l| l.starts_with(id))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(row("wall").ends_with("2.000"), "{text}");
+    assert!(row("post").ends_with(" -"), "{text}");
+    assert!(text.contains("result: clear"), "{text}");
+}
+
+#[test]
+fn no_contact_within_the_horizon_is_null() {
+    // Too short a horizon, driving away, driving past: no contact.
+    for (velocity, horizon) in [
+        ("[1, 0, 0]", "1.5"),
+        ("[-1, 0, 0]", "3"),
+        ("[0, -1, 0]", "3"),
+    ] {
+        let scene = temp_file(
+            "no_contact.yaml",
+            &format!("{UNIT_SQUARE}velocity: {velocity}\nhorizon: {horizon}\n{WALL_AHEAD}"),
+        );
+        let out = run(&["check", scene.to_str().unwrap(), "--json"]);
+        assert_eq!(out.status.code(), Some(0), "{velocity}");
+        let report = json(&out);
+        for key in [
+            "time_to_collision",
+            "predicted_obstacle_id",
+            "predicted_pose",
+        ] {
+            assert!(report[key].is_null(), "{key} in {report}");
+        }
+        for o in report["obstacles"].as_array().unwrap() {
+            assert!(o["time_to_collision"].is_null(), "{o}");
+        }
+        let out = run(&["check", scene.to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(&format!("time to collision: none within {horizon} s")),
+            "{text}"
+        );
+    }
+    // The default horizon is 2 s: the wall (2 s away) is just reached.
+    let scene = temp_file(
+        "default_horizon.yaml",
+        &format!("{UNIT_SQUARE}velocity: [1, 0, 0]\n{WALL_AHEAD}"),
+    );
+    let out = run(&["check", scene.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("time to collision: 2.000 s"), "{text}");
+    let scene = temp_file(
+        "default_horizon_slow.yaml",
+        &format!("{UNIT_SQUARE}velocity: [0.9, 0, 0]\n{WALL_AHEAD}"),
+    );
+    let out = run(&["check", scene.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("time to collision: none within 2 s"),
+        "{text}"
+    );
+}
+
+#[test]
+fn turning_in_place_into_a_post_predicts_the_time() {
+    // A 2 m long footprint turning left at 1 rad/s about its origin; the
+    // post (1.5 m up y, radius 0.1) meets its left edge (y = 0.1) when
+    // 1.5 cos(yaw) - 0.1 = 0.1.
+    let scene = temp_file(
+        "turning.yaml",
+        "footprint: [[-0.2, -0.1], [1.8, -0.1], [1.8, 0.1], [-0.2, 0.1]]\n\
+         velocity: [0, 0, 1]\nhorizon: 3\n\
+         obstacles:\n  - id: post\n    circle: {center: [0, 1.5], radius: 0.1}\n",
+    );
+    let out = run(&["check", scene.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let report = json(&out);
+    let expected = (0.2f64 / 1.5).acos();
+    let t = ttc(&report["time_to_collision"]).unwrap_or(f64::NAN);
+    assert!(
+        (t - expected).abs() < 1e-6 && t <= expected,
+        "{t} vs {expected}"
+    );
+    assert_eq!(report["predicted_obstacle_id"], "post");
+    let pose = &report["predicted_pose"];
+    assert_eq!((pose[0].as_f64(), pose[1].as_f64()), (Some(0.0), Some(0.0)));
+    assert!((pose[2].as_f64().unwrap_or(f64::NAN) - t).abs() < 1e-12);
+    // Turning the other way, the post is out of reach within 3 s (the
+    // stick needs 2 pi - 1.437 s).
+    let scene = temp_file(
+        "turning_right.yaml",
+        "footprint: [[-0.2, -0.1], [1.8, -0.1], [1.8, 0.1], [-0.2, 0.1]]\n\
+         velocity: [0, 0, -1]\nhorizon: 3\n\
+         obstacles:\n  - id: post\n    circle: {center: [0, 1.5], radius: 0.1}\n",
+    );
+    let report = json(&run(&["check", scene.to_str().unwrap(), "--json"]));
+    assert!(report["time_to_collision"].is_null(), "{report}");
+}
+
+#[test]
+fn already_colliding_is_time_zero() {
+    for velocity in ["[1, 0, 0]", "[0, 0, 0]", "[-1, 0, 2]"] {
+        let scene = temp_file(
+            "colliding_now.yaml",
+            &format!(
+                "{UNIT_SQUARE}velocity: {velocity}\nobstacles:\n\
+                 \x20 - id: box\n    polygon: [[0.4, -0.2], [1, -0.2], [1, 0.2], [0.4, 0.2]]\n"
+            ),
+        );
+        let out = run(&["check", scene.to_str().unwrap(), "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{velocity}");
+        let report = json(&out);
+        assert_eq!(report["time_to_collision"], 0.0, "{velocity}");
+        assert_eq!(report["predicted_obstacle_id"], "box");
+        assert_eq!(report["predicted_pose"], serde_json::json!([0.0, 0.0, 0.0]));
+        assert_eq!(report["obstacles"][0]["time_to_collision"], 0.0);
+    }
+    // Standing still and clear: no contact.
+    let scene = temp_file(
+        "still.yaml",
+        &format!("{UNIT_SQUARE}velocity: [0, 0, 0]\n{WALL_AHEAD}"),
+    );
+    let report = json(&run(&["check", scene.to_str().unwrap(), "--json"]));
+    assert!(report["time_to_collision"].is_null(), "{report}");
+}
+
+#[test]
+fn without_velocity_the_prediction_keys_are_null() {
+    let scene = temp_file("static.yaml", &format!("{UNIT_SQUARE}{WALL_AHEAD}"));
+    let out = run(&["check", scene.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let report = json(&out);
+    for key in [
+        "time_to_collision",
+        "predicted_obstacle_id",
+        "predicted_pose",
+    ] {
+        assert!(
+            report.get(key).is_some_and(|v| v.is_null()),
+            "{key}: {report}"
+        );
+    }
+    for o in report["obstacles"].as_array().unwrap() {
+        assert!(o.get("time_to_collision").is_some_and(|v| v.is_null()));
+    }
+    let out = run(&["check", scene.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("ttc") && !text.contains("time to collision"),
+        "{text}"
+    );
+}
+
+#[test]
+fn invalid_velocity_or_horizon_is_a_clear_error() {
+    for (rest, message) in [
+        (
+            "velocity: [1, .nan, 0]\n",
+            "bad_motion.yaml: velocity must be [vx, vy, wz] (m/s, m/s, rad/s), finite numbers within ±1000, got [1, NaN, 0]",
+        ),
+        (
+            "velocity: [1, 0, 2000]\n",
+            "bad_motion.yaml: velocity must be [vx, vy, wz]",
+        ),
+        (
+            "velocity: [1, 0, 0]\nhorizon: 0\n",
+            "bad_motion.yaml: horizon must be a number of seconds > 0 and <= 3600, got 0",
+        ),
+        (
+            "velocity: [1, 0, 0]\nhorizon: -2\n",
+            "bad_motion.yaml: horizon must be a number of seconds > 0 and <= 3600, got -2",
+        ),
+        (
+            "velocity: [1, 0, 0]\nhorizon: 86400\n",
+            "bad_motion.yaml: horizon must be a number of seconds > 0 and <= 3600, got 86400",
+        ),
+        (
+            "velocity: [1, 0, 0]\nhorizon: .inf\n",
+            "bad_motion.yaml: horizon must be a number of seconds > 0 and <= 3600, got inf",
+        ),
+        (
+            "horizon: 2\n",
+            "bad_motion.yaml: horizon needs a velocity (`velocity: [vx, vy, wz]`)",
+        ),
+        ("velocity: [1, 0]\n", "bad_motion.yaml:2:"),
+        ("velocity: fast\n", "bad_motion.yaml:2:"),
+    ] {
+        let scene = temp_file("bad_motion.yaml", &format!("{UNIT_SQUARE}{rest}{WALL_AHEAD}"));
+        let out = run(&["check", scene.to_str().unwrap(), "--json"]);
+        assert_eq!(out.status.code(), Some(2), "{rest}");
+        assert!(out.stdout.is_empty(), "{rest}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{message} in {rest}: {err}");
+    }
+}
+
+#[test]
+fn svg_draws_the_swept_footprint_and_the_first_contact() {
+    let scene = temp_file(
+        "wall_svg.yaml",
+        &format!("{UNIT_SQUARE}velocity: [1, 0, 0]\nhorizon: 3\n{WALL_AHEAD}"),
+    );
+    let svg_path = temp_file("wall.svg", "");
+    let out = run(&[
+        "check",
+        scene.to_str().unwrap(),
+        "--svg",
+        svg_path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&svg_path).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("SVG is well-formed XML");
+    let with_class = |class: &str| {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(class))
+            .collect::<Vec<_>>()
+    };
+    // Every 3 / 20 s before the contact at 2 s: 13 poses.
+    assert_eq!(with_class("swept").len(), 13);
+    assert_eq!(with_class("path").len(), 1);
+    let contact = with_class("prediction");
+    assert_eq!(contact.len(), 1);
+    assert_eq!(contact[0].attribute("data-id"), Some("wall"));
+    assert!(text.contains("first contact: wall in 2.000 s"));
+    assert!(text.contains("prediction: swept footprint"), "legend");
+    // The picture holds all of it: every point within the canvas.
+    let root = doc.root_element();
+    let size = |name: &str| root.attribute(name).and_then(|v| v.parse::<f64>().ok());
+    let (width, height) = (size("width").unwrap(), size("height").unwrap());
+    for node in doc.descendants().filter(|n| n.has_attribute("points")) {
+        for pair in node.attribute("points").unwrap().split_whitespace() {
+            let (x, y) = pair.split_once(',').unwrap();
+            let (x, y) = (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap());
+            assert!(
+                (0.0..=width).contains(&x) && (0.0..=height).contains(&y),
+                "{pair} outside {width} x {height}"
+            );
+        }
+    }
+    // Drawn to the horizon when nothing is met; nothing without velocity.
+    let scene = temp_file(
+        "away_svg.yaml",
+        &format!("{UNIT_SQUARE}velocity: [-1, 0, 0.5]\nhorizon: 3\n{WALL_AHEAD}"),
+    );
+    run(&[
+        "check",
+        scene.to_str().unwrap(),
+        "--svg",
+        svg_path.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&svg_path).unwrap();
+    assert_eq!(text.matches(r#"class="swept""#).count(), 20);
+    assert_eq!(text.matches(r#"class="prediction""#).count(), 0);
+    let example = repo_file("config/example_scene.yaml");
+    run(&[
+        "check",
+        example.to_str().unwrap(),
+        "--svg",
+        svg_path.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&svg_path).unwrap();
+    for class in ["swept", "path", "prediction"] {
+        assert!(!text.contains(&format!(r#"class="{class}""#)), "{class}");
+    }
+    assert!(!text.contains("prediction: swept footprint"), "legend");
+}
+
+#[test]
+fn moving_example_scene_meets_the_shelf() {
+    let scene = repo_file("config/moving_scene.yaml");
+    let out = run(&["check", scene.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "clear at the start");
+    let report = json(&out);
+    assert_eq!(report["predicted_obstacle_id"], "shelf_3");
+    let t = ttc(&report["time_to_collision"]).unwrap_or(f64::NAN);
+    assert!(t > 4.0 && t < 4.5, "{t}");
+    for id in ["post_1", "pallet_7"] {
+        let o = report["obstacles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["id"] == id)
+            .unwrap();
+        assert!(o["time_to_collision"].is_null(), "{id} passed");
+    }
+}
+
 /// Runs the checker as a child process with a time limit, so that a
 /// regression that blocks (on a FIFO) or spins (on a YAML bomb) fails the
 /// test instead of hanging it. Returns the exit code and standard error.

@@ -6,7 +6,7 @@
 
 use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
-use sat_collision::scene::{Scene, SceneReport};
+use sat_collision::scene::{pose_xyyaw, ObstacleLine, Scene, SceneReport};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -45,7 +45,8 @@ enum Command {
     #[command(
         after_help = concat!(
             "Prints, per obstacle: status, collision, penetration depth, minimum\n",
-            "translation vector (moves the footprint out) and clearance.\n\n",
+            "translation vector (moves the footprint out) and clearance; with a\n",
+            "`velocity` in the scene, the time to collision as well.\n\n",
             exit_codes!()
         ),
         // A repeated option counts once (the last --svg wins).
@@ -74,21 +75,64 @@ fn path() -> impl TypedValueParser<Value = PathBuf> {
     OsStringValueParser::new().map(PathBuf::from)
 }
 
-fn print_table(report: &SceneReport) {
+fn print_table(scene: &Scene, report: &SceneReport) {
+    // `>=`: a lower bound, the contact not confirmed.
+    let ttc = |i: usize, line: &ObstacleLine| {
+        let exact = report
+            .prediction
+            .as_ref()
+            .and_then(|p| p.exact.get(i).copied())
+            .unwrap_or(true);
+        line.time_to_collision.map_or_else(
+            || "-".to_owned(),
+            |t| format!("{}{t:.3}", if exact { "" } else { ">=" }),
+        )
+    };
+    let moving = scene.velocity.is_some();
     println!(
-        "{:<20} {:<18} {:<9} {:>9} {:>21} {:>9}",
-        "obstacle", "status", "collides", "depth(m)", "mtv(m)", "clear(m)"
+        "{:<20} {:<18} {:<9} {:>9} {:>21} {:>9}{}",
+        "obstacle",
+        "status",
+        "collides",
+        "depth(m)",
+        "mtv(m)",
+        "clear(m)",
+        if moving { "    ttc(s)" } else { "" }
     );
-    for line in report.lines() {
+    for (i, line) in report.lines().iter().enumerate() {
         println!(
-            "{:<20} {:<18} {:<9} {:>9.4} {:>21} {:>9.4}",
+            "{:<20} {:<18} {:<9} {:>9.4} {:>21} {:>9.4}{}",
             line.id,
             line.status,
             if line.colliding { "YES" } else { "no" },
             line.penetration_depth,
             format!("[{:+.4}, {:+.4}]", line.mtv[0], line.mtv[1]),
-            line.distance
+            line.distance,
+            if moving {
+                format!(" {:>9}", ttc(i, line))
+            } else {
+                String::new()
+            }
         );
+    }
+    if let Some(prediction) = &report.prediction {
+        match &prediction.first {
+            Some(first) => {
+                let [x, y, yaw] = pose_xyyaw(&first.pose);
+                let time = if first.exact {
+                    format!("{:.3} s", first.time)
+                } else {
+                    format!("at least {:.3} s, not confirmed", first.time)
+                };
+                println!(
+                    "time to collision: {time} (obstacle {:?}, pose x {x:.3} m, y {y:.3} m, yaw {yaw:.3} rad)",
+                    first.id
+                );
+            }
+            None => println!("time to collision: none within {} s", prediction.horizon),
+        }
+    } else if moving {
+        println!("time to collision: unknown (invalid footprint)");
     }
     let verdict = if !report.valid() {
         format!("INVALID ({}): treated as collision", report.status())
@@ -117,7 +161,7 @@ fn run(args: CheckArgs) -> Result<u8, String> {
         let json = serde_json::to_string_pretty(&report.to_json()).map_err(|e| e.to_string())?;
         println!("{json}");
     } else {
-        print_table(&report);
+        print_table(&scene, &report);
     }
     Ok(if !report.valid() {
         EXIT_INVALID
