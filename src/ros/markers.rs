@@ -257,12 +257,12 @@ impl MarkerBuilder {
                         .flat_map(|(a, b)| [ros_point(a), ros_point(b)])
                 })
                 .collect();
-            m.color = rgba(palette::FOOTPRINT, 0.35);
+            m.color = rgba(palette::PREDICTION, 0.5);
             frame.line_strip(
                 NS_PREDICTION,
                 1,
                 path.iter().map(ros_point).collect(),
-                rgba(palette::FOOTPRINT, 0.6),
+                rgba(palette::PREDICTION, 0.8),
             );
             if input.prediction.and_then(|p| p.impact).is_some() {
                 if let Some(last) = outlines.last() {
