@@ -483,13 +483,116 @@ fn frames(c: &mut Criterion) {
     group.finish();
 }
 
+/// Obstacles of the path benchmark.
+const PATH_OBSTACLES: usize = 1_000;
+/// Poses of the path benchmark.
+const PATH_POSES: usize = 100;
+
+/// The path benchmark's monitor (footprint at the origin, the 1,000-obstacle
+/// scene without the obstacle that overlaps it: clear at the start, so the
+/// path check has a path to sweep), its robot, poses and times.
+fn path_setup() -> (Monitor, Shape, Vec<Isometry2<f64>>, Vec<f64>) {
+    let robot = Shape::polygon(&footprint()).expect("valid footprint");
+    let mut monitor = Monitor::new(MonitorConfig {
+        footprint_timeout: 0.0,
+        obstacles_timeout: 0.0,
+        padding: PADDING,
+        // The node's default.
+        exact_range: 5.0,
+        ..Default::default()
+    });
+    monitor.set_footprint("map", &footprint(), 0.0);
+    monitor.set_obstacles("map", scene(PATH_OBSTACLES)[1..].to_vec(), 0.0);
+    // 10 cm apart, 0.2 s apart, the heading weaving by up to 0.3 rad: most
+    // segments turn (conservative advancement), a planner's local path.
+    // The worst case sweeps every segment: the first such path found by
+    // moving the same weave across the scene (deterministic).
+    let times: Vec<f64> = (0..PATH_POSES).map(|k| 0.2 * k as f64).collect();
+    let weave = |x0: f64, y0: f64| -> Vec<Isometry2<f64>> {
+        (0..PATH_POSES)
+            .map(|k| {
+                let t = k as f64;
+                let (x, y) = (x0 + 0.1 * t, y0 + 0.5 * (t / 15.0).sin());
+                Isometry2::new(Vector::new(x, y), 0.3 * (t / 10.0).sin())
+            })
+            .collect()
+    };
+    let poses = (0..400)
+        .map(|k| weave(-25.0 + 0.5 * (k % 20) as f64, -25.0 + 2.5 * (k / 20) as f64))
+        .find(|poses| {
+            monitor
+                .check_path(&robot, poses, &times, 0.0, 0.0)
+                .first_collision
+                .is_none()
+        })
+        .expect("a clear path through the scene");
+    (monitor, robot, poses, times)
+}
+
+/// `check_path` with 100 poses against 1,000 obstacles, and the single-pose
+/// report of the same run (target: the path at most 20x the report).
+fn path(c: &mut Criterion) {
+    let (monitor, robot, poses, times) = path_setup();
+    let check = monitor.check_path(&robot, &poses, &times, 0.0, 0.0);
+    assert!(check.valid, "{:?}", check.status);
+    // Cross-check against the per-pose answer: every pose before the
+    // segment where contact begins is clear, and a colliding pose is never
+    // after it.
+    let per_pose = monitor.check_trajectory(&robot, &poses, 0.0, 0.0);
+    let first = check.first_collision.unwrap_or(PATH_POSES);
+    assert!(per_pose.check.first_collision.is_none_or(|k| k >= first));
+    for (a, b) in check.clearance.iter().zip(&per_pose.check.distance) {
+        assert!((a - b).abs() <= 1e-9, "clearance {a} vs {b}");
+    }
+    eprintln!(
+        "path: {} poses, {} obstacles: first contact in segment {:?} at {:?} s",
+        PATH_POSES,
+        PATH_OBSTACLES - 1,
+        check.first_collision,
+        check.impact.map(|i| i.time)
+    );
+    let mut report = monitor.evaluate(0.0);
+    let mut group = c.benchmark_group("path");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_millis(1500))
+        .sampling_mode(SamplingMode::Flat);
+    group.bench_function(
+        BenchmarkId::new("report_single_pose", PATH_OBSTACLES),
+        |b| b.iter(|| monitor.evaluate_into(black_box(0.0), &mut report)),
+    );
+    group.bench_function(
+        BenchmarkId::new("check_path_100_poses", PATH_OBSTACLES),
+        |b| b.iter(|| monitor.check_path(black_box(&robot), &poses, &times, 0.0, 0.0)),
+    );
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().nresamples(2_000).without_plots();
-    targets = scale, frames
+    targets = scale, frames, path
 }
 
 fn main() {
+    // Instruction counts of the path benchmark under callgrind:
+    // SCALE_PATH_RUNS=N runs N single-pose reports, then N path checks.
+    if let Some(runs) = std::env::var("SCALE_PATH_RUNS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        let (monitor, robot, poses, times) = path_setup();
+        let mut report = monitor.evaluate(0.0);
+        for _ in 0..runs {
+            report_runs(&monitor, &mut report);
+        }
+        for _ in 0..runs {
+            black_box(path_runs(&monitor, &robot, &poses, &times));
+        }
+        eprintln!("path: {runs} reports and {runs} path checks");
+        return;
+    }
     if let Some(runs) = std::env::var("SCALE_FRAMES_RUNS")
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
@@ -515,4 +618,19 @@ fn main() {
     }
     benches();
     Criterion::default().configure_from_args().final_summary();
+}
+
+#[inline(never)]
+fn report_runs(monitor: &Monitor, report: &mut Report) {
+    monitor.evaluate_into(black_box(0.0), report);
+}
+
+#[inline(never)]
+fn path_runs(
+    monitor: &Monitor,
+    robot: &Shape,
+    poses: &[Isometry2<f64>],
+    times: &[f64],
+) -> sat_collision::monitor::PathCheck {
+    monitor.check_path(black_box(robot), poses, times, 0.0, 0.0)
 }

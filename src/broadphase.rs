@@ -356,6 +356,38 @@ impl ObstacleIndex {
         best
     }
 
+    /// The valid obstacles near a region (a path's swept box): each with
+    /// the gap between its box and `region` (a lower bound of its distance
+    /// to anything inside `region`), nearest first. Built once per path,
+    /// it serves every pose and every segment inside the region
+    /// ([`Candidates::nearest`], [`Candidates::first_impact`]): a query
+    /// walks it in order and stops at the first gap beyond what it needs,
+    /// instead of passing over every box again.
+    pub fn candidates(&self, region: &Aabb, obstacles: &[Obstacle]) -> Candidates {
+        let mut near: Vec<(f64, usize)> = Vec::new();
+        if obstacles.len() == self.len() {
+            near.extend(
+                obstacles
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| o.shape.is_ok())
+                    .map(|(i, _)| {
+                        let aabb = Aabb {
+                            min: Point::new(self.min_x[i], self.min_y[i]),
+                            max: Point::new(self.max_x[i], self.max_y[i]),
+                        };
+                        (region.distance(&aabb), i)
+                    }),
+            );
+            near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        Candidates {
+            near,
+            magnitude: self.magnitude.max(region.magnitude()),
+            consistent: obstacles.len() == self.len(),
+        }
+    }
+
     /// The first contact of `footprint` (in its body frame) moved by
     /// `motion` over `[0, duration]`, inflated by `padding`, with any
     /// valid obstacle: the obstacle and its [`Impact`]. Only obstacles
@@ -633,5 +665,94 @@ pub(crate) mod tests {
         assert!(out[..4].iter().all(|o| !o.exact));
         assert!(out[4].exact);
         assert!((out[0].contact.unwrap().distance() - 3.75).abs() < 1e-9);
+    }
+}
+
+/// Obstacles sorted by their box's gap to a region; see
+/// [`ObstacleIndex::candidates`].
+#[derive(Clone, Debug, Default)]
+pub struct Candidates {
+    /// (gap to the region, obstacle index), ascending.
+    near: Vec<(f64, usize)>,
+    /// Tolerance scale of the index and the region.
+    magnitude: f64,
+    /// Built for the obstacles it was asked about.
+    consistent: bool,
+}
+
+impl Candidates {
+    /// [`ObstacleIndex::nearest`] for a `footprint` inside the region
+    /// (with its padding): the same exact clearance. Its box is inside the
+    /// region, so no obstacle nearer to it than the region's gap exists:
+    /// the walk stops at the first gap beyond the best clearance so far.
+    pub fn nearest(&self, footprint: &Shape, padding: f64, obstacles: &[Obstacle]) -> Nearest {
+        let mut best = Nearest {
+            distance: f64::INFINITY,
+            index: None,
+        };
+        if !self.consistent {
+            best.distance = 0.0;
+            return best;
+        }
+        let padding = padding.max(0.0);
+        let fp = footprint.aabb().inflated(padding);
+        let tol = length_tolerance(fp.magnitude().max(self.magnitude).max(padding));
+        for &(region_gap, i) in &self.near {
+            if best.distance <= 0.0 || region_gap - tol >= best.distance {
+                break;
+            }
+            let Ok(shape) = &obstacles[i].shape else {
+                continue;
+            };
+            if fp.distance(&shape.aabb()) - tol >= best.distance {
+                continue;
+            }
+            let contact = query(footprint, shape, padding);
+            if contact.distance() < best.distance {
+                best = Nearest {
+                    distance: contact.distance(),
+                    index: Some(i),
+                };
+            }
+        }
+        best
+    }
+
+    /// [`ObstacleIndex::first_impact`] for a motion whose swept box is
+    /// inside the region: only obstacles touching the region are tried.
+    pub fn first_impact(
+        &self,
+        footprint: &Shape,
+        motion: &Motion,
+        duration: f64,
+        padding: f64,
+        obstacles: &[Obstacle],
+    ) -> Option<(usize, Impact)> {
+        if !self.consistent {
+            return None;
+        }
+        let padding = padding.max(0.0);
+        let swept = motion.swept_aabb(footprint, padding, duration);
+        let tol = length_tolerance(swept.magnitude().max(self.magnitude).max(padding));
+        let swept = swept.inflated(2.0 * tol);
+        let mut best: Option<(usize, Impact)> = None;
+        for &(region_gap, i) in &self.near {
+            if region_gap > 2.0 * tol {
+                break;
+            }
+            let Ok(shape) = &obstacles[i].shape else {
+                continue;
+            };
+            if !swept.intersects(&shape.aabb()) {
+                continue;
+            }
+            let horizon = best.map_or(duration, |(_, impact)| impact.time);
+            if let Some(impact) = time_of_impact(footprint, motion, horizon, shape, padding) {
+                if best.is_none_or(|(_, b)| impact.time < b.time) {
+                    best = Some((i, impact));
+                }
+            }
+        }
+        best
     }
 }

@@ -278,59 +278,79 @@ impl Monitor {
             distance_to_collision: None,
             clearance: vec![f64::INFINITY; poses.len()],
         };
+        // The segments, in the global frame: each a straight line with the
+        // yaw turning the short way (a path of one pose: the pose itself).
+        let segments: Vec<(Motion, f64)> = match poses.len() {
+            0 => Vec::new(),
+            1 => vec![(Motion::segment(&poses[0], &poses[0], 1.0), 0.0)],
+            _ => poses
+                .windows(2)
+                .zip(times.windows(2))
+                .map(|(p, t)| (Motion::segment(&p[0], &p[1], t[1] - t[0]), t[1] - t[0]))
+                .collect(),
+        };
+        // Per group: its obstacles near the box the whole path sweeps
+        // (nearest first), then every pose's clearance and every segment's
+        // first contact from that one list.
+        let mut first: Option<(usize, usize, Impact)> = None;
         for (group, placement) in self.placed_groups() {
             let from_global = placement.to_global.map(|p| p.inverse());
+            let local = |m: &Motion| match &from_global {
+                Some(from) => m.transformed(from),
+                None => *m,
+            };
+            let moved: Vec<(Motion, f64)> = segments.iter().map(|(m, d)| (local(m), *d)).collect();
+            let Some(region) = moved
+                .iter()
+                .map(|(m, d)| m.swept_aabb(footprint, padding, *d))
+                .reduce(|a, b| a.union(&b))
+            else {
+                continue;
+            };
             let members = &self.set.obstacles[group.range.clone()];
-            for (pose, clearance) in poses.iter().zip(&mut check.clearance) {
-                let local = match from_global {
-                    Some(from) => from * pose,
-                    None => *pose,
+            let near = group.index.candidates(&region, members);
+            for (k, clearance) in check.clearance.iter_mut().enumerate() {
+                let pose = match &from_global {
+                    Some(from) => from * poses[k],
+                    None => poses[k],
                 };
-                let placed = footprint.transformed(&local);
-                let nearest = group.index.nearest(&placed, padding, members);
-                *clearance = clearance.min(nearest.distance);
+                let placed = footprint.transformed(&pose);
+                *clearance = clearance.min(near.nearest(&placed, padding, members).distance);
+            }
+            // Segments after one where this group already has a contact
+            // cannot hold an earlier one.
+            let last = first.map_or(moved.len(), |(k, _, _)| k + 1);
+            for (k, (motion, duration)) in moved.iter().enumerate().take(last) {
+                let horizon = match first {
+                    Some((fk, _, hit)) if fk == k => hit.time,
+                    _ => *duration,
+                };
+                if let Some((i, hit)) =
+                    near.first_impact(footprint, motion, horizon, padding, members)
+                {
+                    let earlier = match first {
+                        Some((fk, _, b)) => k < fk || hit.time < b.time,
+                        None => true,
+                    };
+                    if earlier {
+                        first = Some((k, group.range.start + i, hit));
+                    }
+                    break;
+                }
             }
         }
-        let t0 = times.first().copied().unwrap_or(0.0);
-        let mut travelled = 0.0;
-        for k in 0..poses.len() {
-            let (segment, duration) = match (poses.get(k + 1), times.get(k + 1)) {
-                (Some(next), Some(t)) => {
-                    (Motion::segment(&poses[k], next, t - times[k]), t - times[k])
-                }
-                // A path of one pose: the pose itself.
-                _ if k == 0 => (Motion::segment(&poses[0], &poses[0], 1.0), 0.0),
-                _ => break,
-            };
-            let mut best: Option<(usize, Impact)> = None;
-            for (group, placement) in self.placed_groups() {
-                let moved = match placement.to_global {
-                    Some(to_global) => segment.transformed(&to_global.inverse()),
-                    None => segment,
-                };
-                let horizon = best.map_or(duration, |(_, b)| b.time);
-                let members = &self.set.obstacles[group.range.clone()];
-                if let Some((i, hit)) = group
-                    .index
-                    .first_impact(footprint, &moved, horizon, padding, members)
-                {
-                    if best.is_none_or(|(_, b)| hit.time < b.time) {
-                        best = Some((group.range.start + i, hit));
-                    }
-                }
-            }
-            if let Some((obstacle, hit)) = best {
-                check.first_collision = Some(k);
-                check.distance_to_collision = Some(travelled + segment.speed() * hit.time);
-                check.impact = Some(MotionImpact {
-                    time: times[k] - t0 + hit.time,
-                    obstacle: Some(obstacle),
-                    pose: segment.pose_at(hit.time),
-                    exact: hit.exact,
-                });
-                break;
-            }
-            travelled += segment.speed() * duration;
+        if let Some((k, obstacle, hit)) = first {
+            let (segment, _) = &segments[k];
+            let travelled: f64 = segments[..k].iter().map(|(m, d)| m.speed() * d).sum();
+            let t0 = times.first().copied().unwrap_or(0.0);
+            check.first_collision = Some(k);
+            check.distance_to_collision = Some(travelled + segment.speed() * hit.time);
+            check.impact = Some(MotionImpact {
+                time: times[k] - t0 + hit.time,
+                obstacle: Some(obstacle),
+                pose: segment.pose_at(hit.time),
+                exact: hit.exact,
+            });
         }
         let cause = self
             .clock_cause
