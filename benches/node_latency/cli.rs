@@ -56,6 +56,11 @@ struct Cli {
     /// one /tf odom → base_link, vs an echo of /tf
     #[arg(long, help_heading = LATENCY, conflicts_with_all = ["report", "markers", "echo_burn_us", "soak", "allocs"])]
     tf: bool,
+    /// The node with the predictive monitor on: velocity_topic cmd_vel
+    /// (geometry_msgs/Twist: 0.5 m/s, 0.3 rad/s, an arc; never stale),
+    /// time_horizon 2 s; collision_ahead published after each flag
+    #[arg(long, help_heading = LATENCY, conflicts_with_all = ["tf", "soak", "allocs"])]
+    predict: bool,
     /// Only clear footprints (the flag never changes; a timer
     /// re-publication can then pass for an answer: ~0.2 % of samples)
     #[arg(long, help_heading = LATENCY)]
@@ -122,6 +127,7 @@ pub struct Options {
     pub allocs: bool,
     pub steady: bool,
     pub tf: bool,
+    pub predict: bool,
     pub node_bin: PathBuf,
     pub node_params: Vec<String>,
     pub burn: Option<u64>,
@@ -183,6 +189,7 @@ pub fn parse_args() -> Res<Mode> {
         allocs: cli.allocs,
         steady: cli.steady,
         tf: cli.tf,
+        predict: cli.predict,
         node_bin: cli.node_bin,
         node_params: cli.node_params,
         burn: cli.echo_burn_us,

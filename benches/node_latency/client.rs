@@ -7,7 +7,7 @@ use crate::process::{cpu_time, work_dir, ChildProcess};
 use crate::scenario::{header, probes, scene, tf_message, tf_static, Probe};
 use crate::Res;
 use futures::{FutureExt, Stream, StreamExt};
-use r2r::geometry_msgs::msg::PolygonStamped;
+use r2r::geometry_msgs::msg::{PolygonStamped, Twist};
 use r2r::sat_collision_msgs::msg::{CollisionReport, ObstacleArray};
 use r2r::std_msgs::msg::Bool;
 use r2r::tf2_msgs::msg::TFMessage;
@@ -67,6 +67,9 @@ pub struct Client {
     tf_stamp_ns: u64,
     /// Kept alive: `/tf_static` is transient local.
     tf_static: Option<Publisher<TFMessage>>,
+    /// `--predict`: the nodes get a velocity on `<ns>/cmd_vel` at set-up
+    /// and must report a valid prediction.
+    predict: bool,
 }
 
 /// Alternating bit carried in the echo's message: `expected` as parity.
@@ -186,10 +189,23 @@ impl Client {
             &format!("{}/obstacles", t.ns),
             QosProfile::default(),
         )?;
+        let velocity =
+            match self.predict {
+                true => Some(self.node.create_publisher::<Twist>(
+                    &format!("{}/cmd_vel", t.ns),
+                    QosProfile::default(),
+                )?),
+                false => None,
+            };
         let deadline = Instant::now() + Duration::from_secs(60);
         let mut last = String::from("no report");
         loop {
             t.process.check_running()?;
+            if let Some(velocity) = &velocity {
+                let mut twist = Twist::default();
+                (twist.linear.x, twist.angular.z) = (0.5, 0.3);
+                velocity.publish(&twist)?;
+            }
             if Instant::now() > deadline {
                 return Err(format!("{}: no valid report within 60 s ({last})", t.label).into());
             }
@@ -200,7 +216,11 @@ impl Client {
             while Instant::now() < until {
                 self.node.spin_once(Duration::from_millis(10));
                 while let Some(Some(r)) = reports.next().now_or_never() {
-                    if r.status == "ok" && r.results.len() == self.scene.obstacles.len() {
+                    let predicted = !self.predict || r.prediction_status == "ok";
+                    if r.status == "ok"
+                        && predicted
+                        && r.results.len() == self.scene.obstacles.len()
+                    {
                         drop(reports);
                         // r2r drops the subscription when its next message
                         // finds the stream gone; a timer report does that.
@@ -322,5 +342,6 @@ pub fn make_client(o: &Options) -> Res<Client> {
         dir: work_dir()?,
         tf_stamp_ns: 0,
         tf_static: None,
+        predict: o.predict,
     })
 }

@@ -49,11 +49,24 @@ impl ChildProcess {
 /// The node in namespace `ns`: no input ever goes stale, `markers_rate`,
 /// then the `--node-param`s.
 pub fn node_command(o: &Options, ns: &str, markers_rate: f64) -> Command {
-    let params = [
+    let mut params = vec![
         format!("markers_rate:={markers_rate:.1}"),
         "footprint_timeout:=0.0".to_owned(),
         "obstacles_timeout:=0.0".to_owned(),
     ];
+    if o.predict {
+        // One velocity at set-up, never stale: every flag is followed by a
+        // prediction along it.
+        params.extend(
+            [
+                "velocity_topic:=cmd_vel",
+                "velocity_type:=twist",
+                "velocity_timeout:=0.0",
+                "time_horizon:=2.0",
+            ]
+            .map(str::to_owned),
+        );
+    }
     ros_node_command(&o.node_bin, ns, params.iter().chain(&o.node_params))
 }
 

@@ -7,6 +7,9 @@ use crate::stats::{stats, Stats};
 use std::fmt::Write as _;
 
 pub fn header_lines(o: &Options) {
+    if o.predict {
+        println!("predictive monitor on: -p velocity_topic:=cmd_vel -p velocity_type:=twist -p velocity_timeout:=0.0 -p time_horizon:=2.0 (one Twist 0.5 m/s, 0.3 rad/s at set-up)");
+    }
     println!(
         "ROS_DOMAIN_ID={} RMW_IMPLEMENTATION={} node={} {}",
         std::env::var("ROS_DOMAIN_ID").unwrap_or_else(|_| "(unset: 0)".into()),
