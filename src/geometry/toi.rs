@@ -565,10 +565,10 @@ fn contact_at(
 /// when the vertex never closes its gap.
 #[inline]
 fn reach(c1: f64, c2: f64, slack: f64) -> f64 {
-    if !(slack > 0.0) {
-        return 0.0;
+    if slack.is_nan() || slack <= 0.0 || c1.is_nan() || c2.is_nan() {
+        return 0.0; // NaN rates (overflowing input): no proven step.
     }
-    if !(c2 > 0.0) {
+    if c2 <= 0.0 {
         return if c1 > 0.0 { slack / c1 } else { f64::INFINITY };
     }
     let root = (c1 * c1 + 2.0 * c2 * slack).sqrt();
@@ -717,7 +717,7 @@ fn impact(
                 let pb = piece(b, j);
                 let d = separation(pa.core, pb.core);
                 let clearance = d.value - (radius + pb.radius);
-                if !(clearance > stop) {
+                if clearance.is_nan() || clearance <= stop {
                     touching = true; // NaN too: fail safe.
                     break 'pieces;
                 }
@@ -741,7 +741,7 @@ fn impact(
         if next_t > duration {
             return None;
         }
-        if !(next_t > t) {
+        if next_t.is_nan() || next_t <= t {
             break; // No progress left in f64: report the (safe) time reached.
         }
         t = next_t;
