@@ -47,4 +47,4 @@ pub use primitives::{cross, length_tolerance, Aabb, Point, Vector, REL_TOLERANCE
 pub use query::{intersects, query, Contact};
 pub use sat::Separation;
 pub use shape::{Circle, CompoundPolygon, PolygonBuilder, Shape, ShapeError};
-pub use toi::{time_of_impact, Impact, Motion};
+pub use toi::{body_radius, time_of_impact, Impact, Motion, CONVERGED, MAX_ADVANCEMENT_STEPS};

@@ -457,3 +457,37 @@ fn more_relevant(best: Contact, candidate: Contact) -> Contact {
         _ => best,
     }
 }
+
+/// [`query`] of a shape A given as its pieces already placed
+/// (`a_piece(i)` for `i < a_count`, not inflated by `padding`) against `b`,
+/// with the caller's tolerance `tol` (that of [`query`] for the placed A):
+/// the same loop, so the same answer as [`query`] on the placed shape,
+/// without building it (time of impact, [`super::toi`]).
+pub(crate) fn query_placed<'a>(
+    a_count: usize,
+    a_piece: impl Fn(usize) -> Piece<'a>,
+    b: &Shape,
+    padding: f64,
+    tol: f64,
+) -> Contact {
+    let padding = sanitize(padding);
+    let mut best: Option<Contact> = None;
+    for i in 0..a_count {
+        let pa = a_piece(i).inflated(padding);
+        for j in 0..piece_count(b) {
+            let pb = piece(b, j);
+            if let Some(best) = &best {
+                let box_gap = pa.aabb.distance(&pb.aabb) - (pa.radius + pb.radius);
+                if box_gap > tol && box_gap >= best.distance() {
+                    continue;
+                }
+            }
+            let contact = pair_contact(&pa, &pb, tol);
+            best = Some(match best {
+                Some(best) => more_relevant(best, contact),
+                None => contact,
+            });
+        }
+    }
+    best.unwrap_or(FAIL_SAFE)
+}
