@@ -46,8 +46,12 @@ REMAPPINGS = [
     ('collision_report', 'collision_report'),
     # out: visualization_msgs/MarkerArray
     ('collision_markers', 'collision_markers'),
+    # out: std_msgs/Bool, contact predicted along the velocity (with velocity_topic)
+    ('collision_ahead', 'collision_ahead'),
     # service: sat_collision_msgs/srv/CheckFootprint
     ('check_footprint', 'check_footprint'),
+    # service: sat_collision_msgs/srv/CheckPath
+    ('check_path', 'check_path'),
 ]
 
 

@@ -68,7 +68,7 @@ NS = '/robot1'
 NODE = f'{NS}/{NODE_NAME}'
 # The launch's parameters file: non-default padding and publish_rate (defaults 0 and 10).
 PADDING, PUBLISH_RATE = 0.25, 20.0
-SERVICES = {'check_footprint'}
+SERVICES = {'check_footprint', 'check_path'}
 
 
 def _readme_topics():

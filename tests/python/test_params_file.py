@@ -69,6 +69,10 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         'base_frame': 'base_footprint',
         'transform_tolerance': 0.5,
         'input_reliability': 'reliable',
+        'velocity_topic': 'odom',
+        'velocity_type': 'twist_stamped',
+        'time_horizon': 3.5,
+        'velocity_timeout': 0.25,
     }
     assert sorted(changed) == sorted(PARAM_NAMES)
     assert all(changed[n] != params[n] for n in PARAM_NAMES)

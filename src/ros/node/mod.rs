@@ -136,10 +136,9 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     let collision = node.create_publisher::<Bool>("collision", QosProfile::default())?;
     let velocities =
         (!config.velocity_topic.is_empty()).then(|| Arc::new(LatestVelocity::default()));
-    let ahead_pub = match velocities {
-        Some(_) => Some(node.create_publisher::<Bool>("collision_ahead", QosProfile::default())?),
-        None => None,
-    };
+    // Always advertised (the node's names do not depend on its
+    // parameters); published only with `velocity_topic`.
+    let ahead_pub = node.create_publisher::<Bool>("collision_ahead", QosProfile::default())?;
     let report_pub =
         node.create_publisher::<CollisionReport>("collision_report", QosProfile::default())?;
     let markers_pub =
@@ -253,13 +252,11 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         flag_msg: NativeMsg::new(),
         changes: ChangeLog::default(),
         warnings: Warnings::new(&logger),
-        prediction: velocities
-            .zip(ahead_pub)
-            .map(|(velocities, ahead)| PredictionOutput {
-                velocities,
-                ahead,
-                ahead_msg: NativeMsg::new(),
-            }),
+        prediction: velocities.map(|velocities| PredictionOutput {
+            velocities,
+            ahead: ahead_pub,
+            ahead_msg: NativeMsg::new(),
+        }),
         config,
     };
     if let Some(topic) =
