@@ -473,9 +473,48 @@ pub fn time_of_impact(
     padding: f64,
 ) -> Option<Impact> {
     let padding = if padding > 0.0 { padding } else { 0.0 };
+    let mut from = (0.0, 0.0);
+    if let (Shape::Convex(pa), Shape::Convex(pb)) = (a, b) {
+        if motion.angular() == 0.0 && motion.is_finite() && duration > 0.0 && duration.is_finite() {
+            // The common case in closed form: two polygons, a translation.
+            let start = motion.start();
+            let velocity = motion.origin_velocity(start);
+            // A bound of the swept box's magnitude: the origin's, plus
+            // the farthest a vertex can be from it.
+            let o0 = start.translation.vector;
+            let reach = (o0.amax().max((o0 + velocity * duration).amax()))
+                + pa.aabb()
+                    .min
+                    .coords
+                    .abs()
+                    .sup(&pa.aabb().max.coords.abs())
+                    .norm();
+            let tol = length_tolerance(reach.max(pb.aabb().magnitude()).max(padding));
+            match translation_convex(pa, start, pb, velocity, duration, padding + tol, tol / 16.0) {
+                Swept::Miss => return None,
+                Swept::Hit { time, axis } => {
+                    return Some(Impact {
+                        time,
+                        contact: Contact::Colliding { depth: 0.0, axis },
+                        exact: true,
+                        steps: 1,
+                    })
+                }
+                Swept::From(time) => from = (time, tol),
+            }
+        }
+    }
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => impact(&mut scratch, a, motion, duration, b, padding),
-        Err(_) => impact(&mut Scratch::default(), a, motion, duration, b, padding),
+        Ok(mut scratch) => impact(&mut scratch, a, motion, duration, b, padding, from),
+        Err(_) => impact(
+            &mut Scratch::default(),
+            a,
+            motion,
+            duration,
+            b,
+            padding,
+            from,
+        ),
     })
 }
 
@@ -622,25 +661,6 @@ enum Swept {
     From(f64),
 }
 
-/// Index of a vertex minimising `f`, walking forward from `from` while it
-/// decreases (the support of a convex polygon for a direction turning
-/// counter-clockwise moves forward).
-#[inline]
-fn descend(vertices: &[Point], from: usize, f: impl Fn(&Point) -> f64) -> (usize, f64) {
-    let n = vertices.len();
-    let (mut best, mut value) = (from, f(&vertices[from]));
-    for _ in 0..n {
-        let next = if best + 1 == n { 0 } else { best + 1 };
-        let v = f(&vertices[next]);
-        if v < value {
-            (best, value) = (next, v);
-        } else {
-            break;
-        }
-    }
-    (best, value)
-}
-
 /// The face of the entry so far: whose edge, and the other polygon's
 /// support vertex.
 #[derive(Clone, Copy)]
@@ -667,6 +687,7 @@ enum Face {
 /// support walk per polygon: O(n + m), no allocation.
 fn translation_convex(
     a: &ConvexPolygon,
+    start: &Isometry2<f64>,
     b: &ConvexPolygon,
     velocity: Vector,
     duration: f64,
@@ -675,9 +696,11 @@ fn translation_convex(
 ) -> Swept {
     let (av, an) = (a.vertices(), a.normals());
     let (bv, bn) = (b.vertices(), b.normals());
-    if av.len() < 3 || bv.len() < 3 || an.len() != av.len() || bn.len() != bv.len() {
+    let (n, m) = (av.len(), bv.len());
+    if n < 3 || m < 3 || an.len() != n || bn.len() != m {
         return Swept::From(0.0);
     }
+    let rotation = start.rotation;
     let (mut enter, mut exit) = (0.0_f64, duration);
     let mut face = None;
     // One gap `sep` at t = 0 closing at `rate` (m/s): the interval where it
@@ -697,79 +720,112 @@ fn translation_convex(
         }
         enter <= exit
     };
-    // A's edges against B's support (the vertex of least projection).
-    let first = |vertices: &[Point], u: &Vector| {
-        (0..vertices.len()).fold(0, |best, i| {
-            if vertices[i].coords.dot(u) < vertices[best].coords.dot(u) {
-                i
-            } else {
-                best
+    // The faces of B ⊕ −A in angular order (the edges of A and of B merged
+    // by the angle of their normals, as for a Minkowski sum): each face's
+    // support vertex on the other polygon is the one whose normal cone the
+    // face's normal crosses, so it moves forward with the walk; one search
+    // for the first, then one comparison per face. A is placed vertex by
+    // vertex as the walk reaches it (no buffer).
+    let first = start * av[0];
+    let (mut ka, mut u, mut corner) = (0, rotation * an[0], first);
+    let mut jb = lowest(bv, &u);
+    let mut b_done = 0;
+    loop {
+        let a_left = ka < n;
+        if b_done < m && (!a_left || cross(&u, &bn[jb]) > 0.0) {
+            // B's edge `jb` against A's vertex whose cone it crosses.
+            let normal = &bn[jb];
+            let sep = normal.dot(&(corner - bv[jb]));
+            let support = if a_left { ka } else { 0 };
+            if !gap(sep, -velocity.dot(normal), Face::B { edge: jb, support }) {
+                return Swept::Miss;
             }
-        })
-    };
-    let mut s = first(bv, &an[0]);
-    for (k, u) in an.iter().enumerate() {
-        let (support, low) = descend(bv, s, |p| p.coords.dot(u));
-        s = support;
-        let sep = low - av[k].coords.dot(u);
-        if !gap(sep, velocity.dot(u), Face::A { edge: k, support }) {
-            return Swept::Miss;
-        }
-    }
-    let mut s = first(av, &bn[0]);
-    for (k, u) in bn.iter().enumerate() {
-        let (support, low) = descend(av, s, |p| p.coords.dot(u));
-        s = support;
-        let sep = low - bv[k].coords.dot(u);
-        if !gap(sep, -velocity.dot(u), Face::B { edge: k, support }) {
-            return Swept::Miss;
+            b_done += 1;
+            jb = if jb + 1 == m { 0 } else { jb + 1 };
+        } else if a_left {
+            // A's edge `ka` against B's current support vertex.
+            let sep = u.dot(&(bv[jb] - corner));
+            if !gap(
+                sep,
+                velocity.dot(&u),
+                Face::A {
+                    edge: ka,
+                    support: jb,
+                },
+            ) {
+                return Swept::Miss;
+            }
+            ka += 1;
+            if ka < n {
+                u = rotation * an[ka];
+                corner = start * av[ka];
+            } else {
+                corner = first;
+            }
+        } else {
+            break;
         }
     }
     let Some(face) = face else {
         return Swept::From(0.0); // Within `radius` at the start already.
     };
-    // Extents across the entry normal `u` (from A toward B) of both
-    // support sets, A moved to the entry time.
-    let shift = velocity * enter;
-    let (u, a_range, b_range) = match face {
+    // Extents across the entry normal (from A toward B) of both support
+    // sets, A moved to the entry time.
+    let moved = Isometry2::from_parts(
+        (start.translation.vector + velocity * enter).into(),
+        rotation,
+    );
+    let (axis, a_range, b_range) = match face {
         Face::A { edge, support } => {
-            let u = an[edge];
-            let next = if edge + 1 == av.len() { 0 } else { edge + 1 };
-            let across = Vector::new(-u.y, u.x);
+            let u = rotation * an[edge];
+            let next = if edge + 1 == n { 0 } else { edge + 1 };
+            let across = perp(&u);
             let a_range = range(
-                across.dot(&(av[edge].coords + shift)),
-                across.dot(&(av[next].coords + shift)),
+                across.dot(&(moved * av[edge]).coords),
+                across.dot(&(moved * av[next]).coords),
             );
             // B's vertices on its support line: the support and its
             // neighbours within `eps` of it (an edge parallel to A's).
-            let on_line = |i: usize| bv[i].coords.dot(&u) <= bv[support].coords.dot(&u) + eps;
-            (
-                u,
-                a_range,
-                tied_range(bv, support, &across, Vector::zeros(), on_line),
-            )
+            let level = bv[support].coords.dot(&u) + eps;
+            let on_line = |i: usize| bv[i].coords.dot(&u) <= level;
+            let b_range = tied_range(bv, support, |p| across.dot(&p.coords), on_line);
+            (u, a_range, b_range)
         }
         Face::B { edge, support } => {
-            let n = bn[edge];
-            let next = if edge + 1 == bv.len() { 0 } else { edge + 1 };
-            let across = Vector::new(-n.y, n.x);
+            let u = bn[edge];
+            let u_body = rotation.inverse_transform_vector(&u);
+            let next = if edge + 1 == m { 0 } else { edge + 1 };
+            let across = perp(&u);
             let b_range = range(across.dot(&bv[edge].coords), across.dot(&bv[next].coords));
-            let on_line = |i: usize| av[i].coords.dot(&n) <= av[support].coords.dot(&n) + eps;
-            (
-                -n,
-                tied_range(av, support, &across, shift, on_line),
-                b_range,
-            )
+            let level = av[support].coords.dot(&u_body) + eps;
+            let on_line = |i: usize| av[i].coords.dot(&u_body) <= level;
+            let a_range = tied_range(av, support, |p| across.dot(&(moved * p).coords), on_line);
+            (-u, a_range, b_range)
         }
     };
     if a_range.0 <= b_range.1 && b_range.0 <= a_range.1 {
-        Swept::Hit {
-            time: enter,
-            axis: u,
-        }
+        Swept::Hit { time: enter, axis }
     } else {
         Swept::From(enter)
     }
+}
+
+#[inline]
+fn perp(u: &Vector) -> Vector {
+    Vector::new(-u.y, u.x)
+}
+
+/// Index of a vertex of least projection on `u`.
+#[inline]
+fn lowest(vertices: &[Point], u: &Vector) -> usize {
+    let mut best = (0, f64::INFINITY);
+    for (i, p) in vertices.iter().enumerate() {
+        let value = p.coords.dot(u);
+        if value < best.1 {
+            best = (i, value);
+        }
+    }
+    best.0
 }
 
 #[inline]
@@ -777,22 +833,22 @@ fn range(x: f64, y: f64) -> (f64, f64) {
     (x.min(y), x.max(y))
 }
 
-/// Extent along `across` of vertex `support` and of its neighbours for
-/// which `on_line` holds, moved by `shift`.
+/// Extent of `at` over vertex `support` and its neighbours for which
+/// `on_line` holds.
 #[inline]
 fn tied_range(
     vertices: &[Point],
     support: usize,
-    across: &Vector,
-    shift: Vector,
+    at: impl Fn(&Point) -> f64,
     on_line: impl Fn(usize) -> bool,
 ) -> (f64, f64) {
     let n = vertices.len();
-    let at = |i: usize| across.dot(&(vertices[i].coords + shift));
-    let mut r = (at(support), at(support));
+    let x = at(&vertices[support]);
+    let mut r = (x, x);
     for i in [(support + 1) % n, (support + n - 1) % n] {
         if on_line(i) {
-            r = (r.0.min(at(i)), r.1.max(at(i)));
+            let x = at(&vertices[i]);
+            r = (r.0.min(x), r.1.max(x));
         }
     }
     r
@@ -805,6 +861,7 @@ fn impact(
     duration: f64,
     b: &Shape,
     padding: f64,
+    from: (f64, f64),
 ) -> Option<Impact> {
     let (a_count, b_count) = (piece_count(a), piece_count(b));
     let Scratch { placed, next } = scratch;
@@ -837,32 +894,7 @@ fn impact(
         });
     }
     let duration = duration.max(0.0);
-    let mut t = 0.0;
-    if let (0.0, Shape::Convex(pa), Shape::Convex(pb)) = (motion.angular(), a, b) {
-        // The common case in closed form: two polygons, a translation.
-        let placed = &mut placed[0];
-        placed.set_transformed(pa, &start);
-        let velocity = motion.origin_velocity(&start);
-        let from = *placed.aabb();
-        let to = Aabb {
-            min: from.min + velocity * duration,
-            max: from.max + velocity * duration,
-        };
-        let scale = from.union(&to).magnitude().max(pb.aabb().magnitude());
-        let tol = length_tolerance(scale.max(padding));
-        match translation_convex(placed, pb, velocity, duration, padding + tol, tol / 16.0) {
-            Swept::Miss => return None,
-            Swept::Hit { time, axis } => {
-                return Some(Impact {
-                    time,
-                    contact: Contact::Colliding { depth: 0.0, axis },
-                    exact: true,
-                    steps: 1,
-                })
-            }
-            Swept::From(time) => t = time,
-        }
-    }
+    let mut t = from.0;
     let sweep = Sweep::new(motion, duration);
     let swept = match a {
         Shape::Convex(p) => sweep.points(p.vertices()),
@@ -872,6 +904,8 @@ fn impact(
             .inflated(c.radius),
     };
     let tol = length_tolerance(swept.magnitude().max(b.aabb().magnitude()).max(padding));
+    // Never below the tolerance a caller's closed form already used.
+    let tol = tol.max(from.1);
     let stop = tol * (1.0 + CONVERGED);
 
     // Time until which each pair (i, j) is proven apart; pairs whose swept
