@@ -32,6 +32,15 @@
 //! re-measured when their own bound runs out, and the whole query starts
 //! with a swept-box screening of the pairs when there are several.
 //!
+//! * **Two polygons, pure translation**: in closed form, without the
+//!   advancement: a swept SAT over the face normals of `B ⊕ −A` (walked in
+//!   angular order, as for a Minkowski sum: one support search, then one
+//!   comparison per face; O(n + m), nothing placed or allocated) gives the
+//!   latest entry time over the faces, a lower bound of the contact (and an
+//!   empty interval a proven miss); when the entry face's support sets
+//!   overlap across the normal there, that time *is* the contact. Only an
+//!   entry through a rounded corner (padding, or the tolerance) is left to
+//!   the advancement below, from that time on.
 //! * **Pure translation** (`angular == 0`): all vertices move alike, `c2 = 0`
 //!   and the step is `(d − tol) / (n·v)`: a Newton step on the clearance,
 //!   which is a convex function of `t` along a straight motion (the distance
@@ -78,7 +87,7 @@ use super::sat::{separation, Core};
 use super::{cross, length_tolerance, Aabb, Circle, ConvexPolygon, Point, Shape, Vector};
 use nalgebra::{Isometry2, UnitComplex};
 use std::cell::RefCell;
-use std::f64::consts::{FRAC_PI_2, TAU};
+use std::f64::consts::{PI, TAU};
 
 /// Most advancement steps before giving up on convergence: the time
 /// reached is then reported as a (conservative) contact, `exact: false`.
@@ -259,21 +268,26 @@ impl Motion {
     /// A box holding `shape` (in the body frame) inflated by `padding` at
     /// every pose over `[0, duration]` (a negative duration is 0).
     ///
-    /// Translation: the boxes of the start and end poses. Rotation: each
-    /// vertex's path is bounded on its own (the box of the swept polygon is
-    /// the box of its swept vertices): for a twist an arc about the fixed
-    /// centre of rotation, exact (its end points plus the circle's axis
-    /// extremes within the swept angle; for sweeps up to 90° the chord's box
-    /// grown by the sagitta `chord/2 · tan(sweep/4)`); for a path segment the
-    /// box of the origin's segment plus that of the vertex's arc about the
-    /// origin. Grown by `1e-14` of the coordinates against rounding. A
-    /// non-finite motion, duration or padding gives the infinite box.
+    /// The box of a swept polygon is the box of its swept vertices, so each
+    /// vertex's path is bounded on its own:
+    /// * translation: the boxes of the start and end poses (exact);
+    /// * twist: an arc about the fixed centre of rotation, exact (its end
+    ///   points plus the circle's axis extremes within the swept angle; for
+    ///   a turn below 1e-3 rad, whose centre is far, the chord's box grown
+    ///   by the sagitta `chord/2 · tan(angle/4)`);
+    /// * turning path segment: cut into spans of at most 5.6° (64 at most),
+    ///   on each the box of the origin's segment plus the box of the
+    ///   vertex's arc about the origin (a sum of boxes: over by at most the
+    ///   smaller of the two per span).
+    ///
+    /// Grown by `1e-14` of the coordinates against rounding. A non-finite
+    /// motion, duration or padding gives the infinite box.
     pub fn swept_aabb(&self, shape: &Shape, padding: f64, duration: f64) -> Aabb {
         let padding = if padding > 0.0 { padding } else { 0.0 };
         if !(self.is_finite() && duration.is_finite() && padding.is_finite()) {
             return EVERYWHERE;
         }
-        let sweep = Sweep::new(self, duration.max(0.0));
+        let sweep = Sweep::new(self, duration.max(0.0), 64);
         let bound = match shape {
             Shape::Convex(p) => sweep.points(p.vertices()),
             Shape::Compound(c) => sweep.points(c.outline()),
@@ -303,15 +317,21 @@ struct Sweep {
 enum About {
     /// No rotation: straight paths.
     Translation,
-    /// A path segment: the origin's segment (its box) plus an arc about
-    /// the moving origin.
-    Origin(Aabb),
+    /// A path segment, cut into `pieces` equal spans: on each, the box of
+    /// the origin's segment plus that of the arc about the moving origin.
+    Origin {
+        velocity: Vector,
+        duration: f64,
+        pieces: usize,
+    },
     /// A twist: an arc about this fixed point.
     Center(Point),
 }
 
 impl Sweep {
-    fn new(motion: &Motion, duration: f64) -> Sweep {
+    /// `pieces`: at most how many spans a turning path segment is cut into
+    /// (one per 5.6° turned).
+    fn new(motion: &Motion, duration: f64, pieces: usize) -> Sweep {
         let start = *motion.start();
         let end = motion.pose_at(duration);
         let angle = motion.angular() * duration;
@@ -319,10 +339,12 @@ impl Sweep {
             About::Translation
         } else {
             match *motion {
-                Motion::Interpolated { .. } => About::Origin(two_points(
-                    start.translation.vector.into(),
-                    end.translation.vector.into(),
-                )),
+                Motion::Interpolated { velocity, .. } => About::Origin {
+                    velocity,
+                    duration,
+                    // `as` saturates (and the angle is finite here).
+                    pieces: ((angle.abs() / (PI / 32.0)).ceil() as usize).clamp(1, pieces.max(1)),
+                },
                 Motion::Twist {
                     velocity, angular, ..
                 } => About::Center(start * Point::new(-velocity.y / angular, velocity.x / angular)),
@@ -340,15 +362,36 @@ impl Sweep {
     fn point(&self, p: &Point) -> Aabb {
         match self.about {
             About::Translation => two_points(self.start * p, self.end * p),
-            About::Origin(origin) => {
-                let u0 = Point::from(self.start.rotation * p.coords);
-                let u1 = Point::from(self.end.rotation * p.coords);
-                let arc = arc_box(Point::origin(), u0, u1, self.angle);
-                let sum = Aabb {
-                    min: origin.min + arc.min.coords,
-                    max: origin.max + arc.max.coords,
+            About::Origin {
+                velocity,
+                duration,
+                pieces,
+            } => {
+                let origin = self.start.translation.vector;
+                let at = |i: usize| {
+                    let t = duration * i as f64 / pieces as f64;
+                    let turn = UnitComplex::new(self.angle * i as f64 / pieces as f64);
+                    (
+                        Point::from(origin + velocity * t),
+                        Point::from(turn * (self.start.rotation * p.coords)),
+                    )
                 };
-                sum.inflated(1e-14 * sum.magnitude())
+                let angle = self.angle / pieces as f64;
+                let (mut o0, mut u0) = at(0);
+                let mut bound: Option<Aabb> = None;
+                for i in 1..=pieces {
+                    let (o1, u1) = at(i);
+                    let path = two_points(o0, o1);
+                    let arc = arc_box(Point::origin(), u0, u1, angle);
+                    let sum = Aabb {
+                        min: path.min + arc.min.coords,
+                        max: path.max + arc.max.coords,
+                    };
+                    bound = Some(bound.map_or(sum, |b| b.union(&sum)));
+                    (o0, u0) = (o1, u1);
+                }
+                let bound = bound.unwrap_or(EVERYWHERE);
+                bound.inflated(1e-14 * bound.magnitude())
             }
             About::Center(center) => arc_box(center, self.start * p, self.end * p, self.angle),
         }
@@ -377,9 +420,10 @@ fn two_points(p: Point, q: Point) -> Aabb {
 fn arc_box(center: Point, x0: Point, x1: Point, angle: f64) -> Aabb {
     let mut bound = two_points(x0, x1);
     let sweep = angle.abs();
-    if sweep <= FRAC_PI_2 {
+    if sweep <= 1e-3 {
         // The arc stays within its sagitta of the chord and projects onto
-        // it; no need of the (possibly far) centre.
+        // it; no need of the centre, far away for a slow turn (whose
+        // coordinates would cost precision).
         let chord = (x1 - x0).norm();
         let sagitta = 0.5 * chord * (0.25 * sweep).tan();
         let margin = 1e-14 * (x0.coords.amax().max(x1.coords.amax()) + chord);
@@ -895,7 +939,7 @@ fn impact(
     }
     let duration = duration.max(0.0);
     let mut t = from.0;
-    let sweep = Sweep::new(motion, duration);
+    let sweep = Sweep::new(motion, duration, 1);
     let swept = match a {
         Shape::Convex(p) => sweep.points(p.vertices()),
         Shape::Compound(c) => sweep.points(c.outline()),
