@@ -206,6 +206,10 @@ fn check(name: &str, pairs: &[Pair], theirs: fn(&Pair) -> Option<f64>) {
     let mut travel = (0.0_f64, 0.0_f64);
     for (i, pair) in pairs.iter().enumerate() {
         let (r, o, p) = (reference(pair), ours(pair), theirs(pair));
+        if std::env::var("MOTION_STEPS").is_ok() {
+            let hit = time_of_impact(&pair.a, &pair.motion, DURATION, &pair.b, 0.0);
+            eprintln!("{name} pair {i}: {hit:?}");
+        }
         assert_eq!(
             r.is_some(),
             o.is_some(),

@@ -771,44 +771,57 @@ fn translation_convex(
     // for the first, then one comparison per face. A is placed vertex by
     // vertex as the walk reaches it (no buffer).
     let first = start * av[0];
-    let (mut ka, mut u, mut corner) = (0, rotation * an[0], first);
-    let mut jb = lowest(bv, &u);
-    let mut b_done = 0;
-    loop {
-        let a_left = ka < n;
-        if b_done < m && (!a_left || cross(&u, &bn[jb]) > 0.0) {
-            // B's edge `jb` against A's vertex whose cone it crosses.
+    let mut jb = lowest(bv, &(rotation * an[0]));
+    let mut b_left = m;
+    for ka in 0..n {
+        let u = rotation * an[ka];
+        let corner = if ka == 0 { first } else { start * av[ka] };
+        // B's edges whose normal comes before A's edge `ka`, against A's
+        // vertex `ka` (whose cone they cross).
+        while b_left > 0 && cross(&u, &bn[jb]) > 0.0 {
             let normal = &bn[jb];
             let sep = normal.dot(&(corner - bv[jb]));
-            let support = if a_left { ka } else { 0 };
-            if !gap(sep, -velocity.dot(normal), Face::B { edge: jb, support }) {
-                return Swept::Miss;
-            }
-            b_done += 1;
-            jb = if jb + 1 == m { 0 } else { jb + 1 };
-        } else if a_left {
-            // A's edge `ka` against B's current support vertex.
-            let sep = u.dot(&(bv[jb] - corner));
             if !gap(
                 sep,
-                velocity.dot(&u),
-                Face::A {
-                    edge: ka,
-                    support: jb,
+                -velocity.dot(normal),
+                Face::B {
+                    edge: jb,
+                    support: ka,
                 },
             ) {
                 return Swept::Miss;
             }
-            ka += 1;
-            if ka < n {
-                u = rotation * an[ka];
-                corner = start * av[ka];
-            } else {
-                corner = first;
-            }
-        } else {
-            break;
+            b_left -= 1;
+            jb = if jb + 1 == m { 0 } else { jb + 1 };
         }
+        // A's edge `ka` against B's current support vertex.
+        let sep = u.dot(&(bv[jb] - corner));
+        if !gap(
+            sep,
+            velocity.dot(&u),
+            Face::A {
+                edge: ka,
+                support: jb,
+            },
+        ) {
+            return Swept::Miss;
+        }
+    }
+    // The rest of B's edges, up to a full turn: against A's vertex 0.
+    for _ in 0..b_left {
+        let normal = &bn[jb];
+        let sep = normal.dot(&(first - bv[jb]));
+        if !gap(
+            sep,
+            -velocity.dot(normal),
+            Face::B {
+                edge: jb,
+                support: 0,
+            },
+        ) {
+            return Swept::Miss;
+        }
+        jb = if jb + 1 == m { 0 } else { jb + 1 };
     }
     let Some(face) = face else {
         return Swept::From(0.0); // Within `radius` at the start already.
