@@ -3,7 +3,7 @@
 //! Shape A is given in its own (body) frame and placed by a [`Motion`] at
 //! every time `t` in `[0, duration]`; shape B does not move. The answer is
 //! the first `t` at which A, inflated by `padding`, touches or overlaps B,
-//! under the tolerance policy of [`super::query`]: touching counts, and a
+//! under the tolerance policy of [`super::query`](mod@super::query): touching counts, and a
 //! clearance `<= tol` is touching, with one tolerance for the whole motion,
 //!
 //! ```text
