@@ -22,6 +22,19 @@
 //! bound, bisection of the first colliding one), asserts that both libraries
 //! agree with it on hit / no hit and that ours is never later, and prints
 //! both libraries' errors against it (time, and travel at the speed bound).
+//!
+//! Measured on the 2-core development machine (shared, so criterion's times
+//! wander by ±15 %; instruction counts from callgrind with `MOTION_REPEAT`,
+//! 300 batches minus a 0-batch run, are exact):
+//!
+//! | group       | ours        | parry        | time ratio | instructions (ours / parry) |
+//! |-------------|-------------|--------------|------------|-----------------------------|
+//! | translation | 88 ns       | 401 ns       | 4.6×       | 1,395 / 3,371 = 2.4×        |
+//! | rotation    | 3.8 µs      | 17.1 µs      | 4.6×       | 45,119 / 184,367 = 4.1×     |
+//!
+//! Errors against the dense reference (pairs that hit): translation, ours
+//! ≤ 2.0e-12 s (never late), parry ≤ 9.0e-13 s; rotation, ours ≤ 3.4e-12 s
+//! (never late), parry ≤ 1.1e-9 s (either side).
 
 use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode, Throughput};
 use nalgebra::Isometry2;
