@@ -61,6 +61,12 @@ impl Aabb {
         Some(aabb)
     }
 
+    /// The box's centre.
+    #[inline]
+    pub fn center(&self) -> Point {
+        nalgebra::center(&self.min, &self.max)
+    }
+
     /// This box grown by `margin` on every side.
     pub fn inflated(&self, margin: f64) -> Self {
         let m = Vector::new(margin, margin);
