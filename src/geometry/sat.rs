@@ -230,30 +230,41 @@ pub(crate) fn clearance(a: Core, b: Core) -> Separation {
 /// coordinates.
 #[cfg(test)]
 fn clearance_from(a: Core, b: Core, direction: &Vector) -> Option<Separation> {
-    descend(a, b, support_face(a, b, direction)?, f64::NEG_INFINITY)
+    let (start, spare) = support_face(a, b, direction)?;
+    descend(a, b, start, Some(spare), f64::NEG_INFINITY)
 }
 
 /// The face with the larger separation of the two at the support vertex of
-/// `A − B` for `direction`, when it is positive. Two points have no face.
-fn support_face(a: Core, b: Core, direction: &Vector) -> Option<Face> {
+/// `A − B` for `direction`, when it is positive, and the other one, with
+/// whether it comes before the first. Two points have no face.
+fn support_face(a: Core, b: Core, direction: &Vector) -> Option<(Face, Spare)> {
     if a.is_point() && b.is_point() {
         return None;
     }
     let state = (find_support(a, direction), find_support(b, &-direction));
     let after = face_after(a, b, state);
     let before = face_before(a, b, state);
-    let start = if after.sep >= before.sep {
-        after
-    } else {
-        before
+    let (start, spare) = match after.sep >= before.sep {
+        true => (after, (before, true)),
+        false => (before, (after, false)),
     };
-    (start.sep > 0.0).then_some(start)
+    (start.sep > 0.0).then_some((start, spare))
 }
+
+/// A face already built next to the descent's first face, and whether it
+/// is the one before it: the descent's first move may reuse it.
+type Spare = (Face, bool);
 
 /// [`clearance_from`] from a face with a positive separation (e.g. the one
 /// the early-exit walk of [`separation`] stopped at). `None` as soon as a
 /// face is no farther than `beyond` (the clearance is at most that).
-fn descend(a: Core, b: Core, face: Face, beyond: f64) -> Option<Separation> {
+fn descend(
+    a: Core,
+    b: Core,
+    face: Face,
+    mut spare: Option<Spare>,
+    beyond: f64,
+) -> Option<Separation> {
     if face.sep <= 0.0 {
         return None;
     }
@@ -273,10 +284,12 @@ fn descend(a: Core, b: Core, face: Face, beyond: f64) -> Option<Separation> {
         if candidate.interior() {
             break; // Certified if the origin is beyond the face's line.
         }
-        let (neighbour, at_start) = match candidate.along <= 0.0 {
-            // Closest at the face's start: the face before shares it.
-            true => (face_before(a, b, candidate.face.start_state()), true),
-            false => (face_after(a, b, candidate.face.end_state(na, nb)), false),
+        // Closest at the face's start: the face before shares it.
+        let at_start = candidate.along <= 0.0;
+        let neighbour = match (spare.take(), at_start) {
+            (Some((face, before)), _) if before == at_start => face,
+            (_, true) => face_before(a, b, candidate.face.start_state()),
+            (_, false) => face_after(a, b, candidate.face.end_state(na, nb)),
         };
         if neighbour.sep > deepest {
             deepest = neighbour.sep;
@@ -330,8 +343,8 @@ pub(crate) fn separation_from(
     beyond: f64,
 ) -> Separation {
     if let Some(direction) = direction {
-        if let Some(start) = support_face(a, b, direction) {
-            return descend(a, b, start, beyond).unwrap_or_else(|| separation(a, b));
+        if let Some((start, spare)) = support_face(a, b, direction) {
+            return descend(a, b, start, Some(spare), beyond).unwrap_or_else(|| separation(a, b));
         }
     }
     if let (Some(p), Some(q)) = (a.as_point(), b.as_point()) {
@@ -358,7 +371,7 @@ pub(crate) fn separation_from(
             closest: None,
         };
     };
-    descend(a, b, face, beyond).unwrap_or_else(|| clearance(a, b))
+    descend(a, b, face, None, beyond).unwrap_or_else(|| clearance(a, b))
 }
 
 /// The largest separation over the faces, stopping at the first one for
@@ -509,7 +522,13 @@ impl Candidate {
             // Vertex–vertex: the direction between two input points is exact.
             let corner = self.corner();
             let d = face.vertex - corner;
-            let length = d.x.hypot(d.y);
+            // `distance_squared` is `d · d`: its square root is within an
+            // ulp of `hypot` unless the squares over- or underflow.
+            let squared = self.distance_squared;
+            let length = match (1e-290..=1e290).contains(&squared) {
+                true => squared.sqrt(),
+                false => d.x.hypot(d.y),
+            };
             let axis = match length > 0.0 {
                 true => face.oriented_a_to_b(unit(d, length)),
                 false => face.axis,
@@ -652,6 +671,7 @@ fn face_after(a: Core, b: Core, (i, j): (usize, usize)) -> Face {
 /// The face of `A − B` entering the walk state `(i, j)`: A's edge `i − 1`
 /// or B's edge `j − 1`, whichever comes later in the walk's order (B's on a
 /// tie, as the walk takes A's first).
+#[inline]
 fn face_before(a: Core, b: Core, (i, j): (usize, usize)) -> Face {
     let (na, nb) = (a.normals.len(), b.normals.len());
     let previous = |k: usize, n: usize| if k == 0 { n - 1 } else { k - 1 };
