@@ -117,11 +117,9 @@ impl Aabb {
     /// Largest absolute coordinate: the scale used by the tolerance policy.
     #[inline]
     pub fn magnitude(&self) -> f64 {
-        self.min
-            .x
-            .abs()
-            .max(self.min.y.abs())
-            .max(self.max.x.abs())
-            .max(self.max.y.abs())
+        // The largest |coordinate| is max(-min, max) per axis.
+        let x = (-self.min.x).max(self.max.x);
+        let y = (-self.min.y).max(self.max.y);
+        x.max(y)
     }
 }

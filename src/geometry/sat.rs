@@ -230,41 +230,30 @@ pub(crate) fn clearance(a: Core, b: Core) -> Separation {
 /// coordinates.
 #[cfg(test)]
 fn clearance_from(a: Core, b: Core, direction: &Vector) -> Option<Separation> {
-    let (start, spare) = support_face(a, b, direction)?;
-    descend(a, b, start, Some(spare), f64::NEG_INFINITY)
+    descend(a, b, support_face(a, b, direction)?, f64::NEG_INFINITY)
 }
 
-/// The face with the larger separation of the two at the support vertex of
-/// `A − B` for `direction`, when it is positive, and the other one, with
-/// whether it comes before the first. Two points have no face.
-fn support_face(a: Core, b: Core, direction: &Vector) -> Option<(Face, Spare)> {
+/// A face with a positive separation at the support vertex of `A − B`
+/// for `direction`: the one leaving it, else the one entering it (when
+/// `direction` separates the cores, one of them has). Two points have no
+/// face.
+fn support_face(a: Core, b: Core, direction: &Vector) -> Option<Face> {
     if a.is_point() && b.is_point() {
         return None;
     }
     let state = (find_support(a, direction), find_support(b, &-direction));
     let after = face_after(a, b, state);
+    if after.sep > 0.0 {
+        return Some(after);
+    }
     let before = face_before(a, b, state);
-    let (start, spare) = match after.sep >= before.sep {
-        true => (after, (before, true)),
-        false => (before, (after, false)),
-    };
-    (start.sep > 0.0).then_some((start, spare))
+    (before.sep > 0.0).then_some(before)
 }
-
-/// A face already built next to the descent's first face, and whether it
-/// is the one before it: the descent's first move may reuse it.
-type Spare = (Face, bool);
 
 /// [`clearance_from`] from a face with a positive separation (e.g. the one
 /// the early-exit walk of [`separation`] stopped at). `None` as soon as a
 /// face is no farther than `beyond` (the clearance is at most that).
-fn descend(
-    a: Core,
-    b: Core,
-    face: Face,
-    mut spare: Option<Spare>,
-    beyond: f64,
-) -> Option<Separation> {
+fn descend(a: Core, b: Core, face: Face, beyond: f64) -> Option<Separation> {
     if face.sep <= 0.0 {
         return None;
     }
@@ -286,10 +275,9 @@ fn descend(
         }
         // Closest at the face's start: the face before shares it.
         let at_start = candidate.along <= 0.0;
-        let neighbour = match (spare.take(), at_start) {
-            (Some((face, before)), _) if before == at_start => face,
-            (_, true) => face_before(a, b, candidate.face.start_state()),
-            (_, false) => face_after(a, b, candidate.face.end_state(na, nb)),
+        let neighbour = match at_start {
+            true => face_before(a, b, candidate.face.start_state()),
+            false => face_after(a, b, candidate.face.end_state(na, nb)),
         };
         if neighbour.sep > deepest {
             deepest = neighbour.sep;
@@ -343,8 +331,8 @@ pub(crate) fn separation_from(
     beyond: f64,
 ) -> Separation {
     if let Some(direction) = direction {
-        if let Some((start, spare)) = support_face(a, b, direction) {
-            return descend(a, b, start, Some(spare), beyond).unwrap_or_else(|| separation(a, b));
+        if let Some(start) = support_face(a, b, direction) {
+            return descend(a, b, start, beyond).unwrap_or_else(|| separation(a, b));
         }
     }
     if let (Some(p), Some(q)) = (a.as_point(), b.as_point()) {
@@ -371,7 +359,7 @@ pub(crate) fn separation_from(
             closest: None,
         };
     };
-    descend(a, b, face, None, beyond).unwrap_or_else(|| clearance(a, b))
+    descend(a, b, face, beyond).unwrap_or_else(|| clearance(a, b))
 }
 
 /// The largest separation over the faces, stopping at the first one for
