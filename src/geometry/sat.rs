@@ -922,7 +922,7 @@ mod tests {
         let gaps = [30.0, 5.0, 0.5, 1e-3, 1e-6, 1e-10, 0.0, -1e-3, -0.3];
         let (mut apart, mut answered, mut answered_close) = (0, 0, 0);
         let mut answered_from_support = 0;
-        for k in 0..12_000 {
+        for k in 0..30_000 {
             let pa = polygon(&mut rng, sizes[k % sizes.len()], k % 3 == 0);
             let pb = polygon(&mut rng, sizes[(k / 3) % sizes.len()], k % 4 == 0);
             let t = rng.range(0.0, TAU);
@@ -941,9 +941,19 @@ mod tests {
             };
             let scale = pa.aabb().magnitude().max(pb.aabb().magnitude());
             let tol = super::super::length_tolerance(scale);
-            let (a, b) = (Core::polygon(&pa), Core::polygon(&pb));
+            // One pair in six: B is a point (a circle's core), one of its
+            // vertices.
+            let point_b = k % 6 == 5;
+            let vertex_b = pb.vertices()[0];
+            let (a, b) = match point_b {
+                true => (Core::polygon(&pa), Core::point(&vertex_b)),
+                false => (Core::polygon(&pa), Core::polygon(&pb)),
+            };
             let full = separation(a, b);
-            let direction = pb.aabb().center() - pa.aabb().center();
+            let direction = match point_b {
+                true => vertex_b - pa.aabb().center(),
+                false => pb.aabb().center() - pa.aabb().center(),
+            };
             let from_support = clearance_from(a, b, &direction);
             if from_support.is_some() {
                 answered_from_support += 1;
@@ -969,6 +979,9 @@ mod tests {
             assert!((fast.value - full.value).abs() <= tol / 8.0, "{}", what());
             let (p, q) = fast.closest.expect("closest points");
             assert!(((q - p).norm() - fast.value).abs() <= tol, "{}", what());
+            if point_b {
+                assert_eq!(q, vertex_b, "{}", what());
+            }
             for (point, polygon) in [(p, &pa), (q, &pb)] {
                 let outside = polygon
                     .vertices()
