@@ -316,8 +316,8 @@ fn finish(candidate: &Candidate, deepest: f64, deepest_axis: Vector) -> Separati
 
 /// [`separation`] with the full walk of [`clearance`] replaced by the
 /// descent of [`clearance_from`] (from the support vertex for `direction`
-/// when there is one, else from the face at which the early-exit walk of
-/// [`separation`] stopped) whenever `accept` holds for the descent's value.
+/// when there is one, else for the normal of the face at which the
+/// early-exit walk of [`separation`] stopped) whenever `accept` holds for the descent's value.
 /// Pass a direction only for cores likely apart: for overlapping cores the
 /// support searches are wasted before the walk. Callers accept only
 /// clearances `> beyond`, far enough (beyond rounding) from their own
@@ -338,28 +338,21 @@ pub(crate) fn separation_from(
     if let (Some(p), Some(q)) = (a.as_point(), b.as_point()) {
         return point_separation(p, q);
     }
-    // `separation`'s first walk, keeping the face it stops at.
-    let (mut max_sep, mut axis) = (f64::NEG_INFINITY, Vector::x());
-    let mut stopped = None;
-    for_each_face(a, b, |face| {
-        if face.sep > max_sep {
-            max_sep = face.sep;
-            axis = face.axis;
-        }
-        if face.sep > 0.0 {
-            stopped = Some(*face);
-        }
-        face.sep <= 0.0
-    });
-    let Some(face) = stopped else {
+    // `separation`'s first walk. It stops at the first face with a
+    // positive separation, whose normal then separates the cores: the
+    // descent starts at the support vertex for it.
+    let (max_sep, axis) = deepest_separation(a, b, |sep| sep > 0.0);
+    if max_sep <= 0.0 {
         // As `separation`: the deepest face of a complete walk.
         return Separation {
             value: if max_sep.is_finite() { max_sep } else { 0.0 },
             axis,
             closest: None,
         };
-    };
-    descend(a, b, face, beyond).unwrap_or_else(|| clearance(a, b))
+    }
+    support_face(a, b, &axis)
+        .and_then(|face| descend(a, b, face, beyond))
+        .unwrap_or_else(|| clearance(a, b))
 }
 
 /// The largest separation over the faces, stopping at the first one for
