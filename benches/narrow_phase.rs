@@ -27,9 +27,7 @@
 //! * `textbook_bool`, `textbook_mtv`: project every vertex of both polygons
 //!   on every edge normal of both (early exit on a separating axis).
 
-use criterion::{
-    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
-};
+use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode, Throughput};
 use parry2d_f64::math::{Pose, Vector as PVector};
 use parry2d_f64::query as pq;
 use parry2d_f64::shape::ConvexPolygon as ParryPolygon;
@@ -450,9 +448,66 @@ fn narrow_phase(c: &mut Criterion) {
     }
 }
 
+/// Instruction-count mode, for a shared machine where timings drift:
+/// `NARROW_PHASE_COUNT="<regular|jittered> <configuration> <n> <ours|parry> <repeats>"`
+/// runs `query` (ours) or `contact` + `closest_points` (parry) over the
+/// batch of one benchmark `repeats` times and exits, without criterion.
+/// Only [`count_loop`] is of interest:
+///
+/// ```bash
+/// NARROW_PHASE_COUNT="jittered far 64 ours 100" valgrind --tool=callgrind \
+///     --toggle-collect='*count_loop*' target/release/deps/narrow_phase-*
+/// ```
+///
+/// (instructions per pair = the total / (8 × repeats)).
+fn count_mode(spec: &str) {
+    let words: Vec<&str> = spec.split_whitespace().collect();
+    let [kind, config, n, which, repeats] = words[..] else {
+        panic!("NARROW_PHASE_COUNT: <kind> <configuration> <n> <ours|parry> <repeats>");
+    };
+    let kind = match kind {
+        "regular" => Kind::Regular,
+        "jittered" => Kind::Jittered,
+        other => panic!("unknown kind {other}"),
+    };
+    let config = *Config::ALL
+        .iter()
+        .find(|c| c.name() == config)
+        .expect("configuration");
+    let n: usize = n.parse().expect("n");
+    let repeats: usize = repeats.parse().expect("repeats");
+    let pairs: Vec<Pair> = (0..PAIRS).map(|i| make_pair(kind, config, n, i)).collect();
+    for pair in &pairs {
+        check_agreement(pair, kind, config, n);
+    }
+    count_loop(&pairs, which == "parry", repeats);
+}
+
+/// The loop [`count_mode`] measures.
+#[inline(never)]
+fn count_loop(pairs: &[Pair], parry: bool, repeats: usize) {
+    for _ in 0..repeats {
+        for p in pairs {
+            if parry {
+                black_box(parry_query(black_box(&p.parry_a), black_box(&p.parry_b)));
+            } else {
+                black_box(query(black_box(&p.ours_a), black_box(&p.ours_b), 0.0));
+            }
+        }
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().nresamples(2_000).without_plots();
     targets = narrow_phase
 }
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(spec) = std::env::var("NARROW_PHASE_COUNT") {
+        count_mode(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -61,6 +61,12 @@ impl Aabb {
         Some(aabb)
     }
 
+    /// The box's centre.
+    #[inline]
+    pub fn center(&self) -> Point {
+        nalgebra::center(&self.min, &self.max)
+    }
+
     /// This box grown by `margin` on every side.
     pub fn inflated(&self, margin: f64) -> Self {
         let m = Vector::new(margin, margin);
@@ -111,11 +117,9 @@ impl Aabb {
     /// Largest absolute coordinate: the scale used by the tolerance policy.
     #[inline]
     pub fn magnitude(&self) -> f64 {
-        self.min
-            .x
-            .abs()
-            .max(self.min.y.abs())
-            .max(self.max.x.abs())
-            .max(self.max.y.abs())
+        // The largest |coordinate| is max(-min, max) per axis.
+        let x = (-self.min.x).max(self.max.x);
+        let y = (-self.min.y).max(self.max.y);
+        x.max(y)
     }
 }
