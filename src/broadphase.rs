@@ -728,11 +728,26 @@ impl Candidates {
         padding: f64,
         obstacles: &[Obstacle],
     ) -> Option<(usize, Impact)> {
+        let swept = motion.swept_aabb(footprint, padding.max(0.0), duration);
+        self.first_impact_within(&swept, footprint, motion, duration, padding, obstacles)
+    }
+
+    /// [`first_impact`](Self::first_impact) with the motion's swept box
+    /// (`motion.swept_aabb(footprint, padding, duration)`, or any box
+    /// holding it) computed by the caller, who needed it already.
+    pub fn first_impact_within(
+        &self,
+        swept: &Aabb,
+        footprint: &Shape,
+        motion: &Motion,
+        duration: f64,
+        padding: f64,
+        obstacles: &[Obstacle],
+    ) -> Option<(usize, Impact)> {
         if !self.consistent {
             return None;
         }
         let padding = padding.max(0.0);
-        let swept = motion.swept_aabb(footprint, padding, duration);
         let tol = length_tolerance(swept.magnitude().max(self.magnitude).max(padding));
         let swept = swept.inflated(2.0 * tol);
         let mut best: Option<(usize, Impact)> = None;

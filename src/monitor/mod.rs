@@ -15,7 +15,7 @@
 
 use crate::broadphase::ObstacleIndex;
 use crate::geometry::toi::{Impact, Motion};
-use crate::geometry::Vector;
+use crate::geometry::{Aabb, Vector};
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
 use crate::model::{
     append_outcomes, summarize, Cause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status,
@@ -1215,10 +1215,16 @@ impl Monitor {
                 Some(from) => m.transformed(from),
                 None => *m,
             };
-            let moved: Vec<(Motion, f64)> = segments.iter().map(|(m, d)| (local(m), *d)).collect();
+            let moved: Vec<(Motion, f64, Aabb)> = segments
+                .iter()
+                .map(|(m, d)| {
+                    let m = local(m);
+                    (m, *d, m.swept_aabb(footprint, padding, *d))
+                })
+                .collect();
             let Some(region) = moved
                 .iter()
-                .map(|(m, d)| m.swept_aabb(footprint, padding, *d))
+                .map(|(_, _, swept)| *swept)
                 .reduce(|a, b| a.union(&b))
             else {
                 continue;
@@ -1236,13 +1242,13 @@ impl Monitor {
             // Segments after one where this group already has a contact
             // cannot hold an earlier one.
             let last = first.map_or(moved.len(), |(k, _, _)| k + 1);
-            for (k, (motion, duration)) in moved.iter().enumerate().take(last) {
+            for (k, (motion, duration, swept)) in moved.iter().enumerate().take(last) {
                 let horizon = match first {
                     Some((fk, _, hit)) if fk == k => hit.time,
                     _ => *duration,
                 };
                 if let Some((i, hit)) =
-                    near.first_impact(footprint, motion, horizon, padding, members)
+                    near.first_impact_within(swept, footprint, motion, horizon, padding, members)
                 {
                     let earlier = match first {
                         Some((fk, _, b)) => k < fk || hit.time < b.time,
