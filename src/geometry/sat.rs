@@ -27,6 +27,16 @@
 //! faces of `D` in angular order (both cores' normals merged, as in the
 //! Minkowski sum of convex polygons) moves one of two pointers forward per
 //! face, after a single O(log n) support search.
+//!
+//! # Clearance without the full walk
+//!
+//! The closest points of cores that are apart need not visit every face:
+//! `separation_from` (what [`query`](super::query()) uses) descends from a
+//! separating face near the support vertex for a separating direction to
+//! the nearest face, and stops on an exact certificate of optimality (see
+//! `descend`); two small polygons whose boxes are apart are measured by
+//! brute force over their vertex and vertex–edge pairs (`small_clearance`).
+//! `clearance`, the full walk, stays the reference and the fallback.
 
 use super::{cross, unit, ConvexPolygon, Point, Vector};
 
@@ -201,33 +211,9 @@ pub(crate) fn clearance(a: Core, b: Core) -> Separation {
     }
 }
 
-/// [`clearance`] by a local descent over the faces of `A − B`, O(log n +
-/// log m + the faces between the start and the closest feature), for
-/// cores that are apart. `None` when it cannot certify its answer: then use
-/// [`separation`] (always for overlapping or nearly touching cores).
-///
-/// The descent starts at the support vertex `w` of `A − B` for `direction`
-/// (from A toward B, any length: the box centres' offset will do), on one of
-/// the two faces at `w` that has a positive separation; there is one when
-/// `direction` separates the cores. From a face whose closest point to the
-/// origin is one of its ends, it moves to the neighbouring face at that end
-/// unless that face's closest point is the same end. Each move reaches a
-/// face with a nearer point (the neighbour's nearest point is not the shared
-/// end, so its distance is smaller), so the descent cannot cycle, and it
-/// always turns the same way (a face it moved to forward has its closest
-/// point past its start).
-///
-/// It stops with an exact certificate of optimality for convex `A − B`:
-/// * a face with a positive separation whose closest point is inside its
-///   edge: `A − B` lies in the face's half-plane, at that separation from
-///   the origin, and the point is in `A − B`;
-/// * an end shared by two faces whose closest points are both that end: the
-///   direction to the origin is in that vertex's normal cone.
-///
-/// Each candidate is computed exactly as [`clearance`] computes it, and the
-/// answer is that candidate's: the two differ only when rounding picks a
-/// different face among faces that tie to within a few ulps of the
-/// coordinates.
+/// The descent of [`descend`] from the support vertex for `direction`
+/// (from A toward B): what [`separation_from`] does when the boxes are
+/// apart, without the fallback. The tests' entry point.
 #[cfg(test)]
 fn clearance_from(a: Core, b: Core, direction: &Vector) -> Option<Separation> {
     descend(a, b, support_face(a, b, direction)?, f64::NEG_INFINITY)
@@ -250,9 +236,34 @@ fn support_face(a: Core, b: Core, direction: &Vector) -> Option<Face> {
     (before.sep > 0.0).then_some(before)
 }
 
-/// [`clearance_from`] from a face with a positive separation (e.g. the one
-/// the early-exit walk of [`separation`] stopped at). `None` as soon as a
-/// face is no farther than `beyond` (the clearance is at most that).
+/// [`clearance`] by a local descent over the faces of `A − B` from `face`
+/// (which must have a positive separation), for cores that are apart: O(the
+/// faces between it and the closest feature). `None` when it cannot certify
+/// its answer, or as soon as a face is no farther than `beyond` (the
+/// clearance is at most that): then use [`separation`].
+///
+/// [`separation_from`] starts it on a face with a positive separation at
+/// the support vertex of `A − B` for a direction that separates the cores
+/// (O(log n + log m)), or for the normal of the face at which the
+/// early-exit walk stopped. From a face whose closest point to the
+/// origin is one of its ends, it moves to the neighbouring face at that end
+/// unless that face's closest point is the same end. Each move reaches a
+/// face with a nearer point (the neighbour's nearest point is not the shared
+/// end, so its distance is smaller), so the descent cannot cycle, and it
+/// always turns the same way (a face it moved to forward has its closest
+/// point past its start).
+///
+/// It stops with an exact certificate of optimality for convex `A − B`:
+/// * a face with a positive separation whose closest point is inside its
+///   edge: `A − B` lies in the face's half-plane, at that separation from
+///   the origin, and the point is in `A − B`;
+/// * an end shared by two faces whose closest points are both that end: the
+///   direction to the origin is in that vertex's normal cone.
+///
+/// Each candidate is computed exactly as [`clearance`] computes it, and the
+/// answer is that candidate's: the two differ only when rounding picks a
+/// different face among faces that tie to within a few ulps of the
+/// coordinates.
 fn descend(a: Core, b: Core, face: Face, beyond: f64) -> Option<Separation> {
     if face.sep <= 0.0 {
         return None;
@@ -315,7 +326,7 @@ fn finish(candidate: &Candidate, deepest: f64, deepest_axis: Vector) -> Separati
 }
 
 /// [`separation`] with the full walk of [`clearance`] replaced by the
-/// descent of [`clearance_from`] (from the support vertex for `direction`
+/// descent of [`descend`] (from the support vertex for `direction`
 /// when there is one, else for the normal of the face at which the
 /// early-exit walk of [`separation`] stopped) whenever `accept` holds for the descent's value.
 /// Pass a direction only for cores whose boxes are apart (so the cores are
@@ -978,7 +989,8 @@ mod tests {
         b.transformed(&nalgebra::Isometry2::translation(shift.x, shift.y))
     }
 
-    /// The descent of `clearance_from` against the full walk of
+    /// The descent (`clearance_from`) and the brute force of small pairs
+    /// (`small_clearance`) against the full walk of
     /// `separation`: random convex pairs (regular and jittered, 3 to 257
     /// vertices) far apart, near, nearly touching and overlapping, also
     /// turned and moved 1e5 m away (rounded coordinates, normals turned
