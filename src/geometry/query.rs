@@ -389,7 +389,7 @@ fn cores_collide(a: &Piece, b: &Piece, radius: f64, tol: f64) -> bool {
 /// [`pair_contact`] when the pieces collide, `None` when they are apart,
 /// with the early exits of [`pieces_collide`]. When the cores overlap, the
 /// walk that proved it already holds the deepest face, which is what
-/// [`separation`] would report: no second walk.
+/// [`separation`](super::sat::separation) would report: no second walk.
 #[inline]
 fn colliding_contact(a: &Piece, b: &Piece, tol: f64) -> Option<Contact> {
     let radius = a.radius + b.radius;

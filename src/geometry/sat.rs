@@ -27,6 +27,16 @@
 //! faces of `D` in angular order (both cores' normals merged, as in the
 //! Minkowski sum of convex polygons) moves one of two pointers forward per
 //! face, after a single O(log n) support search.
+//!
+//! # Clearance without the full walk
+//!
+//! The closest points of cores that are apart need not visit every face:
+//! `separation_from` (what [`query`](super::query()) uses) descends from a
+//! separating face near the support vertex for a separating direction to
+//! the nearest face, and stops on an exact certificate of optimality (see
+//! `descend`); two small polygons whose boxes are apart are measured by
+//! brute force over their vertex and vertex–edge pairs (`small_clearance`).
+//! `clearance`, the full walk, stays the reference and the fallback.
 
 use super::{cross, unit, ConvexPolygon, Point, Vector};
 
@@ -201,33 +211,9 @@ pub(crate) fn clearance(a: Core, b: Core) -> Separation {
     }
 }
 
-/// [`clearance`] by a local descent over the faces of `A − B`, O(log n +
-/// log m + the faces between the start and the closest feature), for
-/// cores that are apart. `None` when it cannot certify its answer: then use
-/// [`separation`] (always for overlapping or nearly touching cores).
-///
-/// The descent starts at the support vertex `w` of `A − B` for `direction`
-/// (from A toward B, any length: the box centres' offset will do), on one of
-/// the two faces at `w` that has a positive separation; there is one when
-/// `direction` separates the cores. From a face whose closest point to the
-/// origin is one of its ends, it moves to the neighbouring face at that end
-/// unless that face's closest point is the same end. Each move reaches a
-/// face with a nearer point (the neighbour's nearest point is not the shared
-/// end, so its distance is smaller), so the descent cannot cycle, and it
-/// always turns the same way (a face it moved to forward has its closest
-/// point past its start).
-///
-/// It stops with an exact certificate of optimality for convex `A − B`:
-/// * a face with a positive separation whose closest point is inside its
-///   edge: `A − B` lies in the face's half-plane, at that separation from
-///   the origin, and the point is in `A − B`;
-/// * an end shared by two faces whose closest points are both that end: the
-///   direction to the origin is in that vertex's normal cone.
-///
-/// Each candidate is computed exactly as [`clearance`] computes it, and the
-/// answer is that candidate's: the two differ only when rounding picks a
-/// different face among faces that tie to within a few ulps of the
-/// coordinates.
+/// The descent of [`descend`] from the support vertex for `direction`
+/// (from A toward B): what [`separation_from`] does when the boxes are
+/// apart, without the fallback. The tests' entry point.
 #[cfg(test)]
 fn clearance_from(a: Core, b: Core, direction: &Vector) -> Option<Separation> {
     descend(a, b, support_face(a, b, direction)?, f64::NEG_INFINITY)
@@ -250,9 +236,34 @@ fn support_face(a: Core, b: Core, direction: &Vector) -> Option<Face> {
     (before.sep > 0.0).then_some(before)
 }
 
-/// [`clearance_from`] from a face with a positive separation (e.g. the one
-/// the early-exit walk of [`separation`] stopped at). `None` as soon as a
-/// face is no farther than `beyond` (the clearance is at most that).
+/// [`clearance`] by a local descent over the faces of `A − B` from `face`
+/// (which must have a positive separation), for cores that are apart: O(the
+/// faces between it and the closest feature). `None` when it cannot certify
+/// its answer, or as soon as a face is no farther than `beyond` (the
+/// clearance is at most that): then use [`separation`].
+///
+/// [`separation_from`] starts it on a face with a positive separation at
+/// the support vertex of `A − B` for a direction that separates the cores
+/// (O(log n + log m)), or for the normal of the face at which the
+/// early-exit walk stopped. From a face whose closest point to the
+/// origin is one of its ends, it moves to the neighbouring face at that end
+/// unless that face's closest point is the same end. Each move reaches a
+/// face with a nearer point (the neighbour's nearest point is not the shared
+/// end, so its distance is smaller), so the descent cannot cycle, and it
+/// always turns the same way (a face it moved to forward has its closest
+/// point past its start).
+///
+/// It stops with an exact certificate of optimality for convex `A − B`:
+/// * a face with a positive separation whose closest point is inside its
+///   edge: `A − B` lies in the face's half-plane, at that separation from
+///   the origin, and the point is in `A − B`;
+/// * an end shared by two faces whose closest points are both that end: the
+///   direction to the origin is in that vertex's normal cone.
+///
+/// Each candidate is computed exactly as [`clearance`] computes it, and the
+/// answer is that candidate's: the two differ only when rounding picks a
+/// different face among faces that tie to within a few ulps of the
+/// coordinates.
 fn descend(a: Core, b: Core, face: Face, beyond: f64) -> Option<Separation> {
     if face.sep <= 0.0 {
         return None;
@@ -315,11 +326,12 @@ fn finish(candidate: &Candidate, deepest: f64, deepest_axis: Vector) -> Separati
 }
 
 /// [`separation`] with the full walk of [`clearance`] replaced by the
-/// descent of [`clearance_from`] (from the support vertex for `direction`
+/// descent of [`descend`] (from the support vertex for `direction`
 /// when there is one, else for the normal of the face at which the
 /// early-exit walk of [`separation`] stopped) whenever `accept` holds for the descent's value.
-/// Pass a direction only for cores likely apart: for overlapping cores the
-/// support searches are wasted before the walk. Callers accept only
+/// Pass a direction only for cores whose boxes are apart (so the cores are
+/// disjoint): two small polygons are then measured by
+/// [`small_clearance`]. Callers accept only
 /// clearances `> beyond`, far enough (beyond rounding) from their own
 /// decision threshold that the full walk could not decide otherwise; the
 /// descent gives up as soon as it reaches a face that is not farther.
@@ -331,6 +343,13 @@ pub(crate) fn separation_from(
     beyond: f64,
 ) -> Separation {
     if let Some(direction) = direction {
+        if a.normals.len() * b.normals.len() <= SMALL_PAIRS && !a.is_point() && !b.is_point() {
+            let sep = small_clearance(a, b);
+            return match sep.value > beyond {
+                true => sep,
+                false => separation(a, b),
+            };
+        }
         if let Some(start) = support_face(a, b, direction) {
             return descend(a, b, start, beyond).unwrap_or_else(|| separation(a, b));
         }
@@ -353,6 +372,77 @@ pub(crate) fn separation_from(
     support_face(a, b, &axis)
         .and_then(|face| descend(a, b, face, beyond))
         .unwrap_or_else(|| clearance(a, b))
+}
+
+/// Largest `n × m` for which [`small_clearance`] replaces the descent: its
+/// loops have fixed trip counts and no data-dependent branch to mispredict
+/// (the descent's time for two triangles is mostly its branches).
+const SMALL_PAIRS: usize = 16;
+
+/// Clearance of two polygon cores whose boxes are apart (so the polygons
+/// are disjoint), by brute force: the distance between disjoint convex
+/// polygons is the smallest distance between a vertex of one and an edge
+/// of the other, i.e. between two vertices, or from a vertex beyond an edge
+/// (positive separation) whose foot falls inside the edge. Every such
+/// candidate is the distance between a point of A and a point of B, so none
+/// is below the clearance, and the smallest is it. Candidates are measured
+/// as [`clearance`] measures its faces (squared separation, squared
+/// vertex–vertex distance).
+fn small_clearance(a: Core, b: Core) -> Separation {
+    // (squared distance, index in A, index in B, which: 0 two vertices,
+    // 1 A's edge and B's vertex, 2 B's edge and A's vertex).
+    let mut best = (f64::INFINITY, 0, 0, 0);
+    for (i, p) in a.vertices.iter().enumerate() {
+        for (j, q) in b.vertices.iter().enumerate() {
+            let d = q - p;
+            let squared = d.dot(&d);
+            if squared < best.0 {
+                best = (squared, i, j, 0);
+            }
+        }
+    }
+    for (owner, other, which) in [(a, b, 1), (b, a, 2)] {
+        let n = owner.normals.len();
+        for (i, (start, normal)) in owner.vertices.iter().zip(owner.normals).enumerate() {
+            let edge = owner.vertices[next(i, n)] - start;
+            let length_squared = edge.dot(&edge);
+            for (j, vertex) in other.vertices.iter().enumerate() {
+                let d = vertex - start;
+                let (along, sep) = (d.dot(&edge), d.dot(normal));
+                let squared = sep * sep;
+                let inside = along > 0.0 && along < length_squared && sep > 0.0;
+                if inside && squared < best.0 {
+                    best = match which {
+                        1 => (squared, i, j, 1),
+                        _ => (squared, j, i, 2),
+                    };
+                }
+            }
+        }
+    }
+    let (squared, i, j, which) = best;
+    if which != 0 {
+        let face = match which {
+            1 => edge_face(a, i, b, j, true),
+            _ => edge_face(b, j, a, i, false),
+        };
+        return finish(&face.candidate(), face.sep, face.axis);
+    }
+    let (p, q) = (a.vertices[i], b.vertices[j]);
+    let d = q - p;
+    let length = match (1e-290..=1e290).contains(&squared) {
+        true => squared.sqrt(),
+        false => d.x.hypot(d.y),
+    };
+    Separation {
+        value: length,
+        axis: if length > 0.0 {
+            unit(d, length)
+        } else {
+            Vector::x()
+        },
+        closest: Some((p, q)),
+    }
 }
 
 /// The largest separation over the faces, stopping at the first one for
@@ -899,7 +989,8 @@ mod tests {
         b.transformed(&nalgebra::Isometry2::translation(shift.x, shift.y))
     }
 
-    /// The descent of `clearance_from` against the full walk of
+    /// The descent (`clearance_from`) and the brute force of small pairs
+    /// (`small_clearance`) against the full walk of
     /// `separation`: random convex pairs (regular and jittered, 3 to 257
     /// vertices) far apart, near, nearly touching and overlapping, also
     /// turned and moved 1e5 m away (rounded coordinates, normals turned
@@ -914,7 +1005,7 @@ mod tests {
         let sizes = [3, 4, 5, 8, 13, 64, 257];
         let gaps = [30.0, 5.0, 0.5, 1e-3, 1e-6, 1e-10, 0.0, -1e-3, -0.3];
         let (mut apart, mut answered, mut answered_close) = (0, 0, 0);
-        let mut answered_from_support = 0;
+        let (mut answered_from_support, mut small) = (0, 0);
         for k in 0..30_000 {
             let pa = polygon(&mut rng, sizes[k % sizes.len()], k % 3 == 0);
             let pb = polygon(&mut rng, sizes[(k / 3) % sizes.len()], k % 4 == 0);
@@ -956,6 +1047,24 @@ mod tests {
                 (sep.value > 0.0).then_some(sep)
             });
             let what = || format!("case {k}: gap {gap:e}, full {full:?}, fast {fast:?}");
+            // Small polygons whose boxes are apart: the brute force.
+            let gaps = pa.aabb().gaps(pb.aabb());
+            if !point_b && (gaps.x > 0.0 || gaps.y > 0.0) && pa.len() * pb.len() <= SMALL_PAIRS {
+                small += 1;
+                let brute = small_clearance(a, b);
+                assert!(
+                    (brute.value - full.value).abs() <= tol / 8.0,
+                    "{brute:?}: {}",
+                    what()
+                );
+                assert!(
+                    full.value <= 1e-9 || (brute.axis - full.axis).norm() <= 1e-9,
+                    "{brute:?}: {}",
+                    what()
+                );
+                let (p, q) = brute.closest.expect("closest points");
+                assert!(((q - p).norm() - brute.value).abs() <= tol, "{}", what());
+            }
             if full.value <= tol {
                 // Touching or overlapping: at most a rounding-size clearance.
                 assert!(fast.is_none_or(|f| f.value <= tol), "{}", what());
@@ -988,7 +1097,11 @@ mod tests {
                 assert!((fast.axis - full.axis).norm() <= 1e-9, "{}", what());
             }
         }
-        eprintln!("{answered} of {apart} apart answered, {answered_from_support} from the support");
+        eprintln!(
+            "{answered} of {apart} apart answered, {answered_from_support} from the support; \
+             {small} small pairs by brute force"
+        );
+        assert!(small > 1000, "{small}");
         assert!(answered >= apart * 99 / 100, "{answered} of {apart}");
         assert!(answered_close > 500, "{answered_close}");
     }
