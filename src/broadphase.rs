@@ -294,7 +294,7 @@ impl ObstacleIndex {
     }
 }
 
-/// Shortest clearance found by [`ObstacleIndex::nearest`].
+/// Shortest clearance found by [`Candidates::nearest`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Nearest {
     /// Exact clearance (m) from the padded footprint to the nearest valid
@@ -306,56 +306,6 @@ pub struct Nearest {
 }
 
 impl ObstacleIndex {
-    /// The exact clearance from `footprint` (inflated by `padding`) to the
-    /// nearest valid obstacle, without a report: the `min_distance` of
-    /// [`check`](Self::check). The box nearest to the footprint's gets the
-    /// exact query first; after it, only obstacles whose box is nearer than
-    /// the best clearance so far do. Stops at the first collision.
-    pub fn nearest(&self, footprint: &Shape, padding: f64, obstacles: &[Obstacle]) -> Nearest {
-        let mut best = Nearest {
-            distance: f64::INFINITY,
-            index: None,
-        };
-        if obstacles.len() != self.len() {
-            // A caller bug: answer as if everything touched (fail safe).
-            best.distance = 0.0;
-            return best;
-        }
-        let padding = padding.max(0.0);
-        let probe = Probe::new(self, footprint, padding);
-        let gap = |i: usize| {
-            let (dx, dy) = probe.gaps(self, i);
-            box_distance(dx, dy)
-        };
-        let exact = |i: usize, best: &mut Nearest| {
-            if let Ok(shape) = &obstacles[i].shape {
-                let contact = query(footprint, shape, padding);
-                if contact.distance() < best.distance {
-                    best.distance = contact.distance();
-                    best.index = Some(i);
-                }
-            }
-        };
-        let first = (0..self.len())
-            .filter(|&i| obstacles[i].shape.is_ok())
-            .min_by(|&a, &b| gap(a).total_cmp(&gap(b)));
-        let Some(first) = first else {
-            return best;
-        };
-        exact(first, &mut best);
-        for i in 0..self.len() {
-            if best.distance <= 0.0 {
-                break;
-            }
-            // The box gap is a lower bound of the clearance: only a box
-            // nearer than the best clearance (plus rounding) can beat it.
-            if i != first && gap(i) - probe.tol < best.distance {
-                exact(i, &mut best);
-            }
-        }
-        best
-    }
-
     /// The valid obstacles near a region (a path's swept box): each with
     /// the gap between its box and `region` (a lower bound of its distance
     /// to anything inside `region`), nearest first. Built once per path,
@@ -420,12 +370,7 @@ impl ObstacleIndex {
             let Ok(shape) = &obstacle.shape else {
                 continue;
             };
-            let horizon = best.map_or(duration, |(_, impact)| impact.time);
-            if let Some(impact) = time_of_impact(footprint, motion, horizon, shape, padding) {
-                if best.is_none_or(|(_, b)| impact.time < b.time) {
-                    best = Some((i, impact));
-                }
-            }
+            earlier_impact(&mut best, i, footprint, motion, duration, shape, padding);
         }
         best
     }
@@ -681,8 +626,9 @@ pub struct Candidates {
 }
 
 impl Candidates {
-    /// [`ObstacleIndex::nearest`] for a `footprint` inside the region
-    /// (with its padding): the same exact clearance. Its box is inside the
+    /// The exact clearance from a `footprint` inside the region (inflated
+    /// by `padding`) to the nearest valid obstacle: the `min_distance` of
+    /// [`ObstacleIndex::check`] without a report. Its box is inside the
     /// region, so no obstacle nearer to it than the region's gap exists:
     /// the walk stops at the first gap beyond the best clearance so far.
     pub fn nearest(&self, footprint: &Shape, padding: f64, obstacles: &[Obstacle]) -> Nearest {
@@ -761,13 +707,28 @@ impl Candidates {
             if !swept.intersects(&shape.aabb()) {
                 continue;
             }
-            let horizon = best.map_or(duration, |(_, impact)| impact.time);
-            if let Some(impact) = time_of_impact(footprint, motion, horizon, shape, padding) {
-                if best.is_none_or(|(_, b)| impact.time < b.time) {
-                    best = Some((i, impact));
-                }
-            }
+            earlier_impact(&mut best, i, footprint, motion, duration, shape, padding);
         }
         best
+    }
+}
+
+/// One obstacle's turn in a search for the first impact: `shape` (obstacle
+/// `i`) is tried only up to the earliest contact found so far (else up to
+/// `duration`), and becomes `best` when it is touched earlier.
+fn earlier_impact(
+    best: &mut Option<(usize, Impact)>,
+    i: usize,
+    footprint: &Shape,
+    motion: &Motion,
+    duration: f64,
+    shape: &Shape,
+    padding: f64,
+) {
+    let horizon = best.map_or(duration, |(_, impact)| impact.time);
+    if let Some(impact) = time_of_impact(footprint, motion, horizon, shape, padding) {
+        if best.is_none_or(|(_, b)| impact.time < b.time) {
+            *best = Some((i, impact));
+        }
     }
 }
