@@ -17,20 +17,32 @@
 //!    unknown frame), as in tf2.
 //! 2. A transform whose parent is its child is refused
 //!    ([`InsertError::SelfTransform`]) and nothing is stored.
-//! 3. At most [`MAX_TF_FRAMES`] frame names are known at once; a transform
-//!    naming a new frame beyond it is refused ([`InsertError::TooManyFrames`])
-//!    and nothing is stored. Names are stored once; a lookup by name does
-//!    not allocate. Frame names are never forgotten (as in tf2); their
+//! 3. At most [`MAX_TF_FRAMES`] frame names are known at once. A transform
+//!    naming a new frame at the limit *evicts* the least recently used
+//!    frame (by a lookup or a transform naming it) that no answer needs:
+//!    not one on a path a lookup walked within [`TF_HISTORY`] of the new
+//!    sample's arrival, not one named by a rival (rule 7), not the other
+//!    frame of the transform. The evicted frame's edge and the edges of its
+//!    children go with it. When no frame can go, the transform is refused
+//!    ([`InsertError::TooManyFrames`]) and nothing is stored. The names of
+//!    the last [`MAX_TF_FRAMES`] frames evicted or refused are remembered
+//!    (as hashes): a lookup naming one of them while it is unknown is
+//!    [`LookupFault::TooManyFrames`], not [`LookupFault::Unavailable`].
+//!    Names are stored once; a lookup by name does not allocate. Their
 //!    length is the caller's to bound (the node checks frame ids against
 //!    `text::MAX_FRAME_ID_BYTES` when a message arrives).
 //! 4. A static edge holds one sample, valid at any time and never stale. A
-//!    new static sample for the same child replaces it, even with another
-//!    parent: a republished static tree.
+//!    new static sample from the same parent replaces it (a republished
+//!    static tree); one from another parent is a rival (rule 7).
 //! 5. A dynamic edge keeps its samples sorted by stamp (one arriving out of
-//!    order is put in place; an equal stamp replaces), drops those older
-//!    than the newest stamp minus [`TF_HISTORY`], and keeps at most
-//!    [`MAX_TF_SAMPLES`] (the oldest go first): the memory a sender can
-//!    cost is bounded whatever it sends.
+//!    order is put in place), drops those older than the newest stamp
+//!    minus [`TF_HISTORY`], and keeps at most [`MAX_TF_SAMPLES`] (the
+//!    oldest go first): the memory a sender can cost is bounded whatever it
+//!    sends. A sample whose stamp is already held is not new data (tf2's
+//!    `TF_REPEATED_DATA`): it replaces nothing, refreshes nothing and
+//!    clears no fault. A sample stamped later than its arrival plus
+//!    [`FUTURE_TOLERANCE`] is refused ([`InsertError::FutureStamp`]) and
+//!    nothing is stored: it would be the edge's newest for as long.
 //! 6. A refused sample (a [`TransformFault`] from
 //!    [`planar_transform`](super::planar_transform), or a non-finite stamp
 //!    or arrival, which counts as [`TransformFault::NonFinite`]) sets the
@@ -48,9 +60,16 @@
 //!    crosses an edge whose rival was seen within [`CONFLICT_WINDOW`] of
 //!    `now` (or later than `now`) is [`LookupFault::Conflict`]: two
 //!    publishers disagree on where the frame is, and neither is trusted. A
-//!    dynamic edge whose parent has been silent for longer than the window
-//!    moves to the new parent, its samples dropped: a legitimate
-//!    re-parenting.
+//!    *static* rival is latched: static transforms are sent once, never
+//!    "recent", so the conflict is kept whatever the time, through further
+//!    samples of either publisher and through
+//!    [`forget_dynamic`](FrameTree::forget_dynamic) (a dynamic edge with a
+//!    static rival then becomes the rival's static edge, and the dynamic
+//!    publisher its rival again). A dynamic rival never replaces a static
+//!    one. Only a new tree (the node restarted: it hears the publishers
+//!    that still exist) resolves it. A dynamic edge whose parent has been
+//!    silent for longer than the window moves to the new parent, its
+//!    samples dropped (a static rival stays): a legitimate re-parenting.
 //! 8. A lookup walks parents at most as many steps as there are frames; a
 //!    loop (A's parent B, B's parent A, or longer) is
 //!    [`LookupFault::Conflict`]. Nothing recurses, nothing can hang.
@@ -60,9 +79,11 @@
 //! 10. Time, for each dynamic edge of the path (static edges are constant):
 //!     * a lookup at time `0.0` means "latest": it is evaluated at the
 //!       latest common time, the oldest of the path's newest stamps (as
-//!       tf2), and each dynamic edge is also judged by arrival: its newest
-//!       sample must have arrived within `tolerance` of `now`, before or
-//!       after (a clock that jumped back), else [`LookupFault::Stale`];
+//!       tf2), which must not be older than `now` by more than `tolerance`
+//!       (a transform's age is its stamp's; a later one is a publisher's
+//!       future-dating, bounded by rule 5); and each dynamic edge's newest
+//!       sample must also have arrived within `tolerance` of `now`, before
+//!       or after (a clock that jumped back); else [`LookupFault::Stale`];
 //!     * at a time within an edge's samples, the two samples around it are
 //!       interpolated ([`interpolate`](fn@super::interpolate)); after the
 //!       newest, the newest is used within `tolerance`, else
@@ -74,8 +95,8 @@
 //!       [`LookupFault::Unavailable`].
 //! 11. When several faults apply along a path, the lookup reports the most
 //!     serious one: [`LookupFault::Conflict`], then
-//!     [`LookupFault::Invalid`], then [`LookupFault::Unavailable`], then
-//!     [`LookupFault::Stale`]; between equals, the first edge met going up
+//!     [`LookupFault::Invalid`], then [`LookupFault::TooManyFrames`], then
+//!     [`LookupFault::Unavailable`], then [`LookupFault::Stale`]; between equals, the first edge met going up
 //!     from the source, then up from the target.
 //! 12. A non-finite lookup `time`, `now` or `tolerance` makes the time
 //!     checks of a dynamic edge fail ([`LookupFault::Stale`] or
@@ -89,8 +110,17 @@ use super::interpolate::interpolate;
 use super::planar::TransformFault;
 use crate::limits::{MAX_TF_FRAMES, MAX_TF_SAMPLES};
 use nalgebra::Isometry2;
+use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
+
+/// A frame name's hash, to remember names without keeping them (rule 3).
+fn name_hash(name: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    name.hash(&mut hasher);
+    hasher.finish()
+}
 
 /// Seconds of samples a dynamic edge keeps behind its newest stamp, like
 /// tf2's default cache time: enough for a lookup at a sensor message's
@@ -105,6 +135,15 @@ pub const TF_HISTORY: f64 = 10.0;
 /// soon after the old parent stops.
 pub const CONFLICT_WINDOW: f64 = 2.0;
 
+/// Seconds a dynamic sample's stamp may be later than its arrival; a later
+/// one is refused ([`InsertError::FutureStamp`]). Publishers future-date on
+/// purpose: nav2's AMCL stamps `map -> odom` now plus its
+/// `transform_tolerance` (1 s by default), and machines' clocks differ by a
+/// little; five seconds leaves room for both, while a sample stamped
+/// further ahead, which would be its edge's newest (and the latest common
+/// time) until then, is bogus.
+pub const FUTURE_TOLERANCE: f64 = 5.0;
+
 /// Why a lookup has no transform to give. The node turns each into a
 /// status and, with `fail_safe`, a collision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -113,8 +152,12 @@ pub enum LookupFault {
     /// dynamic edge without samples, or a time before its history.
     #[error("no transform between the frames at that time")]
     Unavailable,
+    /// A frame of the lookup is unknown because it was evicted or refused
+    /// at the frame limit ([`MAX_TF_FRAMES`]).
+    #[error("a frame was dropped at the limit of {MAX_TF_FRAMES} frames")]
+    TooManyFrames,
     /// A dynamic edge's newest sample is too old for the requested time,
-    /// or (for a latest lookup) arrived too long ago.
+    /// or (for a latest lookup) for now, by its stamp or by its arrival.
     #[error("the transform is older than the tolerance")]
     Stale,
     /// An edge of the path last received a refused transform.
@@ -133,8 +176,9 @@ impl LookupFault {
         match self {
             LookupFault::Stale => 0,
             LookupFault::Unavailable => 1,
-            LookupFault::Invalid(_) => 2,
-            LookupFault::Conflict => 3,
+            LookupFault::TooManyFrames => 2,
+            LookupFault::Invalid(_) => 3,
+            LookupFault::Conflict => 4,
         }
     }
 }
@@ -145,10 +189,14 @@ pub enum InsertError {
     /// The parent is the child (tf2's `TF_SELF_TRANSFORM`); nothing stored.
     #[error("the parent and child frames are the same")]
     SelfTransform,
-    /// The transform names a new frame beyond
-    /// [`MAX_TF_FRAMES`]; nothing stored.
+    /// The transform names a new frame at [`MAX_TF_FRAMES`] and no frame
+    /// can be evicted; nothing stored.
     #[error("more than {MAX_TF_FRAMES} frames")]
     TooManyFrames,
+    /// A dynamic sample stamped later than its arrival plus
+    /// [`FUTURE_TOLERANCE`]; nothing stored.
+    #[error("stamped more than {FUTURE_TOLERANCE} s after its arrival")]
+    FutureStamp,
     /// The child already has an active parent (another one, or of the other
     /// kind); the sample is recorded as the edge's rival only.
     #[error("the child frame already has an active parent")]
@@ -176,6 +224,17 @@ enum Poses {
 struct Rival {
     parent: u32,
     arrival: f64,
+    /// A static rival is latched (rule 7), with its pose if it was good.
+    is_static: bool,
+    pose: Option<Isometry2<f64>>,
+}
+
+impl Rival {
+    /// Whether it makes lookups through its edge a conflict at `now`.
+    fn live_at(&self, now: f64) -> bool {
+        let gone = now - self.arrival > CONFLICT_WINDOW;
+        self.is_static || !gone
+    }
 }
 
 /// A child frame's link to its parent.
@@ -231,7 +290,6 @@ impl Edge {
                 return;
             }
         };
-        self.fault = None;
         match &mut self.poses {
             Poses::Static(kept) => {
                 *kept = Some(pose);
@@ -239,11 +297,11 @@ impl Edge {
             }
             Poses::Dynamic(samples) => {
                 let at = samples.partition_point(|s| s.stamp < stamp);
-                let sample = Sample { stamp, pose };
-                match samples.get_mut(at) {
-                    Some(same) if same.stamp == stamp => *same = sample,
-                    _ => samples.insert(at, sample),
+                if samples.get(at).is_some_and(|s| s.stamp == stamp) {
+                    // Repeated data: not new (rule 5).
+                    return;
                 }
+                samples.insert(at, Sample { stamp, pose });
                 if at + 1 == samples.len() {
                     self.arrival = arrival;
                 }
@@ -255,15 +313,13 @@ impl Edge {
                 }
             }
         }
+        self.fault = None;
     }
 
     /// The fault of the edge that does not depend on the lookup's time:
     /// a recent rival, a refused sample, no sample at all.
     fn standing_fault(&self, now: f64) -> Option<LookupFault> {
-        if self.rival.is_some_and(|r| {
-            let gone = now - r.arrival > CONFLICT_WINDOW;
-            !gone
-        }) {
+        if self.rival.is_some_and(|r| r.live_at(now)) {
             return Some(LookupFault::Conflict);
         }
         if let Some(fault) = self.fault {
@@ -331,16 +387,45 @@ impl Worst {
     }
 }
 
+/// When a frame was last used, for eviction (rule 3). Cells: a lookup
+/// (`&self`) records what it walked.
+#[derive(Clone, Debug)]
+struct Use {
+    /// Order of the last lookup or transform naming the frame.
+    tick: Cell<u64>,
+    /// `now` of the last lookup whose path walked the frame.
+    looked_up: Cell<f64>,
+}
+
+impl Use {
+    fn new(tick: u64) -> Use {
+        Use {
+            tick: Cell::new(tick),
+            looked_up: Cell::new(f64::NEG_INFINITY),
+        }
+    }
+}
+
 /// The TF tree: every frame's parent and its planar pose in it over time.
 /// See the module documentation for the rules.
 #[derive(Clone, Debug, Default)]
 pub struct FrameTree {
-    /// Frame name to id (index into `names` and `edges`). Each name is
-    /// allocated once, shared by both tables (`Arc`: the tree is `Send`).
+    /// Frame name to id (index into `names`, `edges` and `uses`). Each
+    /// name is allocated once, shared by both tables (`Arc`: the tree is
+    /// `Send`).
     ids: HashMap<Arc<str>, u32>,
     names: Vec<Arc<str>>,
     /// By child frame id.
     edges: Vec<Option<Edge>>,
+    uses: Vec<Use>,
+    /// Ids of evicted frames, for reuse (their `names` entry is stale).
+    free: Vec<u32>,
+    /// Hashes of the names last evicted or refused at the limit, at most
+    /// [`MAX_TF_FRAMES`] (rule 3).
+    lost: VecDeque<u64>,
+    /// Frames evicted since the tree was made.
+    evicted: u64,
+    clock: Cell<u64>,
     /// Whether `insert` was ever called.
     seen: bool,
 }
@@ -359,8 +444,9 @@ impl FrameTree {
     /// [`TransformFault::NonFinite`] one.
     ///
     /// `Err` says the sample was not stored as the edge's pose: a self
-    /// transform or one frame too many (nothing stored), or a second
-    /// parent (recorded as the edge's rival, rule 7).
+    /// transform, one frame too many or a sample stamped too far ahead
+    /// (nothing stored), or a second parent (recorded as the edge's rival,
+    /// rule 7).
     pub fn insert(
         &mut self,
         parent: &str,
@@ -374,8 +460,12 @@ impl FrameTree {
         if parent == child || transform == Err(TransformFault::SelfTransform) {
             return Err(InsertError::SelfTransform);
         }
-        let (parent, child) = self.intern_pair(parent, child)?;
-        let sample = if stamp.is_finite() && arrival.is_finite() {
+        let finite = stamp.is_finite() && arrival.is_finite();
+        if finite && !is_static && stamp - arrival > FUTURE_TOLERANCE {
+            return Err(InsertError::FutureStamp);
+        }
+        let (parent, child) = self.intern_pair(parent, child, arrival)?;
+        let sample = if finite {
             transform
         } else {
             Err(TransformFault::NonFinite)
@@ -383,20 +473,34 @@ impl FrameTree {
         let Some(slot) = self.edges.get_mut(child as usize) else {
             return Err(InsertError::TooManyFrames);
         };
-        let replace = match slot {
-            None => true,
-            Some(edge) if edge.parent == parent && edge.is_static() == is_static => false,
-            // A republished static tree (rule 4).
-            Some(edge) if is_static && edge.is_static() => true,
+        let mut kept = None;
+        match slot {
+            None => {}
+            Some(edge) if edge.parent == parent && edge.is_static() == is_static => {}
             Some(edge) if edge.active_at(arrival) => {
-                edge.rival = Some(Rival { parent, arrival });
+                // A dynamic rival never replaces a latched one (rule 7).
+                if is_static || edge.rival.is_none_or(|r| !r.is_static) {
+                    let pose = if is_static { sample.ok() } else { None };
+                    edge.rival = Some(Rival {
+                        parent,
+                        arrival,
+                        is_static,
+                        pose,
+                    });
+                }
                 return Err(InsertError::SecondParent);
             }
-            // The old parent fell silent: a re-parenting.
-            Some(_) => true,
-        };
-        if replace {
-            *slot = Some(Edge::new(parent, is_static));
+            // The old parent fell silent: a re-parenting; a static rival
+            // stays.
+            Some(edge) => kept = edge.rival.filter(|r| r.is_static),
+        }
+        if slot
+            .as_ref()
+            .is_none_or(|e| e.parent != parent || e.is_static() != is_static)
+        {
+            let mut edge = Edge::new(parent, is_static);
+            edge.rival = kept;
+            *slot = Some(edge);
         }
         if let Some(edge) = slot {
             edge.accept(stamp, sample, arrival);
@@ -419,8 +523,17 @@ impl FrameTree {
             return Ok(Isometry2::identity());
         }
         let (Some(&target), Some(&source)) = (self.ids.get(target), self.ids.get(source)) else {
-            return Err(LookupFault::Unavailable);
+            let lost = [target, source]
+                .into_iter()
+                .any(|name| !self.ids.contains_key(name) && self.lost.contains(&name_hash(name)));
+            return Err(if lost {
+                LookupFault::TooManyFrames
+            } else {
+                LookupFault::Unavailable
+            });
         };
+        self.touch(source, now);
+        self.touch(target, now);
         let source_depth = self.depth(source)?;
         let target_depth = self.depth(target)?;
         let ancestor = self
@@ -437,7 +550,8 @@ impl FrameTree {
             if let Poses::Dynamic(samples) = &edge.poses {
                 if let Some(newest) = samples.back() {
                     common = common.min(newest.stamp);
-                    let fresh = (now - edge.arrival).abs() <= tolerance;
+                    let fresh =
+                        (now - edge.arrival).abs() <= tolerance && now - newest.stamp <= tolerance;
                     if latest && !fresh {
                         worst.note(Some(LookupFault::Stale));
                     }
@@ -477,18 +591,35 @@ impl FrameTree {
     }
 
     /// Drops every dynamic edge (samples, fault and rival) and the faults
-    /// and rivals of static edges; static poses stay. The node calls it
-    /// when ROS time jumps back, as tf2 clears its buffer: samples stamped
-    /// in the abandoned future would otherwise be "newest" for a long time.
+    /// and dynamic rivals of static edges; static poses and static rivals
+    /// stay (rule 7: a dynamic edge with a static rival becomes the
+    /// rival's static edge). The node calls it when ROS time jumps back, as
+    /// tf2 clears its buffer: samples stamped in the abandoned future would
+    /// otherwise be "newest" for a long time.
     pub fn forget_dynamic(&mut self) {
         for slot in &mut self.edges {
             let keep = match slot {
                 Some(edge) if edge.is_static() => {
                     edge.fault = None;
-                    edge.rival = None;
-                    matches!(edge.poses, Poses::Static(Some(_)))
+                    edge.rival = edge.rival.filter(|r| r.is_static);
+                    matches!(edge.poses, Poses::Static(Some(_))) || edge.rival.is_some()
                 }
-                _ => false,
+                Some(edge) => match edge.rival.filter(|r| r.is_static) {
+                    Some(rival) => {
+                        let mut claimed = Edge::new(rival.parent, true);
+                        claimed.poses = Poses::Static(rival.pose);
+                        claimed.rival = Some(Rival {
+                            parent: edge.parent,
+                            arrival: f64::NEG_INFINITY,
+                            is_static: false,
+                            pose: None,
+                        });
+                        *edge = claimed;
+                        true
+                    }
+                    None => false,
+                },
+                None => false,
             };
             if !keep {
                 *slot = None;
@@ -497,10 +628,15 @@ impl FrameTree {
     }
 
     /// Frames known (named by any transform given to
-    /// [`insert`](Self::insert) and not refused as too many): at most
-    /// [`MAX_TF_FRAMES`].
+    /// [`insert`](Self::insert), not refused as too many and not evicted):
+    /// at most [`MAX_TF_FRAMES`].
     pub fn frame_count(&self) -> usize {
-        self.names.len()
+        self.names.len() - self.free.len()
+    }
+
+    /// Frames evicted at the frame limit since the tree was made (rule 3).
+    pub fn evicted_frames(&self) -> u64 {
+        self.evicted
     }
 
     /// Samples kept for `child`'s edge: 1 for a static edge with a pose, 0
@@ -539,27 +675,151 @@ impl FrameTree {
         self.edges.get(frame as usize)?.as_ref()
     }
 
-    /// The ids of `parent` and `child`, interned; nothing is interned when
-    /// one would be a frame too many.
-    fn intern_pair(&mut self, parent: &str, child: &str) -> Result<(u32, u32), InsertError> {
+    /// The next use order.
+    fn tick(&self) -> u64 {
+        let tick = self.clock.get() + 1;
+        self.clock.set(tick);
+        tick
+    }
+
+    /// Records a lookup at `now` walking from `frame` to its root.
+    fn touch(&self, frame: u32, now: f64) {
+        let tick = self.tick();
+        let mut at = Some(frame);
+        for _ in 0..=self.edges.len() {
+            let Some(id) = at else { break };
+            if let Some(used) = self.uses.get(id as usize) {
+                used.tick.set(tick);
+                used.looked_up.set(now);
+            }
+            at = self.edge(id).map(|e| e.parent);
+        }
+    }
+
+    /// The ids of `parent` and `child`, interned, evicting frames at the
+    /// limit (rule 3); nothing is interned when one would be a frame too
+    /// many.
+    fn intern_pair(
+        &mut self,
+        parent: &str,
+        child: &str,
+        arrival: f64,
+    ) -> Result<(u32, u32), InsertError> {
         let new = usize::from(!self.ids.contains_key(parent))
             + usize::from(!self.ids.contains_key(child));
-        if self.names.len() + new > MAX_TF_FRAMES {
-            return Err(InsertError::TooManyFrames);
+        let over = (self.frame_count() + new).saturating_sub(MAX_TF_FRAMES);
+        if over > 0 {
+            let keep = [self.ids.get(parent), self.ids.get(child)].map(|id| id.copied());
+            let Some(victims) = self.victims(over, arrival, keep) else {
+                for name in [parent, child] {
+                    if !self.ids.contains_key(name) {
+                        self.remember_lost(name);
+                    }
+                }
+                return Err(InsertError::TooManyFrames);
+            };
+            for victim in victims.into_iter().flatten() {
+                self.evict(victim);
+            }
         }
-        Ok((self.intern(parent), self.intern(child)))
+        let tick = self.tick();
+        let ids = (self.intern(parent), self.intern(child));
+        for id in [ids.0, ids.1] {
+            if let Some(used) = self.uses.get(id as usize) {
+                used.tick.set(tick);
+            }
+        }
+        Ok(ids)
+    }
+
+    /// The `count` (at most 2) least recently used frames that no answer
+    /// needs (rule 3), or `None` when there are not that many.
+    fn victims(
+        &self,
+        count: usize,
+        arrival: f64,
+        keep: [Option<u32>; 2],
+    ) -> Option<[Option<u32>; 2]> {
+        let mut named_by_rival = vec![false; self.edges.len()];
+        for rival in self.edges.iter().flatten().filter_map(|e| e.rival) {
+            if let Some(named) = named_by_rival.get_mut(rival.parent as usize) {
+                *named = true;
+            }
+        }
+        let mut victims = [None, None];
+        for i in 0..count.min(victims.len()) {
+            let mut best: Option<(u64, u32)> = None;
+            for (id, used) in self.uses.iter().enumerate() {
+                let id = id as u32;
+                let needed = !(arrival - used.looked_up.get() > TF_HISTORY);
+                if needed
+                    || keep.contains(&Some(id))
+                    || victims.contains(&Some(id))
+                    || named_by_rival.get(id as usize) != Some(&false)
+                    || self.free.contains(&id)
+                {
+                    continue;
+                }
+                if best.is_none_or(|(tick, _)| used.tick.get() < tick) {
+                    best = Some((used.tick.get(), id));
+                }
+            }
+            victims[i] = Some(best?.1);
+        }
+        Some(victims)
+    }
+
+    /// Forgets frame `id`: its name, its edge, its children's edges.
+    fn evict(&mut self, id: u32) {
+        let Some(name) = self.names.get(id as usize).cloned() else {
+            return;
+        };
+        self.ids.remove(&name);
+        self.remember_lost(&name);
+        for slot in &mut self.edges {
+            if slot.as_ref().is_some_and(|e| e.parent == id) {
+                *slot = None;
+            }
+        }
+        if let Some(slot) = self.edges.get_mut(id as usize) {
+            *slot = None;
+        }
+        self.free.push(id);
+        self.evicted += 1;
+    }
+
+    fn remember_lost(&mut self, name: &str) {
+        if self.lost.len() >= MAX_TF_FRAMES {
+            self.lost.pop_front();
+        }
+        self.lost.push_back(name_hash(name));
     }
 
     fn intern(&mut self, name: &str) -> u32 {
         if let Some(&id) = self.ids.get(name) {
             return id;
         }
-        // At most MAX_TF_FRAMES (checked by `intern_pair`): fits in u32.
-        let id = self.names.len() as u32;
         let name: Arc<str> = Arc::from(name);
-        self.names.push(Arc::clone(&name));
+        let id = match self.free.pop() {
+            Some(id) => {
+                if let Some(slot) = self.names.get_mut(id as usize) {
+                    *slot = Arc::clone(&name);
+                }
+                if let Some(used) = self.uses.get_mut(id as usize) {
+                    *used = Use::new(0);
+                }
+                id
+            }
+            None => {
+                // At most MAX_TF_FRAMES (checked by `intern_pair`): fits in u32.
+                let id = self.names.len() as u32;
+                self.names.push(Arc::clone(&name));
+                self.edges.push(None);
+                self.uses.push(Use::new(0));
+                id
+            }
+        };
         self.ids.insert(name, id);
-        self.edges.push(None);
         id
     }
 
@@ -813,7 +1073,7 @@ mod tests {
     #[test]
     fn a_latest_lookup_is_stale_by_arrival_either_way() {
         let mut tree = FrameTree::new();
-        tree.insert("odom", "base", 5.0, Ok(pose(1.0, 0.0, 0.0)), false, 100.0)
+        tree.insert("odom", "base", 100.0, Ok(pose(1.0, 0.0, 0.0)), false, 100.0)
             .expect("accepted");
         assert_pose(
             tree.lookup("odom", "base", 0.0, 100.4, TOL),
@@ -835,6 +1095,41 @@ mod tests {
             tree.lookup("odom", "laser", 0.0, 1e9, TOL),
             Err(LookupFault::Stale)
         );
+    }
+
+    #[test]
+    fn a_latest_lookup_is_stale_by_stamp_however_recent_the_arrival() {
+        let mut tree = FrameTree::new();
+        // Received just now, stamped 5 s ago: its age is its stamp's.
+        tree.insert("odom", "base", 95.0, Ok(pose(1.0, 0.0, 0.0)), false, 100.0)
+            .expect("accepted");
+        assert_eq!(
+            tree.lookup("odom", "base", 0.0, 100.0, TOL),
+            Err(LookupFault::Stale)
+        );
+        // Future-dated within FUTURE_TOLERANCE (AMCL): fresh.
+        dynamic(&mut tree, "map", "odom", 100.0, pose(0.0, 0.0, 0.0));
+        tree.insert("map", "odom", 101.0, Ok(pose(2.0, 0.0, 0.0)), false, 100.0)
+            .expect("accepted");
+        assert_pose(
+            tree.lookup("map", "odom", 0.0, 100.1, TOL),
+            pose(2.0, 0.0, 0.0),
+        );
+        // Frozen parent stamp (the map -> odom): the chain's latest
+        // common time is the frozen one, however new the child's samples.
+        let mut tree = FrameTree::new();
+        for i in 0..50 {
+            let t = 10.0 + f64::from(i) * 0.1;
+            tree.insert("map", "odom", 10.0, Ok(pose(0.0, 0.0, 0.0)), false, t)
+                .expect("no error: repeated data is dropped silently");
+            dynamic(&mut tree, "odom", "base", t, pose(t, 0.0, 0.0));
+        }
+        assert_eq!(tree.sample_count("odom"), 1);
+        assert_eq!(
+            tree.lookup("map", "base", 0.0, 14.9, TOL),
+            Err(LookupFault::Stale)
+        );
+        assert!(tree.lookup("odom", "base", 0.0, 14.9, TOL).is_ok());
     }
 
     #[test]
@@ -864,20 +1159,17 @@ mod tests {
     }
 
     #[test]
-    fn out_of_order_samples_go_in_place_and_an_equal_stamp_replaces() {
+    fn out_of_order_samples_go_in_place_and_an_equal_stamp_is_dropped() {
         let mut tree = FrameTree::new();
         tree.insert("odom", "base", 3.0, Ok(pose(3.0, 0.0, 0.0)), false, 3.0)
             .expect("accepted");
         tree.insert("odom", "base", 1.0, Ok(pose(1.0, 0.0, 0.0)), false, 3.1)
             .expect("accepted");
-        tree.insert("odom", "base", 2.0, Ok(pose(5.0, 0.0, 0.0)), false, 3.2)
+        tree.insert("odom", "base", 2.0, Ok(pose(2.0, 0.0, 0.0)), false, 3.2)
             .expect("accepted");
-        assert_pose(
-            tree.lookup("odom", "base", 1.5, 0.0, 0.0),
-            pose(3.0, 0.0, 0.0),
-        );
-        tree.insert("odom", "base", 2.0, Ok(pose(2.0, 0.0, 0.0)), false, 3.3)
-            .expect("accepted");
+        // Repeated data (tf2's TF_REPEATED_DATA) replaces nothing.
+        tree.insert("odom", "base", 2.0, Ok(pose(5.0, 0.0, 0.0)), false, 3.3)
+            .expect("dropped");
         assert_eq!(tree.sample_count("base"), 3);
         assert_pose(
             tree.lookup("odom", "base", 1.5, 0.0, 0.0),
@@ -893,6 +1185,79 @@ mod tests {
             Err(LookupFault::Stale)
         );
         assert!(tree.lookup("odom", "base", 0.0, 3.4, 0.5).is_ok());
+        // Neither does the newest stamp repeated (robot_localization at
+        // 50 Hz with a frozen stamp): the edge goes stale.
+        for i in 0..50 {
+            let arrival = 3.0 + f64::from(i) * 0.02;
+            tree.insert("odom", "base", 3.0, Ok(pose(9.0, 0.0, 0.0)), false, arrival)
+                .expect("dropped");
+        }
+        assert_eq!(tree.sample_count("base"), 3);
+        assert_eq!(
+            tree.lookup("odom", "base", 0.0, 3.9, 0.5),
+            Err(LookupFault::Stale)
+        );
+        assert_pose(
+            tree.lookup("odom", "base", 3.0, 3.9, 0.5),
+            pose(3.0, 0.0, 0.0),
+        );
+        // Nor does it clear a fault.
+        tree.insert(
+            "odom",
+            "base",
+            4.0,
+            Err(TransformFault::NonFinite),
+            false,
+            4.0,
+        )
+        .expect("recorded");
+        tree.insert("odom", "base", 3.0, Ok(pose(3.0, 0.0, 0.0)), false, 4.0)
+            .expect("dropped");
+        assert_eq!(
+            tree.lookup("odom", "base", 3.0, 4.0, 0.5),
+            Err(LookupFault::Invalid(TransformFault::NonFinite))
+        );
+    }
+
+    #[test]
+    fn a_sample_stamped_too_far_ahead_is_refused_and_nothing_is_stored() {
+        let mut tree = FrameTree::new();
+        dynamic(&mut tree, "odom", "base", 10.0, pose(1.0, 0.0, 0.0));
+        assert_eq!(
+            tree.insert("odom", "base", 1e6, Ok(pose(9.0, 0.0, 0.0)), false, 10.1),
+            Err(InsertError::FutureStamp)
+        );
+        assert_eq!(
+            tree.insert(
+                "odom",
+                "ghost",
+                10.2 + FUTURE_TOLERANCE + 0.1,
+                Ok(pose(0.0, 0.0, 0.0)),
+                false,
+                10.2
+            ),
+            Err(InsertError::FutureStamp)
+        );
+        assert_eq!(tree.frame_count(), 2);
+        assert_eq!(tree.sample_count("base"), 1);
+        // Live samples go on working.
+        dynamic(&mut tree, "odom", "base", 10.2, pose(2.0, 0.0, 0.0));
+        assert_pose(
+            tree.lookup("odom", "base", 0.0, 10.3, TOL),
+            pose(2.0, 0.0, 0.0),
+        );
+        // Within the tolerance: stored. Statics carry no time: not refused.
+        tree.insert(
+            "odom",
+            "base",
+            10.2 + FUTURE_TOLERANCE,
+            Ok(pose(3.0, 0.0, 0.0)),
+            false,
+            10.2,
+        )
+        .expect("accepted");
+        tree.insert("base", "laser", 1e9, Ok(pose(0.0, 0.0, 0.0)), true, 10.2)
+            .expect("accepted");
     }
 
     #[test]
@@ -974,6 +1339,12 @@ mod tests {
     fn non_finite_stamps_arrivals_and_lookup_times_never_panic() {
         let mut tree = FrameTree::new();
         dynamic(&mut tree, "odom", "base", 1.0, pose(1.0, 0.0, 0.0));
+        // A good sample clears a fault only as new data (a new stamp).
+        let mut fresh = 1.0;
+        let mut recover = |tree: &mut FrameTree| {
+            fresh += 1e-3;
+            dynamic(tree, "odom", "base", fresh, pose(1.0, 0.0, 0.0));
+        };
         for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
             tree.insert("odom", "base", bad, Ok(pose(0.0, 0.0, 0.0)), false, 1.0)
                 .expect("recorded as a fault");
@@ -981,14 +1352,14 @@ mod tests {
                 tree.lookup("odom", "base", 1.0, 1.0, 1.0),
                 Err(LookupFault::Invalid(TransformFault::NonFinite))
             );
-            dynamic(&mut tree, "odom", "base", 1.0, pose(1.0, 0.0, 0.0));
+            recover(&mut tree);
             tree.insert("odom", "base", 1.0, Ok(pose(0.0, 0.0, 0.0)), false, bad)
                 .expect("recorded as a fault");
             assert_eq!(
                 tree.lookup("odom", "base", 1.0, 1.0, 1.0),
                 Err(LookupFault::Invalid(TransformFault::NonFinite))
             );
-            dynamic(&mut tree, "odom", "base", 1.0, pose(1.0, 0.0, 0.0));
+            recover(&mut tree);
             assert!(tree.lookup("odom", "base", bad, 1.0, 1.0).is_err());
             assert!(tree.lookup("odom", "base", 0.0, bad, 1.0).is_err());
             assert!(tree.lookup("odom", "base", 0.0, 1.0, f64::NAN).is_err());
@@ -1117,7 +1488,7 @@ mod tests {
     }
 
     #[test]
-    fn a_republished_static_tree_replaces_even_with_a_new_parent() {
+    fn a_republished_static_tree_replaces_but_a_second_static_parent_is_a_lasting_conflict() {
         let mut tree = FrameTree::new();
         fixed(&mut tree, "base", "laser", pose(1.0, 0.0, 0.0));
         fixed(&mut tree, "base", "laser", pose(2.0, 0.0, 0.0));
@@ -1125,16 +1496,53 @@ mod tests {
             tree.lookup("base", "laser", 0.0, 0.0, 0.0),
             pose(2.0, 0.0, 0.0),
         );
-        fixed(&mut tree, "mount", "laser", pose(3.0, 0.0, 0.0));
-        assert_eq!(tree.parent("laser"), Some("mount"));
-        assert_eq!(tree.sample_count("laser"), 1);
-        assert_pose(
-            tree.lookup("mount", "laser", 0.0, 0.0, 0.0),
-            pose(3.0, 0.0, 0.0),
+        assert_eq!(
+            tree.insert("mount", "laser", 0.0, Ok(pose(3.0, 0.0, 0.0)), true, 1.0),
+            Err(InsertError::SecondParent)
+        );
+        assert_eq!(tree.parent("laser"), Some("base"));
+        assert_eq!(tree.rival("laser"), Some("mount"));
+        // Whatever the time, through further samples of either publisher
+        // and of dynamic rivals, and through a clock jump.
+        for now in [1.0, 1.0 + 10.0 * CONFLICT_WINDOW, 1e6] {
+            assert_eq!(
+                tree.lookup("base", "laser", 0.0, now, 1.0),
+                Err(LookupFault::Conflict)
+            );
+        }
+        fixed(&mut tree, "base", "laser", pose(2.0, 0.0, 0.0));
+        let _ = tree.insert("odom", "laser", 5.0, Ok(pose(0.0, 0.0, 0.0)), false, 5.0);
+        assert_eq!(tree.rival("laser"), Some("mount"));
+        assert_eq!(
+            tree.lookup("base", "laser", 0.0, 100.0, 1.0),
+            Err(LookupFault::Conflict)
+        );
+        tree.forget_dynamic();
+        assert_eq!(
+            tree.lookup("base", "laser", 0.0, 100.0, 1.0),
+            Err(LookupFault::Conflict)
+        );
+        // A static claim on a dynamic frame: latched too; after a clock
+        // jump the static claim holds the frame, the dynamic one its rival.
+        dynamic(&mut tree, "odom", "base", 10.0, pose(0.0, 0.0, 0.0));
+        assert_eq!(
+            tree.insert("map", "base", 0.0, Ok(pose(4.0, 0.0, 0.0)), true, 10.0),
+            Err(InsertError::SecondParent)
+        );
+        dynamic(&mut tree, "odom", "base", 20.0, pose(0.0, 0.0, 0.0));
+        assert_eq!(
+            tree.lookup("odom", "base", 0.0, 20.0, 1.0),
+            Err(LookupFault::Conflict)
+        );
+        tree.forget_dynamic();
+        assert_eq!(tree.parent("base"), Some("map"));
+        assert_eq!(
+            tree.insert("odom", "base", 1.0, Ok(pose(0.0, 0.0, 0.0)), false, 1.0),
+            Err(InsertError::SecondParent)
         );
         assert_eq!(
-            tree.lookup("base", "laser", 0.0, 0.0, 0.0),
-            Err(LookupFault::Unavailable)
+            tree.lookup("map", "base", 0.0, 1.0, 1.0),
+            Err(LookupFault::Conflict)
         );
     }
 
@@ -1174,53 +1582,84 @@ mod tests {
     }
 
     #[test]
-    fn frames_beyond_the_limit_are_refused_and_nothing_is_stored() {
+    fn at_the_frame_limit_unused_frames_are_evicted_used_ones_never() {
         let mut tree = FrameTree::new();
-        for i in 1..MAX_TF_FRAMES {
-            fixed(
-                &mut tree,
-                "root",
-                &format!("f{i}"),
-                pose(f64::from(i as u32), 0.0, 0.0),
-            );
+        fixed(&mut tree, "map", "odom", pose(1.0, 0.0, 0.0));
+        dynamic(&mut tree, "odom", "base", 1.0, pose(0.0, 0.0, 0.0));
+        assert!(tree.lookup("map", "base", 0.0, 1.0, TOL).is_ok());
+        // A flood of names: the oldest unused go first, the used never.
+        for i in 0..2 * MAX_TF_FRAMES {
+            tree.insert(
+                "map",
+                &format!("bogus{i}"),
+                0.0,
+                Ok(pose(0.0, 0.0, 0.0)),
+                true,
+                2.0,
+            )
+            .expect("evicts an unused frame");
+            assert!(tree.frame_count() <= MAX_TF_FRAMES);
         }
         assert_eq!(tree.frame_count(), MAX_TF_FRAMES);
-        let p = Ok(pose(0.0, 0.0, 0.0));
+        assert_eq!(tree.evicted_frames() as usize, MAX_TF_FRAMES + 3);
         assert_eq!(
-            tree.insert("root", "new", 0.0, p, true, 0.0),
-            Err(InsertError::TooManyFrames)
+            tree.lookup("map", "bogus10", 0.0, 2.0, TOL),
+            Err(LookupFault::TooManyFrames)
         );
-        assert_eq!(
-            tree.insert("new", "f1", 0.0, p, true, 0.0),
-            Err(InsertError::TooManyFrames)
-        );
-        assert_eq!(
-            tree.insert("n1", "n2", 0.0, p, true, 0.0),
-            Err(InsertError::TooManyFrames)
-        );
-        assert_eq!(tree.frame_count(), MAX_TF_FRAMES);
-        assert_eq!(
-            tree.lookup("root", "new", 0.0, 0.0, 0.0),
-            Err(LookupFault::Unavailable)
-        );
-        // Known frames still take transforms.
-        fixed(&mut tree, "f1", "f2", pose(5.0, 0.0, 0.0));
+        assert!(tree.lookup("map", "base", 0.0, 1.0, TOL).is_ok());
+        fixed(&mut tree, "map", "lidar", pose(0.0, 2.0, 0.0));
         assert_pose(
-            tree.lookup("root", "f2", 0.0, 0.0, 0.0),
-            pose(6.0, 0.0, 0.0),
+            tree.lookup("base", "lidar", 0.0, 1.0, TOL),
+            pose(-1.0, 2.0, 0.0),
         );
-        // One slot short of the limit, a pair of new names is refused whole.
+        // An evicted parent takes its children's edges with it.
         let mut tree = FrameTree::new();
-        for i in 1..MAX_TF_FRAMES - 1 {
+        fixed(&mut tree, "a", "b", pose(0.0, 0.0, 0.0));
+        for i in 3..MAX_TF_FRAMES {
             fixed(&mut tree, "root", &format!("f{i}"), pose(0.0, 0.0, 0.0));
         }
+        fixed(&mut tree, "root", "new", pose(0.0, 0.0, 0.0));
+        assert_eq!(tree.parent("b"), None);
         assert_eq!(
-            tree.insert("n1", "n2", 0.0, p, true, 0.0),
+            tree.lookup("a", "b", 0.0, 0.0, TOL),
+            Err(LookupFault::TooManyFrames)
+        );
+        // Every frame used within TF_HISTORY: the new one is refused.
+        let mut tree = FrameTree::new();
+        for i in 1..MAX_TF_FRAMES {
+            let name = format!("f{i}");
+            fixed(&mut tree, "root", &name, pose(0.0, 0.0, 0.0));
+            assert!(tree.lookup("root", &name, 0.0, 100.0, TOL).is_ok());
+        }
+        let p = Ok(pose(0.0, 0.0, 0.0));
+        assert_eq!(
+            tree.insert("root", "new", 0.0, p, true, 100.0 + TF_HISTORY),
             Err(InsertError::TooManyFrames)
         );
-        assert_eq!(tree.frame_count(), MAX_TF_FRAMES - 1);
-        fixed(&mut tree, "root", "n1", pose(0.0, 0.0, 0.0));
         assert_eq!(tree.frame_count(), MAX_TF_FRAMES);
+        assert_eq!(
+            tree.lookup("root", "new", 0.0, 100.0, 0.0),
+            Err(LookupFault::TooManyFrames)
+        );
+        // Known frames still take transforms.
+        fixed(&mut tree, "root", "f2", pose(5.0, 0.0, 0.0));
+        // Later, the frames no lookup used since go first.
+        assert!(tree.lookup("root", "f2", 0.0, 200.0, TOL).is_ok());
+        tree.insert("root", "new", 0.0, p, true, 200.0 + TF_HISTORY)
+            .expect("f1 evicted");
+        assert_eq!(
+            tree.lookup("root", "f1", 0.0, 210.0, 0.0),
+            Err(LookupFault::TooManyFrames)
+        );
+        assert_pose(
+            tree.lookup("root", "f2", 0.0, 210.0, 0.0),
+            pose(5.0, 0.0, 0.0),
+        );
+        // A frame never known is only unavailable.
+        assert_eq!(
+            tree.lookup("root", "ghost", 0.0, 210.0, 0.0),
+            Err(LookupFault::Unavailable)
+        );
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub enum Status {
     Overloaded,
     TransformConflict,
     InvalidTransform,
+    /// A frame the answer needs was dropped at the TF frame limit.
+    TooManyFrames,
     TransformUnavailable,
     StaleTransform,
     FrameMismatch,
@@ -66,7 +68,7 @@ pub enum Status {
 
 impl Status {
     /// Every status, in declaration order.
-    pub const ALL: [Status; 35] = [
+    pub const ALL: [Status; 36] = [
         Status::Ok,
         Status::NoClock,
         Status::ClockStalled,
@@ -79,6 +81,7 @@ impl Status {
         Status::Overloaded,
         Status::TransformConflict,
         Status::InvalidTransform,
+        Status::TooManyFrames,
         Status::TransformUnavailable,
         Status::StaleTransform,
         Status::FrameMismatch,
@@ -119,6 +122,7 @@ impl Status {
             Status::Overloaded => "overloaded",
             Status::TransformConflict => "transform_conflict",
             Status::InvalidTransform => "invalid_transform",
+            Status::TooManyFrames => "too_many_frames",
             Status::TransformUnavailable => "transform_unavailable",
             Status::StaleTransform => "stale_transform",
             Status::FrameMismatch => "frame_mismatch",
@@ -210,6 +214,9 @@ pub enum Cause {
     /// The newest transform of a frame the answer needs was refused:
     /// not finite, or its quaternion is not a rotation.
     InvalidTransform,
+    /// A frame the answer needs is unknown because it was evicted or
+    /// refused at the TF frame limit (`limits::MAX_TF_FRAMES`).
+    TooManyFrames,
     /// No transform between two frames the answer needs: a frame TF does
     /// not know, two trees, or an input stamped before the TF history.
     TransformUnavailable,
@@ -236,6 +243,7 @@ impl From<Cause> for Status {
             Cause::Overloaded => Status::Overloaded,
             Cause::TransformConflict => Status::TransformConflict,
             Cause::InvalidTransform => Status::InvalidTransform,
+            Cause::TooManyFrames => Status::TooManyFrames,
             Cause::TransformUnavailable => Status::TransformUnavailable,
             Cause::StaleTransform => Status::StaleTransform,
             Cause::FrameMismatch => Status::FrameMismatch,
@@ -348,6 +356,7 @@ mod tests {
             ),
             (Cause::TransformConflict, "transform_conflict"),
             (Cause::InvalidTransform, "invalid_transform"),
+            (Cause::TooManyFrames, "too_many_frames"),
             (Cause::TransformUnavailable, "transform_unavailable"),
             (Cause::StaleTransform, "stale_transform"),
             (Cause::FrameMismatch, "frame_mismatch"),

@@ -76,6 +76,7 @@ impl Transforms for FrameTree {
         }
         FrameTree::lookup(self, target, source, time, now, tolerance).map_err(|fault| match fault {
             LookupFault::Unavailable => Cause::TransformUnavailable,
+            LookupFault::TooManyFrames => Cause::TooManyFrames,
             LookupFault::Stale => Cause::StaleTransform,
             LookupFault::Invalid(_) => Cause::InvalidTransform,
             LookupFault::Conflict => Cause::TransformConflict,

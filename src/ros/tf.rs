@@ -8,7 +8,8 @@
 //! and counted. One with a NaN or a quaternion that is not a rotation is
 //! stored as its frame's fault ([`crate::frames`]): lookups through that
 //! frame then fail until a good transform arrives. What the tree refused
-//! is counted in a [`TfIntake`] for the node's throttled warnings.
+//! (and the frames it evicted at its limit) is counted in a [`TfIntake`]
+//! for the node's throttled warnings.
 
 use super::inputs::{seconds, sequence, string_bytes, Arrival};
 use crate::frames::{planar_transform, FrameTree, InsertError};
@@ -36,8 +37,14 @@ pub struct TfIntake {
     pub second_parents: u64,
     /// A frame's parent is the frame itself.
     pub self_transforms: u64,
-    /// New frames beyond [`crate::limits::MAX_TF_FRAMES`].
+    /// New frames beyond [`crate::limits::MAX_TF_FRAMES`] when no frame
+    /// could be evicted.
     pub too_many_frames: u64,
+    /// Frames evicted at [`crate::limits::MAX_TF_FRAMES`] for new ones.
+    pub evicted_frames: u64,
+    /// Dynamic transforms stamped later than their arrival plus
+    /// [`crate::frames::FUTURE_TOLERANCE`].
+    pub future_stamps: u64,
 }
 
 impl TfIntake {
@@ -56,6 +63,8 @@ impl std::fmt::Display for TfIntake {
             (self.second_parents, "frames given a second parent"),
             (self.self_transforms, "frames given themselves as parent"),
             (self.too_many_frames, "new frames beyond the frame limit"),
+            (self.evicted_frames, "frames evicted at the frame limit"),
+            (self.future_stamps, "transforms stamped in the future"),
         ];
         let mut first = true;
         for (count, what) in parts.into_iter().filter(|(c, _)| *c > 0) {
@@ -76,6 +85,8 @@ pub struct TfBuffer {
     pub tree: FrameTree,
     generation: u32,
     pub intake: TfIntake,
+    /// The tree's eviction count when last read.
+    evicted: u64,
 }
 
 impl TfBuffer {
@@ -119,8 +130,12 @@ impl TfBuffer {
                 Err(InsertError::SecondParent) => self.intake.second_parents += 1,
                 Err(InsertError::SelfTransform) => self.intake.self_transforms += 1,
                 Err(InsertError::TooManyFrames) => self.intake.too_many_frames += 1,
+                Err(InsertError::FutureStamp) => self.intake.future_stamps += 1,
             }
         }
+        let evicted = self.tree.evicted_frames();
+        self.intake.evicted_frames += evicted.saturating_sub(self.evicted);
+        self.evicted = evicted;
     }
 
     /// The refusals counted since the last call.
