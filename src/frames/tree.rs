@@ -18,12 +18,17 @@
 //! 2. A transform whose parent is its child is refused
 //!    ([`InsertError::SelfTransform`]) and nothing is stored.
 //! 3. At most [`MAX_TF_FRAMES`] frame names are known at once. A transform
-//!    naming a new frame at the limit *evicts* the least recently used
-//!    frame (by a lookup or a transform naming it) that no answer needs:
+//!    naming a new frame at the limit *evicts* a frame no answer needs:
 //!    not one on a path a lookup walked within [`TF_HISTORY`] of the new
-//!    sample's arrival, not one named by a rival (rule 7), not the other
-//!    frame of the transform. The evicted frame's edge and the edges of its
-//!    children go with it. When no frame can go, the transform is refused
+//!    sample's arrival, not one named by a rival (rule 7), not one of the
+//!    transform's. Of those, the newest of the frames created by the one
+//!    message ([`begin_message`](FrameTree::begin_message)) that created
+//!    the most of the frames still known goes first: a flood of names in
+//!    one message evicts its own names, not a tree known before it, and a
+//!    tree sent after a flood evicts the flood's (whichever comes first
+//!    when latched publishers are heard again). The evicted frame's edge
+//!    and the edges of its children go with it. When no frame can go, the
+//!    transform is refused
 //!    ([`InsertError::TooManyFrames`]) and nothing is stored. The names of
 //!    the last [`MAX_TF_FRAMES`] frames evicted or refused are remembered
 //!    (as hashes): a lookup naming one of them while it is unknown is
@@ -387,23 +392,17 @@ impl Worst {
     }
 }
 
-/// When a frame was last used, for eviction (rule 3). Cells: a lookup
-/// (`&self`) records what it walked.
+/// Where a frame came from and when it was last needed, for eviction
+/// (rule 3).
 #[derive(Clone, Debug)]
 struct Use {
-    /// Order of the last lookup or transform naming the frame.
-    tick: Cell<u64>,
-    /// `now` of the last lookup whose path walked the frame.
+    /// Order of creation.
+    born: u64,
+    /// The message that created it ([`FrameTree::begin_message`]).
+    batch: u64,
+    /// `now` of the last lookup whose path walked the frame (a cell: a
+    /// lookup, `&self`, records what it walked).
     looked_up: Cell<f64>,
-}
-
-impl Use {
-    fn new(tick: u64) -> Use {
-        Use {
-            tick: Cell::new(tick),
-            looked_up: Cell::new(f64::NEG_INFINITY),
-        }
-    }
 }
 
 /// The TF tree: every frame's parent and its planar pose in it over time.
@@ -425,7 +424,11 @@ pub struct FrameTree {
     lost: VecDeque<u64>,
     /// Frames evicted since the tree was made.
     evicted: u64,
-    clock: Cell<u64>,
+    /// Frames created since the tree was made.
+    born: u64,
+    /// The current message, and how many live frames each message created.
+    batch: u64,
+    batches: HashMap<u64, u32>,
     /// Whether `insert` was ever called.
     seen: bool,
 }
@@ -634,6 +637,12 @@ impl FrameTree {
         self.names.len() - self.free.len()
     }
 
+    /// Starts a new message: the frames created until the next call are one
+    /// batch (rule 3). The node calls it for each TF message.
+    pub fn begin_message(&mut self) {
+        self.batch += 1;
+    }
+
     /// Frames evicted at the frame limit since the tree was made (rule 3).
     pub fn evicted_frames(&self) -> u64 {
         self.evicted
@@ -675,21 +684,12 @@ impl FrameTree {
         self.edges.get(frame as usize)?.as_ref()
     }
 
-    /// The next use order.
-    fn tick(&self) -> u64 {
-        let tick = self.clock.get() + 1;
-        self.clock.set(tick);
-        tick
-    }
-
     /// Records a lookup at `now` walking from `frame` to its root.
     fn touch(&self, frame: u32, now: f64) {
-        let tick = self.tick();
         let mut at = Some(frame);
         for _ in 0..=self.edges.len() {
             let Some(id) = at else { break };
             if let Some(used) = self.uses.get(id as usize) {
-                used.tick.set(tick);
                 used.looked_up.set(now);
             }
             at = self.edge(id).map(|e| e.parent);
@@ -722,18 +722,11 @@ impl FrameTree {
                 self.evict(victim);
             }
         }
-        let tick = self.tick();
-        let ids = (self.intern(parent), self.intern(child));
-        for id in [ids.0, ids.1] {
-            if let Some(used) = self.uses.get(id as usize) {
-                used.tick.set(tick);
-            }
-        }
-        Ok(ids)
+        Ok((self.intern(parent), self.intern(child)))
     }
 
-    /// The `count` (at most 2) least recently used frames that no answer
-    /// needs (rule 3), or `None` when there are not that many.
+    /// The `count` (at most 2) frames no answer needs that go first (rule
+    /// 3), or `None` when there are not that many.
     fn victims(
         &self,
         count: usize,
@@ -748,7 +741,7 @@ impl FrameTree {
         }
         let mut victims = [None, None];
         for i in 0..count.min(victims.len()) {
-            let mut best: Option<(u64, u32)> = None;
+            let mut best: Option<((u32, u64), u32)> = None;
             for (id, used) in self.uses.iter().enumerate() {
                 let id = id as u32;
                 let needed = !(arrival - used.looked_up.get() > TF_HISTORY);
@@ -760,8 +753,10 @@ impl FrameTree {
                 {
                     continue;
                 }
-                if best.is_none_or(|(tick, _)| used.tick.get() < tick) {
-                    best = Some((used.tick.get(), id));
+                let batch = self.batches.get(&used.batch).copied().unwrap_or(0);
+                let rank = (batch, used.born);
+                if best.is_none_or(|(best, _)| rank > best) {
+                    best = Some((rank, id));
                 }
             }
             victims[i] = Some(best?.1);
@@ -776,6 +771,14 @@ impl FrameTree {
         };
         self.ids.remove(&name);
         self.remember_lost(&name);
+        if let Some(used) = self.uses.get(id as usize) {
+            if let Some(count) = self.batches.get_mut(&used.batch) {
+                *count = count.saturating_sub(1);
+                if *count == 0 {
+                    self.batches.remove(&used.batch);
+                }
+            }
+        }
         for slot in &mut self.edges {
             if slot.as_ref().is_some_and(|e| e.parent == id) {
                 *slot = None;
@@ -805,9 +808,6 @@ impl FrameTree {
                 if let Some(slot) = self.names.get_mut(id as usize) {
                     *slot = Arc::clone(&name);
                 }
-                if let Some(used) = self.uses.get_mut(id as usize) {
-                    *used = Use::new(0);
-                }
                 id
             }
             None => {
@@ -815,10 +815,20 @@ impl FrameTree {
                 let id = self.names.len() as u32;
                 self.names.push(Arc::clone(&name));
                 self.edges.push(None);
-                self.uses.push(Use::new(0));
                 id
             }
         };
+        self.born += 1;
+        let used = Use {
+            born: self.born,
+            batch: self.batch,
+            looked_up: Cell::new(f64::NEG_INFINITY),
+        };
+        match self.uses.get_mut(id as usize) {
+            Some(slot) => *slot = used,
+            None => self.uses.push(used),
+        }
+        *self.batches.entry(self.batch).or_insert(0) += 1;
         self.ids.insert(name, id);
         id
     }
@@ -1584,10 +1594,15 @@ mod tests {
     #[test]
     fn at_the_frame_limit_unused_frames_are_evicted_used_ones_never() {
         let mut tree = FrameTree::new();
+        tree.begin_message();
         fixed(&mut tree, "map", "odom", pose(1.0, 0.0, 0.0));
         dynamic(&mut tree, "odom", "base", 1.0, pose(0.0, 0.0, 0.0));
+        fixed(&mut tree, "base", "lidar", pose(0.0, 2.0, 0.0));
         assert!(tree.lookup("map", "base", 0.0, 1.0, TOL).is_ok());
-        // A flood of names: the oldest unused go first, the used never.
+        // A flood of names in one message, long after: it evicts its own
+        // names (the newest first), not the tree known before it, even the
+        // frame no lookup used lately (lidar).
+        tree.begin_message();
         for i in 0..2 * MAX_TF_FRAMES {
             tree.insert(
                 "map",
@@ -1595,33 +1610,46 @@ mod tests {
                 0.0,
                 Ok(pose(0.0, 0.0, 0.0)),
                 true,
-                2.0,
+                100.0,
             )
             .expect("evicts an unused frame");
             assert!(tree.frame_count() <= MAX_TF_FRAMES);
         }
         assert_eq!(tree.frame_count(), MAX_TF_FRAMES);
-        assert_eq!(tree.evicted_frames() as usize, MAX_TF_FRAMES + 3);
+        let first = MAX_TF_FRAMES - 4; // bogus0 .. bogus{first - 1} fit
+        assert_eq!(tree.evicted_frames() as usize, 2 * MAX_TF_FRAMES - first);
+        assert!(tree.lookup("map", "bogus0", 0.0, 100.0, TOL).is_ok());
         assert_eq!(
-            tree.lookup("map", "bogus10", 0.0, 2.0, TOL),
+            tree.lookup("map", "bogus2000", 0.0, 100.0, TOL),
             Err(LookupFault::TooManyFrames)
         );
-        assert!(tree.lookup("map", "base", 0.0, 1.0, TOL).is_ok());
-        fixed(&mut tree, "map", "lidar", pose(0.0, 2.0, 0.0));
         assert_pose(
-            tree.lookup("base", "lidar", 0.0, 1.0, TOL),
-            pose(-1.0, 2.0, 0.0),
+            tree.lookup("map", "lidar", 5.0, 100.0, 10.0),
+            pose(1.0, 2.0, 0.0),
+        );
+        // A tree sent after a flood evicts the flood's names, and its own
+        // frames stay, one after the other.
+        tree.begin_message();
+        fixed(&mut tree, "map", "sensor", pose(0.0, 3.0, 0.0));
+        fixed(&mut tree, "sensor", "tip", pose(1.0, 0.0, 0.0));
+        fixed(&mut tree, "tip", "end", pose(1.0, 0.0, 0.0));
+        assert_pose(
+            tree.lookup("map", "end", 0.0, 100.0, TOL),
+            pose(2.0, 3.0, 0.0),
         );
         // An evicted parent takes its children's edges with it.
         let mut tree = FrameTree::new();
-        fixed(&mut tree, "a", "b", pose(0.0, 0.0, 0.0));
-        for i in 3..MAX_TF_FRAMES {
+        for i in 5..=MAX_TF_FRAMES {
             fixed(&mut tree, "root", &format!("f{i}"), pose(0.0, 0.0, 0.0));
         }
+        fixed(&mut tree, "b", "c", pose(0.0, 0.0, 0.0));
+        fixed(&mut tree, "a", "b", pose(0.0, 0.0, 0.0));
+        assert_eq!(tree.frame_count(), MAX_TF_FRAMES);
         fixed(&mut tree, "root", "new", pose(0.0, 0.0, 0.0));
         assert_eq!(tree.parent("b"), None);
+        assert_eq!(tree.parent("c"), Some("b"));
         assert_eq!(
-            tree.lookup("a", "b", 0.0, 0.0, TOL),
+            tree.lookup("a", "c", 0.0, 0.0, TOL),
             Err(LookupFault::TooManyFrames)
         );
         // Every frame used within TF_HISTORY: the new one is refused.
@@ -1643,12 +1671,12 @@ mod tests {
         );
         // Known frames still take transforms.
         fixed(&mut tree, "root", "f2", pose(5.0, 0.0, 0.0));
-        // Later, the frames no lookup used since go first.
+        // Later, the frames no lookup used since may go.
         assert!(tree.lookup("root", "f2", 0.0, 200.0, TOL).is_ok());
         tree.insert("root", "new", 0.0, p, true, 200.0 + TF_HISTORY)
-            .expect("f1 evicted");
+            .expect("f1023 evicted");
         assert_eq!(
-            tree.lookup("root", "f1", 0.0, 210.0, 0.0),
+            tree.lookup("root", "f1023", 0.0, 210.0, 0.0),
             Err(LookupFault::TooManyFrames)
         );
         assert_pose(

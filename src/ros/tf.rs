@@ -105,6 +105,7 @@ impl TfBuffer {
         }
         let transforms: &[NativeTransform] =
             sequence(msg, msg.transforms.data, msg.transforms.size);
+        self.tree.begin_message();
         for t in transforms {
             let (Ok(parent), Ok(child)) = (
                 check_name(string_bytes(&t.header.frame_id), MAX_FRAME_ID_BYTES),
