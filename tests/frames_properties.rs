@@ -354,7 +354,7 @@ fn a_lookup_by_name_does_not_allocate() {
     let allocations = allocations_in(|| {
         result = Some((
             tree.lookup("f5", "f0", 5.5, 10.0, 0.0),
-            tree.lookup("f0", "f5", 0.0, 10.0, 1.0),
+            tree.lookup("f0", "f5", 0.0, 10.0, 2.5),
             tree.lookup("f0", "nowhere", 0.0, 10.0, 1.0),
             tree.lookup("f2", "f4", 20.0, 10.0, 1.0),
         ));

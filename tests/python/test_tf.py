@@ -139,6 +139,7 @@ class TfPeer:
         self.tf_pub = node.create_publisher(TFMessage, '/tf', 100)
         self.cond = threading.Condition()
         self.report = None
+        self.reports = []  # every report: (monotonic time, status, valid, colliding)
         self.flags = []  # (monotonic time, value)
         node.create_subscription(CollisionReport, f'{ns}/collision_report', self._on_report, 10)
         node.create_subscription(Bool, f'{ns}/collision', self._on_flag, 10)
@@ -167,6 +168,7 @@ class TfPeer:
     def _on_report(self, msg):
         with self.cond:
             self.report = msg
+            self.reports.append((time.monotonic(), msg.status, msg.valid, msg.colliding))
             self.cond.notify_all()
 
     def _on_flag(self, msg):
@@ -176,6 +178,22 @@ class TfPeer:
 
     def publish_static(self, transforms):
         self.static_pub.publish(self.TFMessage(transforms=transforms))
+
+    def another_static_publisher(self):
+        """A second /tf_static publisher (another latched sender), as static_pub."""
+        from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+
+        qos = QoSProfile(depth=100, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                         reliability=ReliabilityPolicy.RELIABLE)
+        pub = self.peer.node.create_publisher(self.TFMessage, '/tf_static', qos)
+        return lambda transforms: pub.publish(self.TFMessage(transforms=transforms))
+
+    def collect(self, seconds):
+        """The reports received over the next `seconds`: [(status, valid, colliding)]."""
+        start = time.monotonic()
+        time.sleep(seconds)
+        with self.cond:
+            return [r[1:] for r in self.reports if r[0] >= start]
 
     def wait(self, predicate, what, timeout=30.0):
         deadline = time.monotonic() + timeout
@@ -507,3 +525,174 @@ def test_best_effort_publishers_connect(tf_peer):
             stop.set()
     finally:
         node.stop()
+
+
+# --- issue #19: TF judged by its stamps, lasting static conflicts, bounded names ----------
+
+def robot_node(tf_peer, *extra):
+    """The node placing ROBOT from TF in base_link, reporting in map, with an
+    obstacle publisher; obstacles never go stale (only TF is under test)."""
+    from sat_collision_msgs.msg import ObstacleArray
+
+    node = start_node(tf_peer.ns, '-p', ROBOT_PARAM, '-p', 'base_frame:=base_link',
+                      '-p', 'global_frame:=map', '-p', 'transform_tolerance:=0.3',
+                      '-p', 'obstacles_timeout:=0.0', *extra)
+    pub = tf_peer.peer.node.create_publisher(ObstacleArray, f'{tf_peer.ns}/obstacles', 10)
+    return node, pub
+
+
+def summary(reports):
+    valid = sum(1 for _, v, _ in reports if v)
+    valid_clear = sum(1 for _, v, colliding in reports if v and not colliding)
+    return f'{valid_clear} of {len(reports)} reports valid and clear, {valid} valid; ' \
+        f'statuses {sorted(set(st for st, _, _ in reports))}'
+
+
+@pytest.mark.parametrize('frozen', ['map_odom', 'odom_base_link'])
+def test_a_transform_repeated_with_a_frozen_stamp_goes_stale(tf_peer, frozen):
+    """Issue #19, 2: a transform that keeps arriving with one stamp is not new data
+    (tf2 drops it): (a) map -> odom frozen while odom -> base_link is live, (b)
+    odom -> base_link repeated at 50 Hz with its last stamp (robot_localization's
+    TF_REPEATED_DATA). The latest transform's age is its stamp's."""
+    node, pub = robot_node(tf_peer)
+    try:
+        far = square(*apply(compose(MAP_ODOM, ODOM_BASE), [(5.0, 0.0)])[0], 0.2)
+        stop = repeat(0.1, lambda: pub.publish(obstacle_array('map', [('far', far)],
+                                                              stamp_of(0.0))))
+        try:
+            def live(st, odom_stamp=None, base_stamp=None):
+                return [transform_msg('map', 'odom', MAP_ODOM, odom_stamp or st),
+                        transform_msg('odom', 'base_link', ODOM_BASE, base_stamp or st)]
+            tf_peer.dynamic = live
+            tf_peer.wait(lambda r: r.valid and not r.colliding, 'valid and clear')
+            since = stamp_of(tf_peer.now())
+            if frozen == 'map_odom':
+                tf_peer.dynamic = lambda st: live(st, odom_stamp=since)
+            else:
+                tf_peer.dynamic = lambda st: live(st, base_stamp=since)
+            time.sleep(1.0)  # tolerance 0.3 s, with room for delivery
+            reports = tf_peer.collect(3.0)
+            assert len(reports) >= 10, reports
+            assert all(st == 'stale_transform' and not valid and colliding
+                       for st, valid, colliding in reports), summary(reports)
+            # New stamps again: fresh again.
+            tf_peer.dynamic = live
+            tf_peer.wait(lambda r: r.valid and not r.colliding, 'valid and clear again')
+        finally:
+            stop.set()
+    finally:
+        node.stop()
+    assert 'panicked' not in node.output
+
+
+def test_a_second_static_parent_is_a_conflict_that_lasts(tf_peer):
+    """Issue #19, 3: two /tf_static publishers give lidar two parents. Static
+    transforms are latched, never "recent": the conflict is kept well beyond the
+    2 s window, and through further samples from both publishers."""
+    tf_peer.publish_static([transform_msg('map', 'odom', MAP_ODOM, stamp_of(0.0)),
+                            transform_msg('base_link', 'lidar', BASE_SENSOR, stamp_of(0.0))])
+    tf_peer.dynamic = base_pose
+    node, pub = robot_node(tf_peer)
+    try:
+        ahead = square(3.0, 0.0, 0.2)  # in lidar: clear of the robot
+        stop = repeat(0.1, lambda: pub.publish(obstacle_array('lidar', [('ahead', ahead)],
+                                                              stamp_of(0.0))))
+        try:
+            tf_peer.wait(lambda r: r.valid and not r.colliding and len(r.results) == 1,
+                         'valid and clear')
+            second = tf_peer.another_static_publisher()
+            rival = [transform_msg('map', 'lidar', (100.0, 0.0, 0.0), stamp_of(0.0))]
+            second(rival)
+            time.sleep(1.0)
+            reports = []
+            for _ in range(3):  # 3 x CONFLICT_WINDOW, each publisher sending again
+                second(rival)
+                tf_peer.publish_static([
+                    transform_msg('map', 'odom', MAP_ODOM, stamp_of(0.0)),
+                    transform_msg('base_link', 'lidar', BASE_SENSOR, stamp_of(0.0))])
+                reports += tf_peer.collect(2.0)
+            assert len(reports) >= 20, reports
+            assert all(st == 'transform_conflict' and not valid and colliding
+                       for st, valid, colliding in reports), summary(reports)
+        finally:
+            stop.set()
+    finally:
+        node.stop()
+    assert 'panicked' not in node.output
+
+
+def test_a_flood_of_frame_names_does_not_lock_out_a_legitimate_frame(tf_peer):
+    """Issue #19, 9: 1,100 bogus static frame names (over the 1,024-frame limit) in
+    one latched message, then a legitimate map -> lidar: the flood's own names are
+    evicted, lidar is placed; again after the node restarts and hears both latched
+    publishers anew."""
+    tf_peer.publish_static([transform_msg('map', 'odom', MAP_ODOM, stamp_of(0.0))])
+    tf_peer.dynamic = base_pose
+    flood = tf_peer.another_static_publisher()
+    legit = tf_peer.another_static_publisher()
+    robot_in_map = compose(MAP_ODOM, ODOM_BASE)
+    # lidar at the robot's origin: an obstacle 0.3 m ahead in lidar is under the robot.
+    near, far = square(0.3, 0.0, 0.1), square(5.0, 0.0, 0.2)
+
+    def placed(r):
+        hits = {x.id: x.colliding for x in r.results}
+        return r.valid and r.status == 'ok' and hits == {'near': True, 'far': False}
+
+    node, pub = robot_node(tf_peer)
+    stop = repeat(0.1, lambda: pub.publish(obstacle_array('lidar', [('near', near), ('far', far)],
+                                                          stamp_of(0.0))))
+    try:
+        tf_peer.wait(lambda r: r.status == 'transform_unavailable', 'lidar unknown yet')
+        flood([transform_msg('map', f'bogus_{i}', (float(i), 0.0, 0.0), stamp_of(0.0))
+               for i in range(1100)])
+        time.sleep(1.0)
+        legit([transform_msg('map', 'lidar', robot_in_map, stamp_of(0.0))])
+        time.sleep(2.0)
+        reports = tf_peer.collect(2.0)
+        assert reports and all(valid and st == 'ok' for st, valid, _ in reports), \
+            summary(reports)
+        assert placed(tf_peer.report)
+        node.wait_for('frames evicted at the frame limit', timeout=15)
+        node.stop()
+
+        # A restart: the latched flood and tree arrive again, in either order.
+        with tf_peer.cond:
+            tf_peer.report = None
+        node, pub2 = robot_node(tf_peer)
+        stop.set()
+        stop = repeat(0.1, lambda: pub2.publish(obstacle_array(
+            'lidar', [('near', near), ('far', far)], stamp_of(0.0))))
+        tf_peer.wait(placed, 'lidar placed after a restart', timeout=20)
+    finally:
+        stop.set()
+        node.stop()
+    assert 'panicked' not in node.output
+
+
+def test_a_sample_stamped_far_in_the_future_is_refused(tf_peer):
+    """Issue #19, 9: one odom -> base_link stamped 10^6 s ahead would be the edge's
+    newest for good (live samples are older and fall out of the history): it is
+    refused, counted and logged, and the live samples go on being used."""
+    tf_peer.publish_static([transform_msg('map', 'odom', MAP_ODOM, stamp_of(0.0))])
+    tf_peer.dynamic = base_pose
+    node, pub = robot_node(tf_peer)
+    try:
+        far = square(*apply(compose(MAP_ODOM, ODOM_BASE), [(5.0, 0.0)])[0], 0.2)
+        stop = repeat(0.1, lambda: pub.publish(obstacle_array('map', [('far', far)],
+                                                              stamp_of(0.0))))
+        try:
+            tf_peer.wait(lambda r: r.valid and not r.colliding, 'valid and clear')
+            ahead = stamp_of(tf_peer.now() + 1e6)
+            tf_peer.tf_pub.publish(tf_peer.TFMessage(transforms=[
+                transform_msg('odom', 'base_link', (50.0, 0.0, 0.0), ahead)]))
+            time.sleep(1.0)
+            reports = tf_peer.collect(3.0)
+            assert len(reports) >= 10, reports
+            assert all(st == 'ok' and valid and not colliding
+                       for st, valid, colliding in reports), summary(reports)
+            node.wait_for('transforms stamped in the future', timeout=15)
+        finally:
+            stop.set()
+    finally:
+        node.stop()
+    assert 'panicked' not in node.output
