@@ -18,9 +18,10 @@ pub const MAX_VERTICES_PER_MESSAGE: usize = 262_144;
 pub const MAX_INSTANCES: usize = 1_000;
 
 /// Most TF frames known at once; a transform naming a new frame beyond it
-/// is refused (`frames::InsertError::TooManyFrames`). Real trees have tens
-/// of frames; the bound keeps a sender that invents names from growing the
-/// tree without end (frame names are never forgotten, as in tf2).
+/// evicts a frame no lookup used lately, or is refused when there is none
+/// (`frames::InsertError::TooManyFrames`; see `frames::tree`, rule 3).
+/// Real trees have tens of frames; the bound keeps a sender that invents
+/// names from growing the tree without end.
 pub const MAX_TF_FRAMES: usize = 1_024;
 
 /// Most samples kept per dynamic TF frame; the oldest go first. With

@@ -101,8 +101,9 @@
 //! 11. When several faults apply along a path, the lookup reports the most
 //!     serious one: [`LookupFault::Conflict`], then
 //!     [`LookupFault::Invalid`], then [`LookupFault::TooManyFrames`], then
-//!     [`LookupFault::Unavailable`], then [`LookupFault::Stale`]; between equals, the first edge met going up
-//!     from the source, then up from the target.
+//!     [`LookupFault::Unavailable`], then [`LookupFault::Stale`]; between
+//!     equals, the first edge met going up from the source, then up from
+//!     the target.
 //! 12. A non-finite lookup `time`, `now` or `tolerance` makes the time
 //!     checks of a dynamic edge fail ([`LookupFault::Stale`] or
 //!     [`LookupFault::Unavailable`]; only an infinite tolerance accepts an
@@ -513,7 +514,9 @@ impl FrameTree {
 
     /// The transform `T` with `p_target = T * p_source` at `time` (s; `0.0`
     /// is the latest common time), judged at node time `now` with
-    /// `tolerance` (s), or why there is none (rules 8 to 12).
+    /// `tolerance` (s), or why there is none (rules 8 to 12). Records, for
+    /// eviction, that the frames from either end up to its root were
+    /// needed at `now` (rule 3).
     pub fn lookup(
         &self,
         target: &str,
@@ -668,8 +671,10 @@ impl FrameTree {
 
     /// The parent named by the last publisher refused for `child`
     /// ([`InsertError::SecondParent`]), if any: for diagnostics (who
-    /// disagrees with [`parent`](Self::parent)). Kept until the edge is
-    /// replaced or [`forget_dynamic`](Self::forget_dynamic).
+    /// disagrees with [`parent`](Self::parent)). A dynamic one is kept
+    /// until the edge is replaced or
+    /// [`forget_dynamic`](Self::forget_dynamic), a static one for good
+    /// (rule 7).
     pub fn rival(&self, child: &str) -> Option<&str> {
         let rival = self.edge_of(child)?.rival?;
         self.names.get(rival.parent as usize).map(|n| &**n)
@@ -744,8 +749,9 @@ impl FrameTree {
             let mut best: Option<((u32, u64), u32)> = None;
             for (id, used) in self.uses.iter().enumerate() {
                 let id = id as u32;
-                let needed = !(arrival - used.looked_up.get() > TF_HISTORY);
-                if needed
+                // Unknown (NaN) is needed.
+                let unused = arrival - used.looked_up.get() > TF_HISTORY;
+                if !unused
                     || keep.contains(&Some(id))
                     || victims.contains(&Some(id))
                     || named_by_rival.get(id as usize) != Some(&false)
