@@ -13,5 +13,6 @@ pub mod tree;
 pub use interpolate::{interpolate, wrap_angle};
 pub use planar::{planar_transform, TransformFault, QUATERNION_NORMALIZATION_TOLERANCE};
 pub use tree::{
-    FrameTree, InsertError, LookupFault, CONFLICT_WINDOW, FUTURE_TOLERANCE, TF_HISTORY,
+    FrameTree, InsertError, LookupFault, CONFLICT_WINDOW, FUTURE_TOLERANCE, MESSAGE_FRAMES,
+    TF_HISTORY,
 };

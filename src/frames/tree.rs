@@ -21,13 +21,17 @@
 //!    naming a new frame at the limit *evicts* a frame no answer needs:
 //!    not one on a path a lookup walked within [`TF_HISTORY`] of the new
 //!    sample's arrival, not one named by a rival (rule 7), not one of the
-//!    transform's. Of those, the newest of the frames created by the one
-//!    message ([`begin_message`](FrameTree::begin_message)) that created
-//!    the most of the frames still known goes first: a flood of names in
-//!    one message evicts its own names, not a tree known before it, and a
-//!    tree sent after a flood evicts the flood's (whichever comes first
-//!    when latched publishers are heard again). The evicted frame's edge
-//!    and the edges of its children go with it. When no frame can go, the
+//!    transform's, and not one created by the same message
+//!    ([`begin_message`](FrameTree::begin_message)) while that message has
+//!    created at most [`MESSAGE_FRAMES`]. Of those, frames created by a
+//!    message that created more than [`MESSAGE_FRAMES`] still known (a
+//!    flood of names) go first, the largest such message first, then the
+//!    newest frame first: a flood evicts its own names, not a tree known
+//!    before it; a tree sent after a flood evicts the flood's (whichever
+//!    comes first when latched publishers are heard again); names flooded
+//!    a few per message evict each other, and a frame sent amid them that
+//!    no lookup has used yet. The evicted frame's edge and the
+//!    edges of its children go with it. When no frame can go, the
 //!    transform is refused
 //!    ([`InsertError::TooManyFrames`]) and nothing is stored. The names of
 //!    the last [`MAX_TF_FRAMES`] frames evicted or refused are remembered
@@ -149,6 +153,11 @@ pub const CONFLICT_WINDOW: f64 = 2.0;
 /// further ahead, which would be its edge's newest (and the latest common
 /// time) until then, is bogus.
 pub const FUTURE_TOLERANCE: f64 = 5.0;
+
+/// New frames one TF message may create and still be a tree rather than a
+/// flood of names (rule 3): a robot's whole static tree, sent in one
+/// message, is tens of frames, a few hundred at most.
+pub const MESSAGE_FRAMES: usize = 256;
 
 /// Why a lookup has no transform to give. The node turns each into a
 /// status and, with `fail_safe`, a collision.
@@ -427,9 +436,11 @@ pub struct FrameTree {
     evicted: u64,
     /// Frames created since the tree was made.
     born: u64,
-    /// The current message, and how many live frames each message created.
+    /// The current message, how many frames it created, and how many live
+    /// frames each message created.
     batch: u64,
-    batches: HashMap<u64, u32>,
+    batch_new: usize,
+    batches: HashMap<u64, usize>,
     /// Whether `insert` was ever called.
     seen: bool,
 }
@@ -644,6 +655,7 @@ impl FrameTree {
     /// batch (rule 3). The node calls it for each TF message.
     pub fn begin_message(&mut self) {
         self.batch += 1;
+        self.batch_new = 0;
     }
 
     /// Frames evicted at the frame limit since the tree was made (rule 3).
@@ -746,7 +758,7 @@ impl FrameTree {
         }
         let mut victims = [None, None];
         for i in 0..count.min(victims.len()) {
-            let mut best: Option<((u32, u64), u32)> = None;
+            let mut best: Option<((usize, u64), u32)> = None;
             for (id, used) in self.uses.iter().enumerate() {
                 let id = id as u32;
                 // Unknown (NaN) is needed.
@@ -759,8 +771,13 @@ impl FrameTree {
                 {
                     continue;
                 }
-                let batch = self.batches.get(&used.batch).copied().unwrap_or(0);
-                let rank = (batch, used.born);
+                let own = used.batch == self.batch;
+                if own && self.batch_new <= MESSAGE_FRAMES {
+                    continue;
+                }
+                let size = self.batches.get(&used.batch).copied().unwrap_or(0);
+                let bulk = if size > MESSAGE_FRAMES { size } else { 0 };
+                let rank = (bulk, used.born);
                 if best.is_none_or(|(best, _)| rank > best) {
                     best = Some((rank, id));
                 }
@@ -835,6 +852,7 @@ impl FrameTree {
             None => self.uses.push(used),
         }
         *self.batches.entry(self.batch).or_insert(0) += 1;
+        self.batch_new += 1;
         self.ids.insert(name, id);
         id
     }
@@ -1643,6 +1661,27 @@ mod tests {
             tree.lookup("map", "end", 0.0, 100.0, TOL),
             pose(2.0, 3.0, 0.0),
         );
+        // Names flooded one per message evict each other (after the bulk
+        // flood's), not the tree known before them.
+        for i in 0..2 * MAX_TF_FRAMES {
+            tree.begin_message();
+            tree.insert(
+                "map",
+                &format!("few{i}"),
+                0.0,
+                Ok(pose(0.0, 0.0, 0.0)),
+                true,
+                100.0,
+            )
+            .expect("evicts an unused frame");
+        }
+        assert_eq!(tree.frame_count(), MAX_TF_FRAMES);
+        for frame in ["lidar", "end", "bogus0"] {
+            assert!(
+                tree.lookup("map", frame, 5.0, 100.0, 10.0).is_ok(),
+                "{frame}"
+            );
+        }
         // An evicted parent takes its children's edges with it.
         let mut tree = FrameTree::new();
         for i in 5..=MAX_TF_FRAMES {

@@ -653,6 +653,12 @@ def test_a_flood_of_frame_names_does_not_lock_out_a_legitimate_frame(tf_peer):
             summary(reports)
         assert placed(tf_peer.report)
         node.wait_for('frames evicted at the frame limit', timeout=15)
+        # A frame the flood lost to the limit is named as such (the flood's own
+        # newest names went first), fail-safe.
+        stop.set()
+        stop = repeat(0.1, lambda: pub.publish(obstacle_array(
+            'bogus_1050', [('near', near)], stamp_of(0.0))))
+        assert tf_peer.wait_status('too_many_frames').colliding
         node.stop()
 
         # A restart: the latched flood and tree arrive again, in either order.
