@@ -31,8 +31,9 @@
 //!    comes first when latched publishers are heard again); names flooded
 //!    a few per message evict each other, and a frame sent amid them that
 //!    no lookup has used yet. The evicted frame's edge and the
-//!    edges of its children go with it. When no frame can go, the
-//!    transform is refused
+//!    edges of its children go with it. One message evicts at most
+//!    [`MESSAGE_FRAMES`] frames (the cost of a flood stays bounded). When
+//!    no frame can go, the transform is refused
 //!    ([`InsertError::TooManyFrames`]) and nothing is stored. The names of
 //!    the last [`MAX_TF_FRAMES`] frames evicted or refused are remembered
 //!    (as hashes): a lookup naming one of them while it is unknown is
@@ -440,6 +441,8 @@ pub struct FrameTree {
     /// frames each message created.
     batch: u64,
     batch_new: usize,
+    /// Frames the current message evicted.
+    batch_evicted: usize,
     batches: HashMap<u64, usize>,
     /// Whether `insert` was ever called.
     seen: bool,
@@ -656,6 +659,7 @@ impl FrameTree {
     pub fn begin_message(&mut self) {
         self.batch += 1;
         self.batch_new = 0;
+        self.batch_evicted = 0;
     }
 
     /// Frames evicted at the frame limit since the tree was made (rule 3).
@@ -727,7 +731,13 @@ impl FrameTree {
         let over = (self.frame_count() + new).saturating_sub(MAX_TF_FRAMES);
         if over > 0 {
             let keep = [self.ids.get(parent), self.ids.get(child)].map(|id| id.copied());
-            let Some(victims) = self.victims(over, arrival, keep) else {
+            let budget = MESSAGE_FRAMES.saturating_sub(self.batch_evicted);
+            let victims = if over <= budget {
+                self.victims(over, arrival, keep)
+            } else {
+                None
+            };
+            let Some(victims) = victims else {
                 for name in [parent, child] {
                     if !self.ids.contains_key(name) {
                         self.remember_lost(name);
@@ -737,6 +747,7 @@ impl FrameTree {
             };
             for victim in victims.into_iter().flatten() {
                 self.evict(victim);
+                self.batch_evicted += 1;
             }
         }
         Ok((self.intern(parent), self.intern(child)))
@@ -1625,23 +1636,23 @@ mod tests {
         assert!(tree.lookup("map", "base", 0.0, 1.0, TOL).is_ok());
         // A flood of names in one message, long after: it evicts its own
         // names (the newest first), not the tree known before it, even the
-        // frame no lookup used lately (lidar).
+        // frame no lookup used lately (lidar); MESSAGE_FRAMES of them, then
+        // the rest is refused.
         tree.begin_message();
+        let mut refused = 0;
         for i in 0..2 * MAX_TF_FRAMES {
-            tree.insert(
-                "map",
-                &format!("bogus{i}"),
-                0.0,
-                Ok(pose(0.0, 0.0, 0.0)),
-                true,
-                100.0,
-            )
-            .expect("evicts an unused frame");
+            let p = Ok(pose(0.0, 0.0, 0.0));
+            match tree.insert("map", &format!("bogus{i}"), 0.0, p, true, 100.0) {
+                Ok(()) => {}
+                Err(InsertError::TooManyFrames) => refused += 1,
+                Err(e) => panic!("{e}"),
+            }
             assert!(tree.frame_count() <= MAX_TF_FRAMES);
         }
         assert_eq!(tree.frame_count(), MAX_TF_FRAMES);
         let first = MAX_TF_FRAMES - 4; // bogus0 .. bogus{first - 1} fit
-        assert_eq!(tree.evicted_frames() as usize, 2 * MAX_TF_FRAMES - first);
+        assert_eq!(tree.evicted_frames() as usize, MESSAGE_FRAMES);
+        assert_eq!(refused, 2 * MAX_TF_FRAMES - first - MESSAGE_FRAMES);
         assert!(tree.lookup("map", "bogus0", 0.0, 100.0, TOL).is_ok());
         assert_eq!(
             tree.lookup("map", "bogus2000", 0.0, 100.0, TOL),
