@@ -426,8 +426,8 @@ fn cpu_time(pid: u32) -> Duration {
     let (_, rest) = stat.rsplit_once(')').expect("a stat line");
     let fields: Vec<&str> = rest.split_whitespace().collect();
     // utime, stime: fields 14 and 15, 12 and 13 after ')'.
-    let ticks: u64 = fields[11].parse::<u64>().expect("utime")
-        + fields[12].parse::<u64>().expect("stime");
+    let ticks: u64 =
+        fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime");
     // SAFETY: sysconf has no preconditions.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
     Duration::from_millis(ticks * 1000 / hz)
@@ -468,6 +468,7 @@ async fn sigterm_ends_the_node_during_a_long_request() {
         .node
         .terminate_within(Duration::from_secs(20))
         .unwrap_or_else(|| panic!("still running 20 s after SIGTERM; {}", h.context_text()));
+    eprintln!("exited {took:?} after SIGTERM ({status:?})");
     assert!(
         took < Duration::from_secs(3),
         "exited {took:?} after SIGTERM (at most 1 s, plus margin); {}",
