@@ -656,6 +656,66 @@ mod tests {
         assert_eq!(p.pending_since(), None);
     }
 
+    /// A native `check_path` request with the frame ids set as bytes.
+    fn native_path(
+        path_frame: &[u8],
+        pose_frames: &[&[u8]],
+        footprint: usize,
+    ) -> r2r::NativeMsg<CheckPath::Request> {
+        let owned = CheckPath::Request {
+            path: r2r::nav_msgs::msg::Path {
+                poses: vec![Default::default(); pose_frames.len()],
+                ..Default::default()
+            },
+            footprint: r2r::geometry_msgs::msg::Polygon {
+                points: vec![Default::default(); footprint],
+            },
+            padding: 0.0,
+        };
+        let mut native = r2r::NativeMsg::<CheckPath::Request>::from(&owned);
+        let assign = |s: &mut NativeString, bytes: &[u8]| {
+            // SAFETY: an initialised string of a live message; assignn
+            // copies `bytes.len()` bytes, NULs included.
+            let ok = unsafe {
+                r2r_rcl::rosidl_runtime_c__String__assignn(s, bytes.as_ptr().cast(), bytes.len())
+            };
+            assert!(ok);
+        };
+        assign(&mut native.path.header.frame_id, path_frame);
+        let poses = &mut native.path.poses;
+        for (k, frame) in pose_frames.iter().enumerate() {
+            // SAFETY: k < size, an element of the sequence built above.
+            assign(unsafe { &mut (*poses.data.add(k)).header.frame_id }, frame);
+        }
+        native
+    }
+
+    #[test]
+    fn path_requests_are_refused_for_frame_ids_that_are_not_text() {
+        let read = |path: &[u8], poses: &[&[u8]], footprint: usize| {
+            let request = CheckedRequest::<CheckPath::Request>::from_native(&native_path(
+                path, poses, footprint,
+            ));
+            (
+                request.refused,
+                request.poses,
+                request.message.path.poses.len(),
+            )
+        };
+        assert_eq!(read(b"odom", &[b"", b"map"], 4), (None, 2, 2));
+        let refused = Some(Status::InvalidFrameId);
+        // r2r's conversion reads each of these as "" or "map": never used.
+        for bad in [&b"map\xff"[..], b"map\0odom", b"\xc3", &[b'f'; 257]] {
+            assert_eq!(read(b"odom", &[b"", bad], 4), (refused, 2, 0), "{bad:?}");
+            assert_eq!(read(bad, &[b"map"], 4), (refused, 1, 0), "{bad:?}");
+        }
+        // A footprint too large is refused before it is copied.
+        assert_eq!(
+            read(b"map", &[b""], MAX_VERTICES + 1),
+            (Some(Status::InvalidFootprint), 1, 0)
+        );
+    }
+
     #[test]
     fn instances_keep_the_newest_message_per_id() {
         let p = PendingObstacles::default();
