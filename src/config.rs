@@ -233,14 +233,14 @@ pub static PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "max_service_checks",
         kind: Kind::Number {
-            default: 10_000_000.0,
+            default: 100_000_000.0,
             min: 1.0,
             max: 1e12,
             get: |c| c.max_service_checks,
             set: |c, x| c.max_service_checks = x,
         },
         runtime: true,
-        description: "most pose x obstacle pairs per check_footprint request; more is refused [1, 1e12]",
+        description: "most vertex steps per check_footprint or check_path request (poses x (Vf + sum over obstacles of Vf x Po + Vo x Pf)); more is refused [1, 1e12]",
     },
     ParamSpec {
         name: "global_frame",
@@ -622,7 +622,7 @@ mod tests {
         assert_eq!(c.monitor.padding, 0.0);
         assert_eq!(c.publish_rate, 10.0);
         assert_eq!(c.monitor.exact_range, 5.0);
-        assert_eq!(c.max_service_checks, 1e7);
+        assert_eq!(c.max_service_checks, 1e8);
         assert_eq!(
             c.monitor.overload_timeout,
             crate::monitor::DEFAULT_OVERLOAD_TIMEOUT

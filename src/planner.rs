@@ -29,6 +29,43 @@ use crate::geometry::query::query;
 use crate::geometry::{Point, Shape};
 use crate::model::{Obstacle, Status};
 use nalgebra::Isometry2;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Asks a running check to stop; clones share the flag. A check looks at
+/// it before every pose (and every segment of a path), so a cancelled
+/// check ends within one pose's work.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A flag not yet set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks every check that watches this flag (or a clone) to stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// `Err(Cancelled)` once cancelled: `cancel.check()?` in a loop.
+    pub fn check(&self) -> Result<(), Cancelled> {
+        if self.is_cancelled() {
+            Err(Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// A check stopped by its [`Cancel`] before it was done: it has no answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled;
 
 /// Outcome per pose.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,9 +92,25 @@ pub fn check_poses(
     padding: f64,
     obstacles: &[Obstacle],
 ) -> PoseCheck {
+    match check_poses_until(footprint, poses, padding, obstacles, &Cancel::new()) {
+        Ok(check) => check,
+        Err(Cancelled) => unreachable!("a new Cancel is never cancelled"),
+    }
+}
+
+/// [`check_poses`] that stops when `cancel` is set (looked at before
+/// every pose).
+pub fn check_poses_until(
+    footprint: &Shape,
+    poses: &[Isometry2<f64>],
+    padding: f64,
+    obstacles: &[Obstacle],
+    cancel: &Cancel,
+) -> Result<PoseCheck, Cancelled> {
     let mut colliding = Vec::with_capacity(poses.len());
     let mut distance = Vec::with_capacity(poses.len());
     for pose in poses {
+        cancel.check()?;
         let placed = footprint.transformed(pose);
         let placed_box = placed.aabb().inflated(padding);
         let mut hit = false;
@@ -78,12 +131,42 @@ pub fn check_poses(
         colliding.push(hit);
         distance.push(nearest);
     }
-    PoseCheck {
+    Ok(PoseCheck {
         first_collision: colliding.iter().position(|&c| c),
         colliding,
         distance,
         invalid_obstacles: obstacles.iter().filter(|o| o.shape.is_err()).count(),
+    })
+}
+
+/// A shape's vertices and convex pieces (a circle: one of each), what one
+/// SAT pair query costs.
+fn vertices_and_pieces(shape: &Shape) -> (f64, f64) {
+    match shape {
+        Shape::Convex(p) => (p.len() as f64, 1.0),
+        Shape::Compound(c) => (
+            c.pieces().iter().map(|p| p.len() as f64).sum(),
+            c.pieces().len() as f64,
+        ),
+        Shape::Circle(_) => (1.0, 1.0),
     }
+}
+
+/// The worst-case work of checking `footprint` at `poses` poses against
+/// `obstacles`, in vertex steps: per pose, the footprint placed (its
+/// vertices) and, per valid obstacle, every pair of convex pieces walked
+/// (the vertices of both): `poses × (Vf + Σ_o (Vf·Po + Vo·Pf))`, `V` the
+/// vertices and `P` the convex pieces of the footprint (`f`) and of each
+/// obstacle (`o`). Every obstacle counts, near or far, as a path's swept
+/// box or a pose's may reach them all.
+pub fn request_cost(footprint: &Shape, poses: usize, obstacles: &[Obstacle]) -> f64 {
+    let (vf, pf) = vertices_and_pieces(footprint);
+    let per_pose = obstacles
+        .iter()
+        .filter_map(|o| o.shape.as_ref().ok())
+        .map(vertices_and_pieces)
+        .fold(vf, |sum, (vo, po)| sum + vf * po + vo * pf);
+    poses as f64 * per_pose
 }
 
 /// A pose check as asked (the node's `check_footprint` service), before it
@@ -117,27 +200,23 @@ where
 {
     /// Checks the request before anything is computed, against the robot's
     /// own footprint (`robot`: none configured, or the configured one and
-    /// whether it is valid), the number of obstacles and the most
-    /// pose–obstacle pairs one request may check. Refused with the first
-    /// reason, in this order:
-    /// * more pairs than `max_checks` (poses × obstacles, at least one
-    ///   obstacle counted): [`Status::RequestTooLarge`];
+    /// whether it is valid), the obstacles and the most work one request
+    /// may ask for. Refused with the first reason, in this order:
     /// * no footprint given and none configured:
     ///   [`Status::NoRobotFootprint`]; the configured one invalid, or the
     ///   one given of more than [`MAX_VERTICES`] points or not a valid
-    ///   polygon: [`Status::InvalidFootprint`];
+    ///   polygon: [`Status::InvalidFootprint`] (validating it is bounded
+    ///   work);
+    /// * more work than `max_checks` vertex steps ([`request_cost`]):
+    ///   [`Status::RequestTooLarge`], before any pose is converted;
     /// * padding not finite or negative: [`Status::InvalidPadding`];
     /// * a pose that is not one: [`Status::InvalidPose`].
     pub fn validate<E>(
         self,
         robot: Option<&Result<Shape, E>>,
-        obstacles: usize,
+        obstacles: &[Obstacle],
         max_checks: f64,
     ) -> Result<ValidPoseRequest, Status> {
-        let pairs = self.poses.len() as f64 * obstacles.max(1) as f64;
-        if pairs > max_checks {
-            return Err(Status::RequestTooLarge);
-        }
         let footprint = match self.footprint.len() {
             0 => match robot {
                 Some(Ok(shape)) => shape.clone(),
@@ -148,6 +227,9 @@ where
             _ => Shape::polygon(&self.footprint.collect::<Vec<_>>())
                 .map_err(|_| Status::InvalidFootprint)?,
         };
+        if request_cost(&footprint, self.poses.len(), obstacles) > max_checks {
+            return Err(Status::RequestTooLarge);
+        }
         if !(self.padding.is_finite() && self.padding >= 0.0) {
             return Err(Status::InvalidPadding);
         }
@@ -166,6 +248,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ObstacleGeometry;
     use nalgebra::Vector2;
 
     fn square(half: f64) -> Vec<Point> {
@@ -201,6 +284,19 @@ mod tests {
         }
     }
 
+    /// `n` squares (4 vertices, 1 piece each).
+    fn squares(n: usize) -> Vec<Obstacle> {
+        (0..n)
+            .map(|k| {
+                let points: Vec<Point> = square(0.5)
+                    .iter()
+                    .map(|p| Point::new(p.x + 3.0 * k as f64, p.y + 5.0))
+                    .collect();
+                Obstacle::new(format!("o{k}"), &ObstacleGeometry::Polygon(points))
+            })
+            .collect()
+    }
+
     fn refusal(
         request: Request,
         robot_kind: &str,
@@ -208,14 +304,15 @@ mod tests {
         max_checks: f64,
     ) -> Option<Status> {
         request
-            .validate(robot(robot_kind).as_ref(), obstacles, max_checks)
+            .validate(robot(robot_kind).as_ref(), &squares(obstacles), max_checks)
             .err()
     }
 
     #[test]
     fn a_valid_request_keeps_its_footprint_poses_and_padding() {
+        // 2 poses x (4 + 3 x (4 + 4)) = 56 vertex steps.
         let valid = request(square(0.25), vec![pose(0.0), pose(1.0)], 0.1)
-            .validate(robot("none").as_ref(), 3, 6.0)
+            .validate(robot("none").as_ref(), &squares(3), 56.0)
             .expect("valid");
         assert_eq!(
             valid.footprint,
@@ -225,7 +322,7 @@ mod tests {
         assert_eq!(valid.padding, 0.1);
         // No footprint given: the robot's own.
         let own = request(vec![], vec![pose(0.0)], 0.0)
-            .validate(robot("ok").as_ref(), 0, 1.0)
+            .validate(robot("ok").as_ref(), &[], 4.0)
             .expect("valid");
         assert_eq!(
             own.footprint,
@@ -234,21 +331,76 @@ mod tests {
     }
 
     #[test]
-    fn too_many_pairs_are_refused_first() {
-        // 3 poses x 4 obstacles = 12 pairs.
+    fn too_much_work_is_refused_before_padding_and_poses() {
+        // 3 poses x (4 + 4 x (4 + 4)) = 108 vertex steps.
         let poses = || vec![pose(0.0), None, pose(2.0)];
         assert_eq!(
-            refusal(request(vec![], poses(), f64::NAN), "none", 4, 11.0),
+            refusal(request(square(0.5), poses(), f64::NAN), "none", 4, 107.0),
             Some(Status::RequestTooLarge)
         );
         assert_eq!(
-            refusal(request(square(0.5), poses(), 0.0), "ok", 4, 12.0),
+            refusal(request(square(0.5), poses(), 0.0), "ok", 4, 108.0),
             Some(Status::InvalidPose)
         );
-        // No obstacle still counts one pair per pose.
+        // No obstacle still counts the footprint placed at every pose.
         assert_eq!(
-            refusal(request(square(0.5), poses(), 0.0), "ok", 0, 2.0),
+            refusal(request(square(0.5), poses(), 0.0), "ok", 0, 11.0),
             Some(Status::RequestTooLarge)
+        );
+        // The footprint comes first: its validation is bounded work.
+        assert_eq!(
+            refusal(request(vec![], poses(), 0.0), "none", 4, 1.0),
+            Some(Status::NoRobotFootprint)
+        );
+    }
+
+    #[test]
+    fn the_cost_counts_vertices_and_pieces_not_pairs() {
+        let convex = Shape::polygon(&square(0.5)).expect("a square");
+        // A ring of 1,000 vertices against one square: 1,000 + 1,000 x 1
+        // + 4 x 1 per pose, where pairs counted 1.
+        let ring: Vec<Point> = (0..1000)
+            .map(|k| {
+                let a = k as f64 * std::f64::consts::TAU / 1000.0;
+                Point::new(a.cos(), a.sin())
+            })
+            .collect();
+        let ring = Shape::polygon(&ring).expect("a convex ring");
+        assert_eq!(request_cost(&ring, 10, &squares(1)), 10.0 * 2004.0);
+        assert_eq!(request_cost(&convex, 10, &squares(2)), 10.0 * 20.0);
+        // A concave footprint: every piece meets every obstacle piece.
+        let l_shape = Shape::polygon(&[
+            Point::new(0.0, 0.0),
+            Point::new(2.0, 0.0),
+            Point::new(2.0, 1.0),
+            Point::new(1.0, 1.0),
+            Point::new(1.0, 2.0),
+            Point::new(0.0, 2.0),
+        ])
+        .expect("an L");
+        let Shape::Compound(c) = &l_shape else {
+            panic!("an L is concave")
+        };
+        let (v, p) = (
+            c.pieces().iter().map(|p| p.len()).sum::<usize>() as f64,
+            c.pieces().len() as f64,
+        );
+        assert_eq!(request_cost(&l_shape, 1, &squares(1)), v + v + 4.0 * p);
+        // Invalid obstacles are never checked: they cost nothing.
+        let bad = Obstacle::new("bad", &ObstacleGeometry::Polygon(vec![]));
+        assert_eq!(request_cost(&convex, 1, &[bad]), 4.0);
+    }
+
+    #[test]
+    fn a_cancelled_check_stops_without_an_answer() {
+        let robot = Shape::polygon(&square(0.5)).expect("a square");
+        let poses: Vec<_> = (0..100).filter_map(|k| pose(f64::from(k))).collect();
+        let cancel = Cancel::new();
+        assert!(check_poses_until(&robot, &poses, 0.0, &squares(2), &cancel).is_ok());
+        cancel.clone().cancel();
+        assert_eq!(
+            check_poses_until(&robot, &poses, 0.0, &squares(2), &cancel),
+            Err(Cancelled)
         );
     }
 
@@ -256,22 +408,22 @@ mod tests {
     fn the_footprint_is_the_given_one_or_the_robots() {
         let one = || vec![pose(0.0)];
         assert_eq!(
-            refusal(request(vec![], one(), 0.0), "none", 1, 10.0),
+            refusal(request(vec![], one(), 0.0), "none", 1, 100.0),
             Some(Status::NoRobotFootprint)
         );
         assert_eq!(
-            refusal(request(vec![], one(), 0.0), "bad", 1, 10.0),
+            refusal(request(vec![], one(), 0.0), "bad", 1, 100.0),
             Some(Status::InvalidFootprint)
         );
         // A footprint given is used even when none is configured, and
         // refused when it is not a polygon, whatever the robot's.
         assert_eq!(
-            refusal(request(square(0.5), one(), 0.0), "none", 1, 10.0),
+            refusal(request(square(0.5), one(), 0.0), "none", 1, 100.0),
             None
         );
         let line = vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)];
         assert_eq!(
-            refusal(request(line, one(), 0.0), "ok", 1, 10.0),
+            refusal(request(line, one(), 0.0), "ok", 1, 100.0),
             Some(Status::InvalidFootprint)
         );
         let ring: Vec<Point> = (0..=MAX_VERTICES)
@@ -281,12 +433,12 @@ mod tests {
             })
             .collect();
         assert_eq!(
-            refusal(request(ring, one(), 0.0), "ok", 1, 10.0),
+            refusal(request(ring, one(), 0.0), "ok", 1, 100.0),
             Some(Status::InvalidFootprint)
         );
         // An invalid footprint is refused before the padding and the poses.
         assert_eq!(
-            refusal(request(vec![], vec![None], -1.0), "bad", 1, 10.0),
+            refusal(request(vec![], vec![None], -1.0), "bad", 1, 100.0),
             Some(Status::InvalidFootprint)
         );
     }
@@ -295,7 +447,7 @@ mod tests {
     fn padding_then_poses() {
         for padding in [-0.1, f64::NAN, f64::INFINITY] {
             assert_eq!(
-                refusal(request(square(0.5), vec![None], padding), "none", 1, 10.0),
+                refusal(request(square(0.5), vec![None], padding), "none", 1, 100.0),
                 Some(Status::InvalidPadding),
                 "{padding}"
             );
@@ -305,12 +457,12 @@ mod tests {
                 request(square(0.5), vec![pose(0.0), None], 0.0),
                 "none",
                 1,
-                10.0
+                100.0
             ),
             Some(Status::InvalidPose)
         );
         assert_eq!(
-            refusal(request(square(0.5), vec![], 0.0), "none", 1, 10.0),
+            refusal(request(square(0.5), vec![], 0.0), "none", 1, 100.0),
             None
         );
     }

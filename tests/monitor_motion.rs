@@ -8,6 +8,7 @@ use sat_collision::frames::{planar_transform, FrameTree};
 use sat_collision::geometry::{Point, Shape, Vector};
 use sat_collision::model::{Obstacle, ObstacleGeometry, Status};
 use sat_collision::monitor::{path_times, Monitor, MonitorConfig, NoTransforms};
+use sat_collision::planner::{Cancel, Cancelled};
 
 fn pose(x: f64, y: f64, yaw: f64) -> Isometry2<f64> {
     Isometry2::new(Vector2::new(x, y), yaw)
@@ -260,4 +261,32 @@ fn predict_along_an_arc_finds_a_post_the_robot_turns_into() {
     // The velocity in a frame TF cannot relate to the footprint's.
     m.set_velocity("wheel", Vector::new(1.0, 0.0), 0.0, 0.0);
     assert_eq!(m.predict(&NoTransforms, 0.0).status, Status::FrameMismatch);
+}
+
+/// The node's service jobs watch a [`Cancel`]: unset, the answers are
+/// those of `check_path` and `check_trajectory`; set, both stop without
+/// one.
+#[test]
+fn cancelled_checks_stop_without_an_answer() {
+    let poses: Vec<_> = (0..50).map(|k| pose(0.2 * k as f64, 0.0, 0.0)).collect();
+    let times: Vec<f64> = (0..50).map(|k| k as f64).collect();
+    let m = monitor(vec![obstacle("wall", rect(3.7, -2.0, 3.71, 2.0))]);
+    let cancel = Cancel::new();
+    let path = m
+        .check_path_until(&robot(), &poses, &times, 0.0, 0.0, &cancel)
+        .expect("not cancelled");
+    assert_eq!(path, m.check_path(&robot(), &poses, &times, 0.0, 0.0));
+    let per_pose = m
+        .check_trajectory_until(&robot(), &poses, 0.0, 0.0, &cancel)
+        .expect("not cancelled");
+    assert_eq!(per_pose, m.check_trajectory(&robot(), &poses, 0.0, 0.0));
+    cancel.clone().cancel();
+    assert_eq!(
+        m.check_path_until(&robot(), &poses, &times, 0.0, 0.0, &cancel),
+        Err(Cancelled)
+    );
+    assert_eq!(
+        m.check_trajectory_until(&robot(), &poses, 0.0, 0.0, &cancel),
+        Err(Cancelled)
+    );
 }

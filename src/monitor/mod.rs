@@ -21,6 +21,7 @@ use crate::model::{
     append_outcomes, summarize, Cause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status,
     Summary,
 };
+use crate::planner::{Cancel, Cancelled};
 use motion::Velocity;
 use nalgebra::Isometry2;
 use placement::{Frames, Placements};
@@ -802,6 +803,22 @@ impl Monitor {
         padding: f64,
         now: f64,
     ) -> TrajectoryCheck {
+        match self.check_trajectory_until(footprint, poses, padding, now, &Cancel::new()) {
+            Ok(check) => check,
+            Err(Cancelled) => unreachable!("a new Cancel is never cancelled"),
+        }
+    }
+
+    /// [`check_trajectory`](Self::check_trajectory) that stops when
+    /// `cancel` is set (looked at before every pose).
+    pub fn check_trajectory_until(
+        &self,
+        footprint: &Shape,
+        poses: &[nalgebra::Isometry2<f64>],
+        padding: f64,
+        now: f64,
+        cancel: &Cancel,
+    ) -> Result<TrajectoryCheck, Cancelled> {
         let padding = self.config.padding + padding.max(0.0);
         let mut check = crate::planner::PoseCheck {
             colliding: vec![false; poses.len()],
@@ -821,12 +838,13 @@ impl Monitor {
                 }
                 None => local.extend_from_slice(poses),
             }
-            let part = crate::planner::check_poses(
+            let part = crate::planner::check_poses_until(
                 footprint,
                 &local,
                 padding,
                 &self.set.obstacles[group.range.clone()],
-            );
+                cancel,
+            )?;
             for (all, one) in check.colliding.iter_mut().zip(&part.colliding) {
                 *all |= *one;
             }
@@ -850,7 +868,7 @@ impl Monitor {
             result.check.colliding.iter_mut().for_each(|c| *c = true);
             result.check.first_collision = (!poses.is_empty()).then_some(0);
         }
-        result
+        Ok(result)
     }
 
     /// The first reason the inputs cannot be trusted, if any (before looking
@@ -1185,6 +1203,24 @@ impl Monitor {
         padding: f64,
         now: f64,
     ) -> PathCheck {
+        match self.check_path_until(footprint, poses, times, padding, now, &Cancel::new()) {
+            Ok(check) => check,
+            Err(Cancelled) => unreachable!("a new Cancel is never cancelled"),
+        }
+    }
+
+    /// [`check_path`](Self::check_path) that stops when `cancel` is set
+    /// (looked at before every pose's clearance and every segment's
+    /// contact).
+    pub fn check_path_until(
+        &self,
+        footprint: &Shape,
+        poses: &[Isometry2<f64>],
+        times: &[f64],
+        padding: f64,
+        now: f64,
+        cancel: &Cancel,
+    ) -> Result<PathCheck, Cancelled> {
         let padding = self.config.padding + padding.max(0.0);
         let mut check = PathCheck {
             valid: true,
@@ -1232,6 +1268,7 @@ impl Monitor {
             let members = &self.set.obstacles[group.range.clone()];
             let near = group.index.candidates(&region, members);
             for (k, clearance) in check.clearance.iter_mut().enumerate() {
+                cancel.check()?;
                 let pose = match &from_global {
                     Some(from) => from * poses[k],
                     None => poses[k],
@@ -1243,6 +1280,7 @@ impl Monitor {
             // cannot hold an earlier one.
             let last = first.map_or(moved.len(), |(k, _, _)| k + 1);
             for (k, (motion, duration, swept)) in moved.iter().enumerate().take(last) {
+                cancel.check()?;
                 let horizon = match first {
                     Some((fk, _, hit)) if fk == k => hit.time,
                     _ => *duration,
@@ -1294,7 +1332,7 @@ impl Monitor {
                 check.clearance.iter_mut().for_each(|c| *c = 0.0);
             }
         }
-        check
+        Ok(check)
     }
 }
 

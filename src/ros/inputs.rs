@@ -11,21 +11,36 @@
 //! Every input is stamped with its arrival (ROS time and clock generation)
 //! the moment it is taken, on the thread that spins the node: freshness is
 //! measured from there, however long the message then waits.
+//!
+//! Service requests are read the same way: [`CheckFootprintService`] and
+//! [`CheckPathService`] are the generated services (same type support,
+//! same response) whose request is a [`CheckedRequest`], read from the
+//! native request with the checks of the topics before it is copied.
 
+use crate::geometry::polygon::MAX_VERTICES;
 use crate::geometry::Point;
 use crate::limits::{MAX_OBSTACLES_PER_MESSAGE, MAX_VERTICES_PER_MESSAGE};
-use crate::model::{ObstacleGeometry, Rejection};
+use crate::model::{ObstacleGeometry, Rejection, Status};
 use crate::text::{check_name, MAX_FRAME_ID_BYTES, MAX_ID_BYTES};
+use r2r::geometry_msgs::msg::Pose;
+use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
+use r2r::{WrappedServiceTypeSupport, WrappedTypesupport};
 use r2r_msg_gen::{
     geometry_msgs__msg__Point32 as NativePoint, geometry_msgs__msg__Polygon as NativePolygon,
     geometry_msgs__msg__PolygonInstanceStamped as NativeInstance,
     geometry_msgs__msg__PolygonStamped as NativeFootprint,
-    geometry_msgs__msg__Twist as NativeTwist,
+    geometry_msgs__msg__PoseStamped as NativePoseStamped, geometry_msgs__msg__Twist as NativeTwist,
     geometry_msgs__msg__TwistStamped as NativeTwistStamped,
     nav_msgs__msg__Odometry as NativeOdometry, sat_collision_msgs__msg__Obstacle as NativeObstacle,
     sat_collision_msgs__msg__ObstacleArray as NativeArray,
+    sat_collision_msgs__srv__CheckFootprint_Request as NativeFootprintRequest,
+    sat_collision_msgs__srv__CheckPath_Request as NativePathRequest,
 };
-use r2r_rcl::rosidl_runtime_c__String as NativeString;
+use r2r_rcl::{
+    rosidl_message_type_support_t, rosidl_runtime_c__String as NativeString,
+    rosidl_service_type_support_t,
+};
+use serde::{Deserialize, Serialize};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -136,7 +151,7 @@ impl FootprintInput {
             return;
         }
         let points = points_of(&msg.polygon);
-        if points.len() > crate::geometry::polygon::MAX_VERTICES {
+        if points.len() > MAX_VERTICES {
             self.rejected = Some(Rejection::TooManyVertices);
             return;
         }
@@ -219,7 +234,7 @@ impl InstanceInput {
             return InstanceInput::Rejected(r);
         }
         let points = points_of(&msg.polygon.polygon);
-        if points.len() > crate::geometry::polygon::MAX_VERTICES {
+        if points.len() > MAX_VERTICES {
             return InstanceInput::Rejected(Rejection::TooManyVertices);
         }
         let mut out = Vec::with_capacity(points.len());
@@ -272,6 +287,150 @@ impl VelocityInput {
     /// `geometry_msgs/Twist` (a velocity command): of the robot's frame.
     pub fn twist(msg: &NativeTwist) -> VelocityInput {
         Self::of(None, msg)
+    }
+}
+
+/// A service request as read from its native form: the request (copied
+/// only once its strings and counts passed), or why it was refused, with
+/// what a refusal's answer needs (how many poses, the first one).
+///
+/// Refused as read, nothing else copied: a frame id (the path's or a
+/// pose's) that is too long, holds a NUL or is not UTF-8
+/// ([`Status::InvalidFrameId`], as a topic's frame id; r2r's own
+/// conversion would turn it into "" and fall back to another frame), a
+/// footprint of more than [`MAX_VERTICES`] points
+/// ([`Status::InvalidFootprint`], as validation would).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct CheckedRequest<R> {
+    /// The request; empty when refused.
+    pub message: R,
+    /// Why the request was refused as it was read.
+    #[serde(skip)]
+    pub refused: Option<Status>,
+    /// How many poses the request has (refused or not).
+    pub poses: usize,
+    /// The first pose (a refused path's fail-safe answer names it).
+    pub first_pose: Option<Pose>,
+}
+
+impl<R> CheckedRequest<R> {
+    fn refused(status: Status, poses: usize, first_pose: Option<Pose>) -> Self
+    where
+        R: Default,
+    {
+        CheckedRequest {
+            message: R::default(),
+            refused: Some(status),
+            poses,
+            first_pose,
+        }
+    }
+}
+
+/// The footprint's point count against [`MAX_VERTICES`].
+fn footprint_refusal(polygon: &NativePolygon) -> Option<Status> {
+    (polygon.points.size > MAX_VERTICES).then_some(Status::InvalidFootprint)
+}
+
+impl WrappedTypesupport for CheckedRequest<CheckFootprint::Request> {
+    type CStruct = NativeFootprintRequest;
+
+    fn get_ts() -> &'static rosidl_message_type_support_t {
+        <CheckFootprint::Request as WrappedTypesupport>::get_ts()
+    }
+    fn create_msg() -> *mut NativeFootprintRequest {
+        CheckFootprint::Request::create_msg()
+    }
+    fn destroy_msg(msg: *mut NativeFootprintRequest) {
+        CheckFootprint::Request::destroy_msg(msg)
+    }
+    /// A `check_footprint` request has no strings: only its footprint's
+    /// size is checked before the copy.
+    fn from_native(msg: &NativeFootprintRequest) -> Self {
+        let poses = msg.poses.size;
+        if let Some(status) = footprint_refusal(&msg.footprint) {
+            return Self::refused(status, poses, None);
+        }
+        CheckedRequest {
+            message: CheckFootprint::Request::from_native(msg),
+            refused: None,
+            poses,
+            first_pose: None,
+        }
+    }
+    /// The request as accepted (a refused one was never copied: empty).
+    fn copy_to_native(&self, msg: &mut NativeFootprintRequest) {
+        self.message.copy_to_native(msg)
+    }
+}
+
+impl WrappedTypesupport for CheckedRequest<CheckPath::Request> {
+    type CStruct = NativePathRequest;
+
+    fn get_ts() -> &'static rosidl_message_type_support_t {
+        <CheckPath::Request as WrappedTypesupport>::get_ts()
+    }
+    fn create_msg() -> *mut NativePathRequest {
+        CheckPath::Request::create_msg()
+    }
+    fn destroy_msg(msg: *mut NativePathRequest) {
+        CheckPath::Request::destroy_msg(msg)
+    }
+    /// Every frame id (the path's, each pose's) checked as bytes, and the
+    /// footprint's size, before the copy.
+    fn from_native(msg: &NativePathRequest) -> Self {
+        let path = &msg.path;
+        let poses: &[NativePoseStamped] = sequence(path, path.poses.data, path.poses.size);
+        let first_pose = poses.first().map(|p| Pose::from_native(&p.pose));
+        let frame_ok = |s: &NativeString| check_name(string_bytes(s), MAX_FRAME_ID_BYTES).is_ok();
+        let refusal = if !frame_ok(&path.header.frame_id)
+            || !poses.iter().all(|p| frame_ok(&p.header.frame_id))
+        {
+            Some(Status::InvalidFrameId)
+        } else {
+            footprint_refusal(&msg.footprint)
+        };
+        if let Some(status) = refusal {
+            return Self::refused(status, poses.len(), first_pose);
+        }
+        CheckedRequest {
+            message: CheckPath::Request::from_native(msg),
+            refused: None,
+            poses: poses.len(),
+            first_pose,
+        }
+    }
+    /// The request as accepted (a refused one was never copied: empty).
+    fn copy_to_native(&self, msg: &mut NativePathRequest) {
+        self.message.copy_to_native(msg)
+    }
+}
+
+/// `sat_collision_msgs/srv/CheckFootprint` with its request read by
+/// [`CheckedRequest`].
+#[derive(Clone, Debug)]
+pub struct CheckFootprintService;
+
+impl WrappedServiceTypeSupport for CheckFootprintService {
+    type Request = CheckedRequest<CheckFootprint::Request>;
+    type Response = CheckFootprint::Response;
+
+    fn get_ts() -> &'static rosidl_service_type_support_t {
+        CheckFootprint::Service::get_ts()
+    }
+}
+
+/// `sat_collision_msgs/srv/CheckPath` with its request read by
+/// [`CheckedRequest`].
+#[derive(Clone, Debug)]
+pub struct CheckPathService;
+
+impl WrappedServiceTypeSupport for CheckPathService {
+    type Request = CheckedRequest<CheckPath::Request>;
+    type Response = CheckPath::Response;
+
+    fn get_ts() -> &'static rosidl_service_type_support_t {
+        CheckPath::Service::get_ts()
     }
 }
 
@@ -495,6 +654,66 @@ mod tests {
         assert_eq!(taken.instances.len(), 1);
         p.done();
         assert_eq!(p.pending_since(), None);
+    }
+
+    /// A native `check_path` request with the frame ids set as bytes.
+    fn native_path(
+        path_frame: &[u8],
+        pose_frames: &[&[u8]],
+        footprint: usize,
+    ) -> r2r::NativeMsg<CheckPath::Request> {
+        let owned = CheckPath::Request {
+            path: r2r::nav_msgs::msg::Path {
+                poses: vec![Default::default(); pose_frames.len()],
+                ..Default::default()
+            },
+            footprint: r2r::geometry_msgs::msg::Polygon {
+                points: vec![Default::default(); footprint],
+            },
+            padding: 0.0,
+        };
+        let mut native = r2r::NativeMsg::<CheckPath::Request>::from(&owned);
+        let assign = |s: &mut NativeString, bytes: &[u8]| {
+            // SAFETY: an initialised string of a live message; assignn
+            // copies `bytes.len()` bytes, NULs included.
+            let ok = unsafe {
+                r2r_rcl::rosidl_runtime_c__String__assignn(s, bytes.as_ptr().cast(), bytes.len())
+            };
+            assert!(ok);
+        };
+        assign(&mut native.path.header.frame_id, path_frame);
+        let poses = &mut native.path.poses;
+        for (k, frame) in pose_frames.iter().enumerate() {
+            // SAFETY: k < size, an element of the sequence built above.
+            assign(unsafe { &mut (*poses.data.add(k)).header.frame_id }, frame);
+        }
+        native
+    }
+
+    #[test]
+    fn path_requests_are_refused_for_frame_ids_that_are_not_text() {
+        let read = |path: &[u8], poses: &[&[u8]], footprint: usize| {
+            let request = CheckedRequest::<CheckPath::Request>::from_native(&native_path(
+                path, poses, footprint,
+            ));
+            (
+                request.refused,
+                request.poses,
+                request.message.path.poses.len(),
+            )
+        };
+        assert_eq!(read(b"odom", &[b"", b"map"], 4), (None, 2, 2));
+        let refused = Some(Status::InvalidFrameId);
+        // r2r's conversion reads each of these as "" or "map": never used.
+        for bad in [&b"map\xff"[..], b"map\0odom", b"\xc3", &[b'f'; 257]] {
+            assert_eq!(read(b"odom", &[b"", bad], 4), (refused, 2, 0), "{bad:?}");
+            assert_eq!(read(bad, &[b"map"], 4), (refused, 1, 0), "{bad:?}");
+        }
+        // A footprint too large is refused before it is copied.
+        assert_eq!(
+            read(b"map", &[b""], MAX_VERTICES + 1),
+            (Some(Status::InvalidFootprint), 1, 0)
+        );
     }
 
     #[test]

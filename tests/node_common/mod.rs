@@ -47,6 +47,13 @@ use tokio::sync::Notify;
 
 pub const NODE_BIN: &str = env!("CARGO_BIN_EXE_sat_collision_node");
 
+/// The node binary the tests start: `SAT_COLLISION_NODE_BIN` when set
+/// (another build, e.g. to show that a test fails there), else
+/// [`NODE_BIN`].
+pub fn node_bin() -> String {
+    std::env::var("SAT_COLLISION_NODE_BIN").unwrap_or_else(|_| NODE_BIN.to_owned())
+}
+
 /// Deadline for things that only depend on discovery and scheduling
 /// (first report, a service becoming available): generous, the machine
 /// may be busy with a parallel test.
@@ -106,7 +113,7 @@ fn command(ns: &str, params: &[(&str, &str)], extra: &[&str]) -> Command {
     let params = params
         .iter()
         .map(|(name, value)| format!("{name}:={value}"));
-    let mut cmd = node_command(NODE_BIN, ns, params);
+    let mut cmd = node_command(node_bin(), ns, params);
     cmd.args(extra)
         .env("ROS_DOMAIN_ID", domain_id())
         .stdin(Stdio::null())
@@ -138,7 +145,7 @@ impl NodeProcess {
     /// `["--params-file", path]`.
     pub fn spawn_with_args(ns: &str, params: &[(&str, &str)], extra: &[&str]) -> NodeProcess {
         let mut child = ChildGuard::spawn(&mut command(ns, params, extra))
-            .unwrap_or_else(|e| panic!("cannot start {NODE_BIN}: {e}"));
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", node_bin()));
         let log = Arc::new(Mutex::new(Vec::new()));
         let (stdout, stderr) = (
             child.child_mut().stdout.take(),
@@ -196,6 +203,23 @@ impl NodeProcess {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// Sends SIGTERM and waits at most `timeout` for the node to exit:
+    /// its exit status and how long it took, or `None` if it still runs.
+    pub fn terminate_within(&mut self, timeout: Duration) -> Option<(ExitStatus, Duration)> {
+        let pid = libc::pid_t::try_from(self.pid()).expect("a pid");
+        let sent = Instant::now();
+        // SAFETY: kill(2) on our own child, not yet reaped (the guard
+        // reaps it only in try_wait or on drop).
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0, "SIGTERM sent");
+        while sent.elapsed() < timeout {
+            if let Some(status) = self.child.try_wait().expect("wait for the node") {
+                return Some((status, sent.elapsed()));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
     }
 
     pub fn log_text(&self) -> String {
@@ -264,6 +288,12 @@ impl Harness {
     /// Starts the node in `/t_<name>` with `params` and a peer, and waits
     /// for the node's first report.
     pub async fn start(name: &str, params: &[(&str, &str)]) -> Harness {
+        Harness::start_with_args(name, params, &[]).await
+    }
+
+    /// Like [`start`](Self::start), with `extra` node arguments (inside
+    /// `--ros-args`, e.g. remappings).
+    pub async fn start_with_args(name: &str, params: &[(&str, &str)], extra: &[&str]) -> Harness {
         let ns = format!("/t_{name}");
         let ctx = context();
         let mut peer = r2r::Node::create(ctx, "peer", &ns).expect("peer node");
@@ -311,7 +341,7 @@ impl Harness {
             })
         };
 
-        let node = NodeProcess::spawn(&ns, params);
+        let node = NodeProcess::spawn_with_args(&ns, params, extra);
         let mut harness = Harness {
             ns,
             node,
@@ -474,17 +504,26 @@ impl Harness {
     /// A `check_footprint` client of the peer, once the node's service is
     /// available.
     async fn check_footprint_client(&self) -> r2r::Client<CheckFootprint::Service> {
+        self.client("check_footprint").await
+    }
+
+    /// A client of the node's service `name` (any type with the service's
+    /// type support), once the service is available.
+    pub async fn client<S: r2r::WrappedServiceTypeSupport + 'static>(
+        &self,
+        name: &str,
+    ) -> r2r::Client<S> {
         let client = self
             .peer
             .node
             .lock()
             .unwrap()
-            .create_client::<CheckFootprint::Service>("check_footprint", QosProfile::default())
-            .expect("check_footprint client");
+            .create_client::<S>(name, QosProfile::default())
+            .unwrap_or_else(|e| panic!("{name} client: {e}"));
         let available = r2r::Node::is_available(&client).expect("poll service");
         tokio::time::timeout(STARTUP, available)
             .await
-            .unwrap_or_else(|_| panic!("check_footprint not available; {}", self.context_text()))
+            .unwrap_or_else(|_| panic!("{name} not available; {}", self.context_text()))
             .expect("service availability");
         client
     }

@@ -14,8 +14,9 @@ use crate::geometry::Vector;
 use crate::model::Status;
 use crate::monitor::clock::ClockReading;
 use crate::monitor::{Monitor, ObstacleSet};
+use crate::planner::Cancel;
 use crate::ros::inputs::{
-    Arrival, FootprintInput, LatestFootprint, LatestVelocity, PendingObstacles,
+    Arrival, CheckedRequest, FootprintInput, LatestFootprint, LatestVelocity, PendingObstacles,
 };
 use crate::ros::params::Params;
 use crate::ros::tf::TfBuffer;
@@ -58,6 +59,8 @@ pub(super) struct Decision {
     /// With `velocity_topic`: the newest velocity, `collision_ahead` and
     /// its message (published in place).
     pub(super) prediction: Option<PredictionOutput>,
+    /// Set at shutdown: every running service job stops.
+    pub(super) jobs: Cancel,
 }
 
 /// What the prediction needs on the decision loop.
@@ -213,7 +216,10 @@ impl Decision {
 
     /// What a `check_footprint` request needs, taken now; the work itself
     /// runs elsewhere.
-    pub(super) fn service_job(&mut self, request: CheckFootprint::Request) -> ServiceJob {
+    pub(super) fn service_job(
+        &mut self,
+        request: CheckedRequest<CheckFootprint::Request>,
+    ) -> ServiceJob {
         let reading = self.clock();
         self.place(reading.ros);
         ServiceJob {
@@ -222,12 +228,13 @@ impl Decision {
             fail_safe: self.config.monitor.fail_safe,
             max_checks: self.config.max_service_checks,
             time: Arc::clone(&self.time),
+            cancel: self.jobs.clone(),
             request,
         }
     }
 
     /// What a `check_path` request needs, taken now.
-    pub(super) fn path_job(&mut self, request: CheckPath::Request) -> PathJob {
+    pub(super) fn path_job(&mut self, request: CheckedRequest<CheckPath::Request>) -> PathJob {
         let reading = self.clock();
         self.place(reading.ros);
         PathJob {
@@ -237,6 +244,7 @@ impl Decision {
             max_checks: self.config.max_service_checks,
             time: Arc::clone(&self.time),
             tf: Arc::clone(&self.tf),
+            cancel: self.jobs.clone(),
             request,
         }
     }

@@ -27,8 +27,13 @@
 //!   publishes `collision_report` and `collision_markers` while somebody
 //!   subscribes, and writes the change log. It always works on the newest
 //!   state; reports it could not keep up with are skipped, never queued.
-//! * **`check_footprint`** requests are computed on tokio's blocking pool,
-//!   bounded by `max_service_checks`, and answered by the decision loop.
+//! * **`check_footprint`** and **`check_path`** requests are read natively
+//!   on the I/O thread (frame ids and sizes checked before the copy,
+//!   [`super::inputs::CheckedRequest`]), computed on tokio's blocking pool,
+//!   bounded by `max_service_checks` vertex steps, and answered by the
+//!   decision loop. At shutdown (SIGINT, SIGTERM) running ones are
+//!   cancelled ([`crate::planner::Cancel`], seen within a pose) and never
+//!   waited for: the process ends within a second, whatever was asked.
 //!
 //! One file per job: `io_thread`, `decision`, `obstacle_worker`,
 //! `report_worker` (with `change_log`: a line per change of the flag, and
@@ -50,7 +55,9 @@ mod service;
 mod threads;
 mod zones;
 
-use super::inputs::{LatestFootprint, LatestVelocity, PendingObstacles};
+use super::inputs::{
+    CheckFootprintService, CheckPathService, LatestFootprint, LatestVelocity, PendingObstacles,
+};
 use super::markers::MarkerBuilder;
 use super::params::Params;
 use super::spin::{ShutdownSignals, StopFlag};
@@ -58,6 +65,7 @@ use super::tf::TfBuffer;
 use crate::model::{Report, Status};
 use crate::monitor::Monitor;
 use crate::params_file;
+use crate::planner::{Cancel, Cancelled};
 use change_log::ChangeLog;
 use context::create_context;
 use decision::{Decision, PredictionOutput};
@@ -130,9 +138,9 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     monitor.set_obstacle_set(Arc::clone(obstacle_monitor.obstacle_set()));
 
     let mut service =
-        node.create_service::<CheckFootprint::Service>("check_footprint", QosProfile::default())?;
+        node.create_service::<CheckFootprintService>("check_footprint", QosProfile::default())?;
     let mut path_service =
-        node.create_service::<CheckPath::Service>("check_path", QosProfile::default())?;
+        node.create_service::<CheckPathService>("check_path", QosProfile::default())?;
     let collision = node.create_publisher::<Bool>("collision", QosProfile::default())?;
     let velocities =
         (!config.velocity_topic.is_empty()).then(|| Arc::new(LatestVelocity::default()));
@@ -257,6 +265,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
             ahead: ahead_pub,
             ahead_msg: NativeMsg::new(),
         }),
+        jobs: Cancel::new(),
         config,
     };
     if let Some(topic) =
@@ -303,19 +312,21 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
             }
             _ = tick.tick() => decision.tick(),
             Some((name, _)) = param_events.next() => decision.on_parameter(&name, &params),
-            Some(req) = service.next() => {
-                let job = decision.service_job(req.message.clone());
+            Some(mut req) = service.next() => {
+                let job = decision.service_job(std::mem::take(&mut req.message));
                 let work = tokio::task::spawn_blocking(move || job.answer());
                 answers.push(async move { (req, work.await) });
             }
-            Some(req) = path_service.next() => {
-                let job = decision.path_job(req.message.clone());
+            Some(mut req) = path_service.next() => {
+                let job = decision.path_job(std::mem::take(&mut req.message));
                 let work = tokio::task::spawn_blocking(move || job.answer());
                 path_answers.push(async move { (req, work.await) });
             }
             Some((req, answer)) = path_answers.next(), if !path_answers.is_empty() => {
                 let response = match answer {
-                    Ok(response) => response,
+                    Ok(Ok(response)) => response,
+                    // Cancelled: only at shutdown, which ends this loop first.
+                    Ok(Err(Cancelled)) => continue,
                     Err(_) => CheckPath::Response {
                         valid: false,
                         status: Status::InternalError.as_str().to_owned(),
@@ -329,7 +340,8 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
             }
             Some((req, answer)) = answers.next(), if !answers.is_empty() => {
                 let response = match answer {
-                    Ok(response) => response,
+                    Ok(Ok(response)) => response,
+                    Ok(Err(Cancelled)) => continue,
                     Err(_) => CheckFootprint::Response {
                         valid: false,
                         status: Status::InternalError.as_str().to_owned(),
@@ -344,6 +356,10 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         }
     }
     r2r::log_info!(&logger, "shutting down");
+    // Running service jobs stop within a pose; nothing waits for them
+    // (their answers are dropped with `answers`, and the runtime is shut
+    // down without waiting: `sat_collision_node`'s `main`).
+    decision.jobs.cancel();
     stop_workers(&stop_io);
     let _ = io.join();
     let _ = obstacle_thread.join();

@@ -1,20 +1,23 @@
 //! The `check_footprint` and `check_path` services: a request is answered
 //! on tokio's blocking pool against the state the decision loop took when
-//! it arrived. What is refused, and why, is decided by
-//! [`PoseRequest::validate`] (both services bound their work the same way:
-//! poses × obstacles ≤ `max_service_checks`); here only the messages are
-//! read and written, and a path's frames looked up.
+//! it arrived. A request is read natively ([`CheckedRequest`]: frame ids
+//! and sizes checked before it is copied); what is refused then, and why,
+//! is decided by [`PoseRequest::validate`] (both services bound their work
+//! the same way: its vertex steps, [`crate::planner::request_cost`], at
+//! most `max_service_checks`); here only the messages are read and
+//! written, and a path's frames looked up. Every job watches the node's
+//! [`Cancel`]: at shutdown a running one stops within a pose and is not
+//! answered.
 
 use super::ros_time::RosTime;
 use crate::config::FootprintTextError;
 use crate::geometry::Shape;
 use crate::model::Status;
 use crate::monitor::{path_times, Monitor, Transforms};
-use crate::planner::{PoseRequest, ValidPoseRequest};
+use crate::planner::{Cancel, Cancelled, PoseRequest, ValidPoseRequest};
 use crate::ros::convert;
-use crate::ros::inputs::seconds_of;
+use crate::ros::inputs::{seconds_of, CheckedRequest};
 use crate::ros::tf::TfBuffer;
-use crate::text::{check_name, MAX_FRAME_ID_BYTES};
 use nalgebra::Isometry2;
 use r2r::geometry_msgs::msg::Pose;
 use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
@@ -27,13 +30,15 @@ pub(super) struct ServiceJob {
     pub(super) fail_safe: bool,
     pub(super) max_checks: f64,
     pub(super) time: Arc<RosTime>,
-    pub(super) request: CheckFootprint::Request,
+    pub(super) cancel: Cancel,
+    pub(super) request: CheckedRequest<CheckFootprint::Request>,
 }
 
 impl ServiceJob {
-    pub(super) fn answer(self) -> CheckFootprint::Response {
-        let request = &self.request;
-        let poses = request.poses.len();
+    /// The answer; `Err` when the node's [`Cancel`] stopped it.
+    pub(super) fn answer(self) -> Result<CheckFootprint::Response, Cancelled> {
+        let request = &self.request.message;
+        let poses = self.request.poses;
         let fail_safe = self.fail_safe;
         let refuse = |status: Status| CheckFootprint::Response {
             valid: false,
@@ -42,6 +47,9 @@ impl ServiceJob {
             distance: vec![0.0; poses],
             first_collision: if fail_safe && poses > 0 { 0 } else { -1 },
         };
+        if let Some(status) = self.request.refused {
+            return Ok(refuse(status));
+        }
         // Bounded work: refused before anything is computed.
         let checked = PoseRequest {
             footprint: request.footprint.points.iter().map(convert::point),
@@ -50,7 +58,7 @@ impl ServiceJob {
         }
         .validate(
             self.robot.as_ref(),
-            self.monitor.obstacles().len(),
+            self.monitor.obstacles(),
             self.max_checks,
         );
         let ValidPoseRequest {
@@ -59,7 +67,7 @@ impl ServiceJob {
             padding,
         } = match checked {
             Ok(valid) => valid,
-            Err(status) => return refuse(status),
+            Err(status) => return Ok(refuse(status)),
         };
         // Judged when the answer is ready: inputs that went stale, a clock
         // that jumped or stalled while it was computed make it not valid.
@@ -68,8 +76,14 @@ impl ServiceJob {
         let mut monitor = self.monitor;
         let reading = self.time.read();
         monitor.set_clock(reading.generation, reading.cause);
-        let result = monitor.check_trajectory(&footprint, &poses, padding, reading.ros);
-        CheckFootprint::Response {
+        let result = monitor.check_trajectory_until(
+            &footprint,
+            &poses,
+            padding,
+            reading.ros,
+            &self.cancel,
+        )?;
+        Ok(CheckFootprint::Response {
             valid: result.valid,
             status: result.status.as_str().to_owned(),
             colliding: result.check.colliding,
@@ -79,7 +93,7 @@ impl ServiceJob {
                 .first_collision
                 .and_then(|i| i32::try_from(i).ok())
                 .unwrap_or(-1),
-        }
+        })
     }
 }
 
@@ -91,17 +105,20 @@ pub(super) struct PathJob {
     pub(super) max_checks: f64,
     pub(super) time: Arc<RosTime>,
     pub(super) tf: Arc<Mutex<TfBuffer>>,
-    pub(super) request: CheckPath::Request,
+    pub(super) cancel: Cancel,
+    pub(super) request: CheckedRequest<CheckPath::Request>,
 }
 
 impl PathJob {
-    pub(super) fn answer(self) -> CheckPath::Response {
-        let request = &self.request;
+    /// The answer; `Err` when the node's [`Cancel`] stopped it.
+    pub(super) fn answer(self) -> Result<CheckPath::Response, Cancelled> {
+        let request = &self.request.message;
         let path = &request.path;
-        let count = path.poses.len();
+        let count = self.request.poses;
         let fail_safe = self.fail_safe;
+        let first_pose = self.request.first_pose.as_ref();
         let refuse = |status: Status| {
-            let first = path.poses.first().filter(|_| fail_safe);
+            let first = first_pose.filter(|_| fail_safe);
             CheckPath::Response {
                 valid: false,
                 status: status.as_str().to_owned(),
@@ -109,10 +126,13 @@ impl PathJob {
                 time_to_collision: if first.is_some() { 0.0 } else { -1.0 },
                 distance_to_collision: if first.is_some() { 0.0 } else { -1.0 },
                 obstacle_id: String::new(),
-                collision_pose: first.map(|p| p.pose.clone()).unwrap_or_default(),
+                collision_pose: first.cloned().unwrap_or_default(),
                 clearance: vec![0.0; count],
             }
         };
+        if let Some(status) = self.request.refused {
+            return Ok(refuse(status));
+        }
         let checked = PoseRequest {
             footprint: request.footprint.points.iter().map(convert::point),
             poses: path.poses.iter().map(|p| convert::planar_pose(&p.pose)),
@@ -120,7 +140,7 @@ impl PathJob {
         }
         .validate(
             self.robot.as_ref(),
-            self.monitor.obstacles().len(),
+            self.monitor.obstacles(),
             self.max_checks,
         );
         let ValidPoseRequest {
@@ -129,14 +149,14 @@ impl PathJob {
             padding,
         } = match checked {
             Ok(valid) => valid,
-            Err(status) => return refuse(status),
+            Err(status) => return Ok(refuse(status)),
         };
         let mut monitor = self.monitor;
         let reading = self.time.read();
         monitor.set_clock(reading.generation, reading.cause);
-        // Each pose's frame (its own, else the path's) into the global
-        // frame, with the latest transforms; one lookup per run of poses
-        // in the same frame.
+        // Each pose's frame (its own, else the path's; every one checked
+        // as read) into the global frame, with the latest transforms; one
+        // lookup per run of poses in the same frame.
         let global = monitor.frame_id().to_owned();
         let tolerance = monitor.config().transform_tolerance;
         let mut in_global = Vec::with_capacity(poses.len());
@@ -148,9 +168,6 @@ impl PathJob {
                     "" => path.header.frame_id.as_str(),
                     own => own,
                 };
-                if check_name(frame.as_bytes(), MAX_FRAME_ID_BYTES).is_err() {
-                    return refuse(Status::InvalidFrameId);
-                }
                 let to_global = match last {
                     Some((f, t)) if f == frame => t,
                     // No global frame yet (nothing received): the monitor
@@ -167,7 +184,7 @@ impl PathJob {
                         tolerance,
                     ) {
                         Ok(t) => t,
-                        Err(cause) => return refuse(Status::from(cause)),
+                        Err(cause) => return Ok(refuse(Status::from(cause))),
                     },
                 };
                 last = Some((frame, to_global));
@@ -180,9 +197,16 @@ impl PathJob {
             .map(|p| seconds_of(&p.header.stamp))
             .collect();
         let times = path_times(&stamps);
-        let result = monitor.check_path(&footprint, &in_global, &times, padding, reading.ros);
+        let result = monitor.check_path_until(
+            &footprint,
+            &in_global,
+            &times,
+            padding,
+            reading.ros,
+            &self.cancel,
+        )?;
         let impact = result.impact;
-        CheckPath::Response {
+        Ok(CheckPath::Response {
             valid: result.valid,
             status: result.status.as_str().to_owned(),
             first_collision: result
@@ -198,7 +222,7 @@ impl PathJob {
                 .unwrap_or_default(),
             collision_pose: impact.map(|i| pose_msg(&i.pose)).unwrap_or_default(),
             clearance: result.clearance,
-        }
+        })
     }
 }
 
