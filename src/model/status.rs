@@ -56,17 +56,22 @@ pub enum Status {
     // The prediction (`velocity_topic`).
     /// No velocity received yet.
     NoVelocity,
-    /// The last velocity is older than `velocity_timeout`.
+    /// The last velocity is older than `velocity_timeout` (by arrival or
+    /// by stamp).
     StaleVelocity,
     /// The last velocity was not finite (or refused).
     InvalidVelocity,
+    /// The last velocity names no frame (a `Twist` command, or an empty
+    /// frame id) and there is no `base_frame`: whose motion it is is
+    /// unknown.
+    UnknownVelocityFrame,
     /// The check itself failed (a bug): answered fail-safe.
     InternalError,
 }
 
 impl Status {
     /// Every status, in declaration order.
-    pub const ALL: [Status; 35] = [
+    pub const ALL: [Status; 36] = [
         Status::Ok,
         Status::NoClock,
         Status::ClockStalled,
@@ -101,6 +106,7 @@ impl Status {
         Status::NoVelocity,
         Status::StaleVelocity,
         Status::InvalidVelocity,
+        Status::UnknownVelocityFrame,
         Status::InternalError,
     ];
 
@@ -141,6 +147,7 @@ impl Status {
             Status::NoVelocity => "no_velocity",
             Status::StaleVelocity => "stale_velocity",
             Status::InvalidVelocity => "invalid_velocity",
+            Status::UnknownVelocityFrame => "unknown_velocity_frame",
             Status::InternalError => "internal_error",
         }
     }

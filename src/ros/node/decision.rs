@@ -79,8 +79,9 @@ impl Decision {
             if arrival.generation == reading.generation {
                 match input.rejected {
                     true => self.monitor.reject_velocity(arrival.time),
-                    false => self.monitor.set_velocity(
+                    false => self.monitor.set_velocity_at(
                         &input.frame_id,
+                        input.stamp,
                         Vector::new(input.linear.0, input.linear.1),
                         input.angular,
                         arrival.time,
