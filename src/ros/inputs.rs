@@ -10,7 +10,8 @@
 //!
 //! Every input is stamped with its arrival (ROS time and clock generation)
 //! the moment it is taken, on the thread that spins the node: freshness is
-//! measured from there, however long the message then waits.
+//! measured from there, however long the message then waits, and from its
+//! header stamp (see [`crate::monitor`]'s freshness rule).
 
 use crate::geometry::Point;
 use crate::limits::{MAX_OBSTACLES_PER_MESSAGE, MAX_VERTICES_PER_MESSAGE};
