@@ -350,7 +350,7 @@ impl ObstacleSet {
 /// The freshness rule (see [Freshness](self#freshness)): whether an input
 /// that arrived at `received`, stamped `stamp` (0: not stamped), is stale
 /// at `now` with `timeout` (s; 0: never).
-fn is_stale(timeout: f64, now: f64, received: f64, stamp: f64) -> bool {
+pub fn is_stale(timeout: f64, now: f64, received: f64, stamp: f64) -> bool {
     timeout > 0.0
         && (now - age_origin(received, stamp) > timeout || (stamp != 0.0 && stamp - now > timeout))
 }

@@ -417,10 +417,12 @@ def test_a_footprint_stamped_seconds_ago_is_stale_not_where_the_robot_was(tf_pee
         fp_pub = node_.create_publisher(PolygonStamped, f'{tf_peer.ns}/footprint', 10)
         array_pub = node_.create_publisher(ObstacleArray, f'{tf_peer.ns}/obstacles', 10)
         lag = [5.0]
+        array_lag = [0.0]
 
         def send():
             now = tf_peer.now()
-            array_pub.publish(obstacle_array('map', [('wall', wall)], stamp_of(now)))
+            array_pub.publish(obstacle_array('map', [('wall', wall)],
+                                             stamp_of(now - array_lag[0])))
             msg = PolygonStamped()
             msg.header.frame_id = 'base_link'
             msg.header.stamp = stamp_of(now - lag[0])
@@ -451,10 +453,16 @@ def test_a_footprint_stamped_seconds_ago_is_stale_not_where_the_robot_was(tf_pee
             lag[0] = 0.0
             report = tf_peer.wait(lambda r: r.valid, 'a valid report stamped now')
             assert report.status == 'ok' and report.colliding, report.status
+            # The same for the obstacles: stamped 6 s ago (obstacles_timeout 5 s).
+            array_lag[0] = 6.0
+            assert tf_peer.wait_status('stale_obstacles').colliding
         finally:
             stop.set()
     finally:
         node.stop()
+    # Said once per 5 s, not per message.
+    warned = node.output.count('footprint stamped 5.')
+    assert 1 <= warned <= 3, node.output
 
 
 def test_tf_that_stops_fails_safe_within_tolerance_and_one_period(tf_peer):
