@@ -355,6 +355,7 @@ def test_a_twist_without_base_frame_is_never_predicted(ros_peer):
         assert last and all(last), last
         assert node.proc.poll() is None, node.output
         node.stop()
+        assert 'velocity_type twist without base_frame' in node.output, node.output
 
         # The twist is base_link's: forward is +y in map, the wall 1 m ahead.
         node = start_node(ns, '-p', 'velocity_topic:=cmd_vel', '-p', 'velocity_type:=twist',
