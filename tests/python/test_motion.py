@@ -379,3 +379,73 @@ def test_a_twist_without_base_frame_is_never_predicted(ros_peer):
         for s in subs:
             peer.destroy_subscription(s)
         node.stop()
+
+
+def test_a_velocity_stamped_seconds_ago_is_stale(ros_peer):
+    """A geometry_msgs/TwistStamped stamped 5 s ago (velocity_timeout 0.5 s), arriving
+    at 20 Hz: stale_velocity (collision_ahead true), not a prediction along an old
+    motion; stamped now, it predicts."""
+    from geometry_msgs.msg import PolygonStamped, TwistStamped
+    from sat_collision_msgs.msg import CollisionReport, ObstacleArray
+
+    ns = namespace('oldtwist')
+    node = start_node(ns, '-p', 'velocity_topic:=vel', '-p', 'velocity_type:=twist_stamped',
+                      '-p', 'obstacles_timeout:=30.0')
+    peer = ros_peer.node
+    lock = threading.Lock()
+    reports = []
+
+    def on_report(msg):
+        with lock:
+            reports.append(msg)
+
+    sub = peer.create_subscription(CollisionReport, f'{ns}/collision_report', on_report, 10)
+    fp_pub = peer.create_publisher(PolygonStamped, f'{ns}/footprint', 10)
+    obs_pub = peer.create_publisher(ObstacleArray, f'{ns}/obstacles', 10)
+    vel_pub = peer.create_publisher(TwistStamped, f'{ns}/vel', 10)
+    lag = [5.0]
+    stop = threading.Event()
+
+    def feed():
+        while not stop.is_set():
+            msg = PolygonStamped()
+            msg.header.frame_id = 'map'
+            msg.polygon = polygon(rect(-0.5, -0.3, 0.5, 0.3))
+            fp_pub.publish(msg)
+            obs_pub.publish(obstacle_array('map', [('wall', rect(1.5, -2.0, 1.7, 2.0))]))
+            vel = TwistStamped()
+            vel.header.frame_id = 'map'
+            now = peer.get_clock().now().nanoseconds * 1e-9 - lag[0]
+            vel.header.stamp.sec = int(now)
+            vel.header.stamp.nanosec = int((now - int(now)) * 1e9)
+            vel.twist.linear.x = 1.0
+            vel_pub.publish(vel)
+            time.sleep(0.05)
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    try:
+        deadline = time.monotonic() + 30.0
+        judged = []
+        while time.monotonic() < deadline and len(judged) < 20:
+            with lock:
+                judged = [r for r in reports if r.valid and r.prediction_status != 'no_velocity']
+            time.sleep(0.05)
+        predicted = [r for r in judged if r.prediction_status == 'ok']
+        assert not predicted, (f'{len(predicted)} of {len(judged)} valid reports predicted '
+                               f'along a velocity stamped 5 s ago')
+        assert judged and all(r.prediction_status == 'stale_velocity' for r in judged)
+        lag[0] = 0.0
+        deadline = time.monotonic() + 30.0
+        while time.monotonic() < deadline and not predicted:
+            with lock:
+                predicted = [r for r in reports if r.valid and r.prediction_status == 'ok']
+            time.sleep(0.05)
+        # The front (0.5) meets the wall (1.5) at 1 s.
+        assert predicted and abs(predicted[-1].time_to_collision - 1.0) < TOL, predicted[-1:]
+        assert node.proc.poll() is None, node.output
+    finally:
+        stop.set()
+        feeder.join(5)
+        peer.destroy_subscription(sub)
+        node.stop()

@@ -402,8 +402,9 @@ def test_a_footprint_stamped_seconds_ago_is_stale_not_where_the_robot_was(tf_pee
     """The footprint in base_link stamped 5 s ago (a skewed clock, a relay re-sending),
     obstacles in map, TF live: the robot has since driven into a wall. Placed at its
     stamp the footprint is where the robot was, clear of it; it must not be valid
-    (stale_footprint, flag true), while the same footprint stamped now collides."""
-    from geometry_msgs.msg import Point32, PolygonStamped
+    (stale_footprint, flag true), while the same footprint stamped now collides.
+    Obstacles stamped as long ago are stale too (an instance: dropped)."""
+    from geometry_msgs.msg import Point32, PolygonInstanceStamped, PolygonStamped
     from sat_collision_msgs.msg import ObstacleArray
 
     wall = square(3.0, 0.0, 0.5)  # x in [2.5, 3.5]: the robot at x = 0 is 2 m clear
@@ -416,11 +417,14 @@ def test_a_footprint_stamped_seconds_ago_is_stale_not_where_the_robot_was(tf_pee
         node_ = tf_peer.peer.node
         fp_pub = node_.create_publisher(PolygonStamped, f'{tf_peer.ns}/footprint', 10)
         array_pub = node_.create_publisher(ObstacleArray, f'{tf_peer.ns}/obstacles', 10)
+        inst_pub = node_.create_publisher(PolygonInstanceStamped,
+                                          f'{tf_peer.ns}/obstacle_instances', 10)
         lag = [5.0]
         array_lag = [0.0]
 
         def send():
             now = tf_peer.now()
+            inst_pub.publish(instance_msg('map', 9, square(-3.0, 0.0, 0.2), stamp_of(now - 6.0)))
             array_pub.publish(obstacle_array('map', [('wall', wall)],
                                              stamp_of(now - array_lag[0])))
             msg = PolygonStamped()
@@ -453,6 +457,7 @@ def test_a_footprint_stamped_seconds_ago_is_stale_not_where_the_robot_was(tf_pee
             lag[0] = 0.0
             report = tf_peer.wait(lambda r: r.valid, 'a valid report stamped now')
             assert report.status == 'ok' and report.colliding, report.status
+            assert [r.id for r in report.results] == ['wall'], 'the old instance is dropped'
             # The same for the obstacles: stamped 6 s ago (obstacles_timeout 5 s).
             array_lag[0] = 6.0
             assert tf_peer.wait_status('stale_obstacles').colliding
@@ -463,6 +468,7 @@ def test_a_footprint_stamped_seconds_ago_is_stale_not_where_the_robot_was(tf_pee
     # Said once per 5 s, not per message.
     warned = node.output.count('footprint stamped 5.')
     assert 1 <= warned <= 3, node.output
+    assert 'obstacle instance `instance_9` dropped' in node.output, node.output
 
 
 def test_tf_that_stops_fails_safe_within_tolerance_and_one_period(tf_peer):
