@@ -124,7 +124,7 @@ pub static PARAMS: &[ParamSpec] = &[
             set: |c, x| c.monitor.footprint_timeout = x,
         },
         runtime: true,
-        description: "s without a footprint before it is stale (0 = never) [0, 3600]",
+        description: "s after a footprint arrived, or after its non-zero stamp, before it is stale (0 = never) [0, 3600]",
     },
     ParamSpec {
         name: "obstacles_timeout",
@@ -136,7 +136,7 @@ pub static PARAMS: &[ParamSpec] = &[
             set: |c, x| c.monitor.obstacles_timeout = x,
         },
         runtime: true,
-        description: "s without obstacles before they are stale; lifetime of each obstacle instance (0 = never) [0, 3600]",
+        description: "s after obstacles arrived, or after their non-zero stamp, before they are stale; lifetime of each obstacle instance (0 = never) [0, 3600]",
     },
     ParamSpec {
         name: "fail_safe",
@@ -307,7 +307,7 @@ pub static PARAMS: &[ParamSpec] = &[
             set: |c, s| c.velocity_type = s,
         },
         runtime: false,
-        description: "message type on velocity_topic: odometry (nav_msgs/Odometry, its twist), twist (geometry_msgs/Twist) or twist_stamped (geometry_msgs/TwistStamped) (start-up only)",
+        description: "message type on velocity_topic: odometry (nav_msgs/Odometry, its twist), twist (geometry_msgs/Twist, of base_frame: needs base_frame) or twist_stamped (geometry_msgs/TwistStamped) (start-up only)",
     },
     ParamSpec {
         name: "time_horizon",
@@ -331,7 +331,7 @@ pub static PARAMS: &[ParamSpec] = &[
             set: |c, x| c.monitor.velocity_timeout = x,
         },
         runtime: true,
-        description: "s without a velocity before it is stale (collision_ahead then reads true with fail_safe; 0 = never) [0, 3600]",
+        description: "s after a velocity arrived, or after its non-zero stamp, before it is stale (collision_ahead then reads true with fail_safe; 0 = never) [0, 3600]",
     },
 ];
 

@@ -262,9 +262,12 @@ fn stamps_pick_the_transform_of_their_time() {
         false,
         11.0,
     );
+    // Timeouts longer than the stamps' ages: the transforms decide here.
     let config = MonitorConfig {
         global_frame: "odom".into(),
         transform_tolerance: 0.2,
+        footprint_timeout: 5.0,
+        obstacles_timeout: 5.0,
         ..Default::default()
     };
     // An obstacle in base_link stamped 10.0 (the robot at x = 0): a box

@@ -191,6 +191,7 @@ fn driving_monitor() -> Monitor {
         obstacles_timeout: 0.0,
         velocity_timeout: 0.5,
         time_horizon: 2.0,
+        base_frame: "base_link".into(),
         ..MonitorConfig::default()
     });
     m.set_footprint("base_link", &rect(-0.5, -0.3, 0.5, 0.3), 0.0);

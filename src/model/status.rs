@@ -58,10 +58,15 @@ pub enum Status {
     // The prediction (`velocity_topic`).
     /// No velocity received yet.
     NoVelocity,
-    /// The last velocity is older than `velocity_timeout`.
+    /// The last velocity is older than `velocity_timeout` (by arrival or
+    /// by stamp).
     StaleVelocity,
     /// The last velocity was not finite (or refused).
     InvalidVelocity,
+    /// The last velocity names no frame (a `Twist` command, or an empty
+    /// frame id) and there is no `base_frame`: whose motion it is is
+    /// unknown.
+    UnknownVelocityFrame,
     /// The check itself failed (a bug): answered fail-safe.
     InternalError,
 }
@@ -104,6 +109,7 @@ impl Status {
         Status::NoVelocity,
         Status::StaleVelocity,
         Status::InvalidVelocity,
+        Status::UnknownVelocityFrame,
         Status::InternalError,
     ];
 
@@ -145,6 +151,7 @@ impl Status {
             Status::NoVelocity => "no_velocity",
             Status::StaleVelocity => "stale_velocity",
             Status::InvalidVelocity => "invalid_velocity",
+            Status::UnknownVelocityFrame => "unknown_velocity_frame",
             Status::InternalError => "internal_error",
         }
     }

@@ -10,8 +10,25 @@
 //! with `fail_safe`, the collision flag reads `true`: when the monitor
 //! cannot tell, the robot must not be told "clear".
 //!
-//! Freshness is measured from when the node *received* an input, so a
-//! publisher with a zero or skewed header stamp is still judged correctly.
+//! # Freshness
+//! One rule for every input whose stamp is used ([`is_stale`]): the
+//! footprint, the obstacle array, each obstacle instance (its expiry) and
+//! the velocity. An input is fresh while
+//! 1. it arrived (the node's clock) within its timeout, and
+//! 2. when its header stamp is not 0, the stamp is within the same timeout
+//!    of now, either way.
+//!
+//! (1) bounds how long the node answers about a message, whatever it is
+//! stamped, so an input stamped 0 (a publisher that does not stamp) is
+//! judged by arrival alone; it is placed with the latest transforms, whose
+//! own age TF judges. (2) is needed because placement uses the stamp: a
+//! footprint stamped 5 s ago is placed where the robot was 5 s ago, which
+//! arriving now does not make current. A publisher whose clock lags behind
+//! by more than the timeout is therefore refused (stale): right, since its
+//! inputs would be placed where the robot was. A stamp ahead of now by
+//! more than the timeout is refused too: no clock the node can trust
+//! made it, and without TF nothing else would notice (with TF, a stamp
+//! past the newest transform is already `stale_transform`).
 
 use crate::broadphase::ObstacleIndex;
 use crate::geometry::toi::{Impact, Motion};
@@ -48,10 +65,11 @@ pub const DEFAULT_OVERLOAD_TIMEOUT: f64 = 0.5;
 /// Settings that shape the decision.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MonitorConfig {
-    /// Seconds after which the footprint is stale; 0 = never.
+    /// Seconds after which the footprint is stale (by arrival or by stamp:
+    /// see [Freshness](self#freshness)); 0 = never.
     pub footprint_timeout: f64,
     /// Seconds after which the obstacle array is stale and an obstacle
-    /// instance expires; 0 = never.
+    /// instance expires (by arrival or by stamp); 0 = never.
     pub obstacles_timeout: f64,
     /// Report a collision whenever the report is not valid.
     pub fail_safe: bool,
@@ -86,7 +104,8 @@ pub struct MonitorConfig {
     /// Seconds the footprint is projected along the velocity
     /// ([`Monitor::predict`]).
     pub time_horizon: f64,
-    /// Seconds after which the velocity is stale; 0 = never.
+    /// Seconds after which the velocity is stale (by arrival or by stamp);
+    /// 0 = never.
     pub velocity_timeout: f64,
 }
 
@@ -228,7 +247,7 @@ impl ObstacleSet {
         }
         self.instances
             .values()
-            .map(|i| i.received + timeout)
+            .map(|i| age_origin(i.received, i.stamp) + timeout)
             .reduce(f64::min)
     }
 
@@ -326,6 +345,24 @@ impl ObstacleSet {
         if self.obstacles.capacity() > 4 * len.max(1024) {
             self.obstacles.shrink_to_fit();
         }
+    }
+}
+
+/// The freshness rule (see [Freshness](self#freshness)): whether an input
+/// that arrived at `received`, stamped `stamp` (0: not stamped), is stale
+/// at `now` with `timeout` (s; 0: never).
+pub fn is_stale(timeout: f64, now: f64, received: f64, stamp: f64) -> bool {
+    timeout > 0.0
+        && (now - age_origin(received, stamp) > timeout || (stamp != 0.0 && stamp - now > timeout))
+}
+
+/// What an input's age counts from: its arrival, or its stamp when that is
+/// earlier and not 0. With a timeout, it is stale past this plus the
+/// timeout ([`is_stale`]).
+fn age_origin(received: f64, stamp: f64) -> f64 {
+    match stamp == 0.0 {
+        true => received,
+        false => received.min(stamp),
     }
 }
 
@@ -625,7 +662,17 @@ impl Monitor {
 
     /// [`upsert_instance`](Self::upsert_instance) for an instance stamped
     /// `stamp` (its header time, s; 0: placed with the latest transform).
-    pub fn upsert_instance_at(&mut self, frame_id: &str, stamp: f64, obstacle: Obstacle, now: f64) {
+    /// False when its stamp makes it stale already: it goes at the next
+    /// [`expire_instances`](Self::expire_instances), with the one it
+    /// replaced.
+    pub fn upsert_instance_at(
+        &mut self,
+        frame_id: &str,
+        stamp: f64,
+        obstacle: Obstacle,
+        now: f64,
+    ) -> bool {
+        let fresh = !is_stale(self.config.obstacles_timeout, now, now, stamp);
         let generation = self.generation;
         self.change_set(|set| {
             set.instances.insert(
@@ -640,6 +687,7 @@ impl Monitor {
             );
             set.rebuild_instances();
         });
+        fresh
     }
 
     /// An obstacle instance refused (its frame id, or one instance too
@@ -654,27 +702,35 @@ impl Monitor {
     }
 
     /// Drops instances (and a refused instance) older than the obstacles
-    /// timeout. Returns how many instances.
+    /// timeout, by arrival or by stamp ([`is_stale`]). Returns how many
+    /// instances.
     pub fn expire_instances(&mut self, now: f64) -> usize {
         let timeout = self.config.obstacles_timeout;
         if timeout <= 0.0 {
             return 0;
         }
-        let expired = |received: f64| now - received > timeout;
-        let any = self.set.instances.values().any(|i| expired(i.received))
+        let expired = |received: f64, stamp: f64| is_stale(timeout, now, received, stamp);
+        let any = self
+            .set
+            .instances
+            .values()
+            .any(|i| expired(i.received, i.stamp))
             || self
                 .set
                 .rejected_instance
-                .is_some_and(|r| expired(r.received));
+                .is_some_and(|r| expired(r.received, 0.0));
         if !any {
             return 0;
         }
         self.change_set(|set| {
-            if set.rejected_instance.is_some_and(|r| expired(r.received)) {
+            if set
+                .rejected_instance
+                .is_some_and(|r| expired(r.received, 0.0))
+            {
                 set.rejected_instance = None;
             }
             let before = set.instances.len();
-            set.instances.retain(|_, i| !expired(i.received));
+            set.instances.retain(|_, i| !expired(i.received, i.stamp));
             let count = before - set.instances.len();
             if count > 0 {
                 set.rebuild_instances();
@@ -736,10 +792,6 @@ impl Monitor {
             .unwrap_or("")
     }
 
-    fn is_stale(received: f64, timeout: f64, now: f64) -> bool {
-        timeout > 0.0 && now - received > timeout
-    }
-
     /// An input received under an older clock generation, or "in the
     /// future" (only a jump back makes that): from before a jump.
     fn before_jump(&self, received: f64, generation: u32, now: f64) -> bool {
@@ -762,7 +814,7 @@ impl Monitor {
             if self.before_jump(array.received, array.generation, now) {
                 return Some(Cause::ClockJumpedBack);
             }
-            if Self::is_stale(array.received, timeout, now) {
+            if is_stale(timeout, now, array.received, array.stamp) {
                 return Some(Cause::StaleObstacles);
             }
         }
@@ -883,7 +935,8 @@ impl Monitor {
         if self.before_jump(footprint.received, footprint.generation, now) {
             return Some(Cause::ClockJumpedBack);
         }
-        if Self::is_stale(footprint.received, self.config.footprint_timeout, now) {
+        let timeout = self.config.footprint_timeout;
+        if is_stale(timeout, now, footprint.received, footprint.stamp) {
             return Some(Cause::StaleFootprint);
         }
         match footprint.shape {
@@ -1031,20 +1084,35 @@ impl Monitor {
 /// Where the robot is going: see [`motion`].
 impl Monitor {
     /// The robot's latest velocity: `linear` (m/s, in `frame_id`'s axes)
-    /// and `angular` (rad/s) of `frame_id` (empty: the robot's frame),
-    /// received at `now`. A non-finite component makes the prediction
-    /// `invalid_velocity` until the next one.
+    /// and `angular` (rad/s) of `frame_id` (empty: `base_frame`),
+    /// received at `now`, not stamped. A non-finite component makes the
+    /// prediction `invalid_velocity` until the next one.
     pub fn set_velocity(&mut self, frame_id: &str, linear: Vector, angular: f64, now: f64) {
+        self.set_velocity_at(frame_id, 0.0, linear, angular, now);
+    }
+
+    /// [`set_velocity`](Self::set_velocity) for a velocity stamped `stamp`
+    /// (its header time, s; 0: judged by arrival alone).
+    pub fn set_velocity_at(
+        &mut self,
+        frame_id: &str,
+        stamp: f64,
+        linear: Vector,
+        angular: f64,
+        now: f64,
+    ) {
         let finite = linear.x.is_finite() && linear.y.is_finite() && angular.is_finite();
         let velocity = self.velocity.get_or_insert_with(|| Velocity {
             frame_id: String::new(),
             twist: None,
+            stamp,
             received: now,
             generation: self.generation,
         });
         velocity.frame_id.clear();
         velocity.frame_id.push_str(frame_id);
         velocity.twist = finite.then_some((linear, angular));
+        velocity.stamp = stamp;
         velocity.received = now;
         velocity.generation = self.generation;
     }
@@ -1063,7 +1131,8 @@ impl Monitor {
         if self.before_jump(velocity.received, velocity.generation, now) {
             return Err(Status::ClockJumpedBack);
         }
-        if Self::is_stale(velocity.received, self.config.velocity_timeout, now) {
+        let timeout = self.config.velocity_timeout;
+        if is_stale(timeout, now, velocity.received, velocity.stamp) {
             return Err(Status::StaleVelocity);
         }
         if velocity.twist.is_none() {
@@ -1075,13 +1144,16 @@ impl Monitor {
     /// The footprint moved along the latest velocity (a constant body
     /// twist: an arc) over `time_horizon`: the first contact within it.
     /// Not valid when the report is not (its status), or when the velocity
-    /// is missing, stale, not finite, or in a frame `tf` cannot relate to
-    /// the footprint's; then, with `fail_safe`, `ahead` reads true.
+    /// is missing, stale, not finite, of no known frame, or in a frame `tf`
+    /// cannot relate to the footprint's; then, with `fail_safe`, `ahead`
+    /// reads true.
     ///
     /// The velocity is the motion of its frame `B` (the message's frame;
-    /// empty: `base_frame`, else the footprint's frame `P`). The footprint
-    /// rides on `B`: it is taken into `B` with `T(P ← B)` at the
-    /// footprint's stamp, and `B` moves on the arc from that pose.
+    /// empty: `base_frame`; neither: `unknown_velocity_frame`, never a
+    /// guess: a body twist applied to another frame turns about that
+    /// frame's origin). The footprint rides on `B`: it is taken into `B`
+    /// with `T(P ← B)` at the footprint's stamp (`P` the footprint's
+    /// frame), and `B` moves on the arc from that pose.
     pub fn predict(&self, tf: &(impl Transforms + ?Sized), now: f64) -> Prediction {
         let fail = |status: Status| Prediction {
             status,
@@ -1106,7 +1178,7 @@ impl Monitor {
             return fail(Status::InvalidVelocity);
         };
         let frame = match (velocity.frame_id.as_str(), self.config.base_frame.as_str()) {
-            ("", "") => footprint.frame_id.as_str(),
+            ("", "") => return fail(Status::UnknownVelocityFrame),
             ("", base) => base,
             (frame, _) => frame,
         };
@@ -1613,6 +1685,126 @@ pub(crate) mod tests {
         let r = m.evaluate(10.0);
         assert!(r.valid);
         assert_eq!(m.obstacles().len(), 1);
+    }
+
+    /// The freshness rule: arrival within the timeout and, for a non-zero
+    /// stamp, the stamp within the timeout of now, either way.
+    #[test]
+    fn freshness_is_by_arrival_and_by_a_non_zero_stamp() {
+        // timeout 1 s; (received, stamp, now) -> stale
+        for (received, stamp, now, stale) in [
+            (10.0, 0.0, 10.9, false),  // unstamped: arrival alone
+            (10.0, 0.0, 11.1, true),   // unstamped, arrived too long ago
+            (10.0, 9.5, 10.4, false),  // stamped 0.9 s ago
+            (10.0, 5.0, 10.0, true),   // arrived now, stamped 5 s ago
+            (10.0, 10.0, 11.1, true),  // stamped now, arrived too long ago
+            (10.0, 10.9, 10.0, false), // a little ahead
+            (10.0, 15.0, 10.0, true),  // far ahead
+            (10.0, -3.0, 10.0, true),  // a negative stamp is a stamp
+        ] {
+            assert_eq!(
+                is_stale(1.0, now, received, stamp),
+                stale,
+                "{received} {stamp} {now}"
+            );
+            assert!(!is_stale(0.0, now, received, stamp), "0: never");
+        }
+    }
+
+    /// The issue's footprint: stamped 5 s before it arrived, it is stale
+    /// however recently it arrived; so are an array, a velocity and an
+    /// instance stamped so, and the unstamped ones are judged by arrival.
+    #[test]
+    fn inputs_stamped_before_their_timeout_are_stale_on_arrival() {
+        let mut m = ready_monitor();
+        m.set_footprint_at("map", 95.0, &square(0.0, 0.0, 0.5), 100.0);
+        m.set_obstacles("map", vec![obstacle("far", square(3.0, 0.0, 0.5))], 100.0);
+        let r = m.evaluate(100.0);
+        assert_eq!(
+            (r.valid, r.status.as_str(), r.colliding),
+            (false, "stale_footprint", true)
+        );
+        assert_eq!(
+            m.flag(100.0),
+            Flag {
+                colliding: true,
+                valid: false,
+                status: Status::StaleFootprint
+            }
+        );
+        m.set_footprint_at("map", 99.5, &square(0.0, 0.0, 0.5), 100.0);
+        assert_eq!(m.evaluate(100.0).status, "ok");
+        assert_eq!(m.evaluate(100.6).status, "stale_footprint", "by stamp");
+        m.set_footprint_at("map", 0.0, &square(0.0, 0.0, 0.5), 100.0);
+        assert_eq!(m.evaluate(100.9).status, "ok", "unstamped: by arrival");
+
+        m.set_obstacles_at(
+            "map",
+            95.0,
+            vec![obstacle("far", square(3.0, 0.0, 0.5))],
+            100.0,
+        );
+        assert_eq!(m.evaluate(100.0).status, "stale_obstacles");
+        let robot = Shape::polygon(&square(0.0, 0.0, 0.5)).unwrap();
+        let answer = m.check_trajectory(&robot, &[Isometry2::identity()], 0.0, 100.0);
+        assert_eq!(
+            (answer.valid, answer.status),
+            (false, Status::StaleObstacles)
+        );
+        m.set_obstacles_at(
+            "map",
+            99.8,
+            vec![obstacle("far", square(3.0, 0.0, 0.5))],
+            100.0,
+        );
+        assert_eq!(m.evaluate(100.0).status, "ok");
+
+        // An instance stamped 5 s ago: dropped at once; stamped 0.5 s ago:
+        // it expires 1 s after its stamp, not after its arrival.
+        assert!(!m.upsert_instance_at("map", 95.0, obstacle("old", square(0.0, 0.0, 0.2)), 100.0));
+        assert_eq!(m.expire_instances(100.0), 1);
+        assert!(m.upsert_instance_at("map", 99.5, obstacle("i", square(0.0, 0.0, 0.2)), 100.0));
+        assert_eq!(m.obstacle_set().next_expiry(1.0), Some(100.5));
+        assert_eq!(m.expire_instances(100.4), 0);
+        assert_eq!(m.expire_instances(100.6), 1);
+
+        // The velocity: stamped (odometry, twist_stamped) by its stamp too.
+        m.set_obstacles("map", vec![obstacle("far", square(3.0, 0.0, 0.5))], 100.0);
+        let config = MonitorConfig {
+            base_frame: "map".into(),
+            ..m.config().clone()
+        };
+        m.set_config(config);
+        m.set_velocity_at("", 95.0, Vector::new(0.1, 0.0), 0.0, 100.0);
+        let p = m.predict(&NoTransforms, 100.0);
+        assert_eq!((p.status, p.ahead), (Status::StaleVelocity, true));
+        m.set_velocity_at("", 99.9, Vector::new(0.1, 0.0), 0.0, 100.0);
+        assert_eq!(m.predict(&NoTransforms, 100.0).status, Status::Ok);
+        m.set_velocity_at("", 0.0, Vector::new(0.1, 0.0), 0.0, 100.0);
+        assert_eq!(m.predict(&NoTransforms, 100.4).status, Status::Ok);
+    }
+
+    /// A velocity that names no frame, without `base_frame`: whose motion
+    /// it is is unknown, and it is never applied to another frame.
+    #[test]
+    fn a_velocity_of_no_known_frame_is_not_predicted() {
+        let mut m = ready_monitor();
+        m.set_velocity("", Vector::new(1.0, 0.0), 0.0, 0.0);
+        let p = m.predict(&NoTransforms, 0.1);
+        assert_eq!((p.status, p.ahead), (Status::UnknownVelocityFrame, true));
+        assert!(p.sweep.is_none() && p.impact.is_none());
+        // Without fail-safe: not valid, and no guess either.
+        let mut config = m.config().clone();
+        config.fail_safe = false;
+        m.set_config(config.clone());
+        let p = m.predict(&NoTransforms, 0.1);
+        assert_eq!((p.status, p.ahead), (Status::UnknownVelocityFrame, false));
+        // With base_frame (here the footprint's frame), it is that frame's.
+        config.base_frame = "map".into();
+        m.set_config(config);
+        let p = m.predict(&NoTransforms, 0.1);
+        assert_eq!(p.status, Status::Ok);
+        assert!(p.ahead, "the obstacle 1.5 m ahead within 2 s at 1 m/s");
     }
 
     #[test]

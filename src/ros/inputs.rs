@@ -10,7 +10,8 @@
 //!
 //! Every input is stamped with its arrival (ROS time and clock generation)
 //! the moment it is taken, on the thread that spins the node: freshness is
-//! measured from there, however long the message then waits.
+//! measured from there, however long the message then waits, and from its
+//! header stamp (see [`crate::monitor`]'s freshness rule).
 //!
 //! Service requests are read the same way: [`CheckFootprintService`] and
 //! [`CheckPathService`] are the generated services (same type support,
@@ -253,8 +254,11 @@ impl InstanceInput {
 /// are ignored: the robot moves in the plane.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct VelocityInput {
-    /// Empty: the robot's frame (`base_frame`, else the footprint's).
+    /// Empty: the robot's frame (`base_frame`; without one the velocity
+    /// is not used).
     pub frame_id: String,
+    /// Header stamp (s); 0 for a `Twist` (no header).
+    pub stamp: f64,
     pub linear: (f64, f64),
     pub angular: f64,
     /// The frame id was refused; the rest is meaningless.
@@ -262,26 +266,30 @@ pub struct VelocityInput {
 }
 
 impl VelocityInput {
-    fn of(frame: Option<&NativeString>, twist: &NativeTwist) -> VelocityInput {
+    fn of(header: Option<(&NativeString, f64)>, twist: &NativeTwist) -> VelocityInput {
         let mut input = VelocityInput {
+            stamp: header.map_or(0.0, |(_, stamp)| stamp),
             linear: (twist.linear.x, twist.linear.y),
             angular: twist.angular.z,
             ..VelocityInput::default()
         };
-        if let Some(frame) = frame {
+        if let Some((frame, _)) = header {
             input.rejected = frame_into(frame, &mut input.frame_id).is_err();
         }
         input
     }
 
-    /// `nav_msgs/Odometry`: the twist is of `child_frame_id`, in its axes.
+    /// `nav_msgs/Odometry`: the twist is of `child_frame_id`, in its axes,
+    /// stamped by its header.
     pub fn odometry(msg: &NativeOdometry) -> VelocityInput {
-        Self::of(Some(&msg.child_frame_id), &msg.twist.twist)
+        let stamp = seconds(&msg.header.stamp);
+        Self::of(Some((&msg.child_frame_id, stamp)), &msg.twist.twist)
     }
 
-    /// `geometry_msgs/TwistStamped`: of `header.frame_id`.
+    /// `geometry_msgs/TwistStamped`: of `header.frame_id`, at its stamp.
     pub fn twist_stamped(msg: &NativeTwistStamped) -> VelocityInput {
-        Self::of(Some(&msg.header.frame_id), &msg.twist)
+        let stamp = seconds(&msg.header.stamp);
+        Self::of(Some((&msg.header.frame_id, stamp)), &msg.twist)
     }
 
     /// `geometry_msgs/Twist` (a velocity command): of the robot's frame.

@@ -136,16 +136,34 @@ def test_check_path_through_a_doorway(ros_peer):
         node.stop()
 
 
+def tf_message(parent, child, x, y, yaw, stamp):
+    from geometry_msgs.msg import TransformStamped
+    from tf2_msgs.msg import TFMessage
+
+    t = TransformStamped()
+    t.header.frame_id = parent
+    t.header.stamp = stamp
+    t.child_frame_id = child
+    t.transform.translation.x = float(x)
+    t.transform.translation.y = float(y)
+    t.transform.rotation.z = math.sin(yaw / 2)
+    t.transform.rotation.w = math.cos(yaw / 2)
+    return TFMessage(transforms=[t])
+
+
 def test_collision_ahead_turns_true_before_collision(ros_peer):
-    """The robot drives at a wall at 1 m/s (footprint on the topic, the velocity as a
-    geometry_msgs/Twist command): collision_ahead (2 s horizon) must turn true about
-    2 s before collision does, and the report's time_to_collision must match."""
+    """The robot drives at a wall at 1 m/s (footprint on the topic in map, base_link
+    on /tf, the velocity as a geometry_msgs/Twist command of base_frame):
+    collision_ahead (2 s horizon) must turn true about 2 s before collision does, and
+    the report's time_to_collision must match."""
     from geometry_msgs.msg import PolygonStamped, Twist, Vector3
     from sat_collision_msgs.msg import CollisionReport, ObstacleArray
     from std_msgs.msg import Bool
+    from tf2_msgs.msg import TFMessage
 
     ns = namespace('ahead')
     node = start_node(ns, '-p', 'velocity_topic:=cmd_vel', '-p', 'velocity_type:=twist',
+                      '-p', 'base_frame:=base_link',
                       '-p', 'time_horizon:=2.0', '-p', 'obstacles_timeout:=30.0',
                       '-p', 'publish_rate:=20.0')
     peer = ros_peer.node
@@ -156,6 +174,7 @@ def test_collision_ahead_turns_true_before_collision(ros_peer):
     fp_pub = peer.create_publisher(PolygonStamped, f'{ns}/footprint', 10)
     obs_pub = peer.create_publisher(ObstacleArray, f'{ns}/obstacles', 10)
     cmd_pub = peer.create_publisher(Twist, f'{ns}/cmd_vel', 10)
+    tf_pub = peer.create_publisher(TFMessage, '/tf', 100)
 
     def on(topic):
         def callback(msg):
@@ -179,6 +198,8 @@ def test_collision_ahead_turns_true_before_collision(ros_peer):
                 if state['moving']:
                     state['x'] += state['vx'] * period
                 x = state['x']
+            tf_pub.publish(tf_message('map', 'base_link', x, 0.0, 0.0,
+                                      peer.get_clock().now().to_msg()))
             msg = PolygonStamped()
             msg.header.frame_id = 'map'
             msg.polygon = polygon(rect(x - 0.5, -0.3, x + 0.5, 0.3))
@@ -258,4 +279,173 @@ def test_collision_ahead_turns_true_before_collision(ros_peer):
         driver.join(5)
         for s in subs:
             peer.destroy_subscription(s)
+        node.stop()
+
+
+def test_a_twist_without_base_frame_is_never_predicted(ros_peer):
+    """A geometry_msgs/Twist command and no base_frame: whose motion it is is unknown.
+    The robot at (5, 0) in map faces +y (yaw 90 degrees), a wall 1 m ahead of it,
+    1 m/s forward: applied in map the twist would slide the robot along +x, past the
+    wall, and read clear. The prediction must be unknown_velocity_frame with
+    collision_ahead true (fail-safe), the instantaneous report still valid and clear.
+    With base_frame (base_link on /tf) the same command hits the wall at 1 s."""
+    from geometry_msgs.msg import PolygonStamped, Twist, Vector3
+    from sat_collision_msgs.msg import CollisionReport, ObstacleArray
+    from std_msgs.msg import Bool
+    from tf2_msgs.msg import TFMessage
+
+    ns = namespace('twistframe')
+    node = start_node(ns, '-p', 'velocity_topic:=cmd_vel', '-p', 'velocity_type:=twist',
+                      '-p', 'time_horizon:=2.0', '-p', 'obstacles_timeout:=30.0')
+    peer = ros_peer.node
+    lock = threading.Lock()
+    reports, ahead = [], []
+
+    def on_report(msg):
+        with lock:
+            reports.append(msg)
+
+    def on_ahead(msg):
+        with lock:
+            ahead.append(msg.data)
+
+    subs = [peer.create_subscription(CollisionReport, f'{ns}/collision_report', on_report, 10),
+            peer.create_subscription(Bool, f'{ns}/collision_ahead', on_ahead, 10)]
+    fp_pub = peer.create_publisher(PolygonStamped, f'{ns}/footprint', 10)
+    obs_pub = peer.create_publisher(ObstacleArray, f'{ns}/obstacles', 10)
+    cmd_pub = peer.create_publisher(Twist, f'{ns}/cmd_vel', 10)
+    tf_pub = peer.create_publisher(TFMessage, '/tf', 100)
+    # The 1.0 x 0.6 robot turned 90 degrees at (5, 0): x in [4.7, 5.3], y in [-0.5, 0.5].
+    # Its front (y = 0.5) is 1 m from the wall (y = 1.5): contact at 1 s, within 2 s.
+    robot = rect(4.7, -0.5, 5.3, 0.5)
+    wall = [('wall', rect(3.0, 1.5, 7.0, 1.7))]
+    stop = threading.Event()
+
+    def feed():
+        while not stop.is_set():
+            msg = PolygonStamped()
+            msg.header.frame_id = 'map'
+            msg.polygon = polygon(robot)
+            fp_pub.publish(msg)
+            obs_pub.publish(obstacle_array('map', wall))
+            cmd_pub.publish(Twist(linear=Vector3(x=1.0)))
+            tf_pub.publish(tf_message('map', 'base_link', 5.0, 0.0, math.pi / 2,
+                                      peer.get_clock().now().to_msg()))
+            time.sleep(0.05)
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    try:
+        deadline = time.monotonic() + 30.0
+        while time.monotonic() < deadline:
+            with lock:
+                judged = [r for r in reports if r.valid and r.prediction_status != 'no_velocity']
+            if len(judged) >= 20:
+                break
+            time.sleep(0.05)
+        statuses = {(r.prediction_status, r.time_to_collision) for r in judged}
+        guessed = [r for r in judged if r.prediction_status == 'ok']
+        assert not guessed, (f'{len(guessed)} of {len(judged)} valid reports predicted '
+                             f'with a body twist of no known frame: {statuses}')
+        assert judged and all(r.prediction_status == 'unknown_velocity_frame'
+                              for r in judged), statuses
+        assert all(not r.colliding and r.status == 'ok' for r in judged)
+        with lock:
+            last = ahead[-10:]
+        assert last and all(last), last
+        assert node.proc.poll() is None, node.output
+        node.stop()
+        assert 'velocity_type twist without base_frame' in node.output, node.output
+
+        # The twist is base_link's: forward is +y in map, the wall 1 m ahead.
+        node = start_node(ns, '-p', 'velocity_topic:=cmd_vel', '-p', 'velocity_type:=twist',
+                          '-p', 'base_frame:=base_link',
+                          '-p', 'time_horizon:=2.0', '-p', 'obstacles_timeout:=30.0')
+        with lock:
+            reports.clear()
+        deadline = time.monotonic() + 30.0
+        predicted = []
+        while time.monotonic() < deadline and not predicted:
+            with lock:
+                predicted = [r for r in reports if r.valid and r.prediction_status == 'ok']
+            time.sleep(0.05)
+        assert predicted, [(r.status, r.prediction_status) for r in reports[-5:]]
+        r = predicted[-1]
+        assert abs(r.time_to_collision - 1.0) < TOL and r.predicted_obstacle_id == 'wall', r
+        assert not r.colliding
+    finally:
+        stop.set()
+        feeder.join(5)
+        for s in subs:
+            peer.destroy_subscription(s)
+        node.stop()
+
+
+def test_a_velocity_stamped_seconds_ago_is_stale(ros_peer):
+    """A geometry_msgs/TwistStamped stamped 5 s ago (velocity_timeout 0.5 s), arriving
+    at 20 Hz: stale_velocity (collision_ahead true), not a prediction along an old
+    motion; stamped now, it predicts."""
+    from geometry_msgs.msg import PolygonStamped, TwistStamped
+    from sat_collision_msgs.msg import CollisionReport, ObstacleArray
+
+    ns = namespace('oldtwist')
+    node = start_node(ns, '-p', 'velocity_topic:=vel', '-p', 'velocity_type:=twist_stamped',
+                      '-p', 'obstacles_timeout:=30.0')
+    peer = ros_peer.node
+    lock = threading.Lock()
+    reports = []
+
+    def on_report(msg):
+        with lock:
+            reports.append(msg)
+
+    sub = peer.create_subscription(CollisionReport, f'{ns}/collision_report', on_report, 10)
+    fp_pub = peer.create_publisher(PolygonStamped, f'{ns}/footprint', 10)
+    obs_pub = peer.create_publisher(ObstacleArray, f'{ns}/obstacles', 10)
+    vel_pub = peer.create_publisher(TwistStamped, f'{ns}/vel', 10)
+    lag = [5.0]
+    stop = threading.Event()
+
+    def feed():
+        while not stop.is_set():
+            msg = PolygonStamped()
+            msg.header.frame_id = 'map'
+            msg.polygon = polygon(rect(-0.5, -0.3, 0.5, 0.3))
+            fp_pub.publish(msg)
+            obs_pub.publish(obstacle_array('map', [('wall', rect(1.5, -2.0, 1.7, 2.0))]))
+            vel = TwistStamped()
+            vel.header.frame_id = 'map'
+            now = peer.get_clock().now().nanoseconds * 1e-9 - lag[0]
+            vel.header.stamp.sec = int(now)
+            vel.header.stamp.nanosec = int((now - int(now)) * 1e9)
+            vel.twist.linear.x = 1.0
+            vel_pub.publish(vel)
+            time.sleep(0.05)
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    try:
+        deadline = time.monotonic() + 30.0
+        judged = []
+        while time.monotonic() < deadline and len(judged) < 20:
+            with lock:
+                judged = [r for r in reports if r.valid and r.prediction_status != 'no_velocity']
+            time.sleep(0.05)
+        predicted = [r for r in judged if r.prediction_status == 'ok']
+        assert not predicted, (f'{len(predicted)} of {len(judged)} valid reports predicted '
+                               f'along a velocity stamped 5 s ago')
+        assert judged and all(r.prediction_status == 'stale_velocity' for r in judged)
+        lag[0] = 0.0
+        deadline = time.monotonic() + 30.0
+        while time.monotonic() < deadline and not predicted:
+            with lock:
+                predicted = [r for r in reports if r.valid and r.prediction_status == 'ok']
+            time.sleep(0.05)
+        # The front (0.5) meets the wall (1.5) at 1 s.
+        assert predicted and abs(predicted[-1].time_to_collision - 1.0) < TOL, predicted[-1:]
+        assert node.proc.poll() is None, node.output
+    finally:
+        stop.set()
+        feeder.join(5)
+        peer.destroy_subscription(sub)
         node.stop()

@@ -364,8 +364,10 @@ def test_stamps_between_samples_interpolate_and_beyond_tolerance_are_stale(tf_pe
                transform_msg('odom', 'base_link', (2.0, 0.0, 0.4), stamp_of(t2))]
     obstacles = [('start', square(0.0, 1.0, 0.2)), ('mid', square(1.0, 0.35, 0.1)),
                  ('end', square(2.0, -1.0, 0.2))]
+    # The footprint is stamped up to 4 s ago, and more as the test runs: timeouts that
+    # let the transforms decide (freshness is by stamp too).
     node = start_node(tf_peer.ns, '-p', 'global_frame:=odom', '-p', 'transform_tolerance:=0.25',
-                      '-p', 'footprint_timeout:=5.0', '-p', 'obstacles_timeout:=5.0')
+                      '-p', 'footprint_timeout:=30.0', '-p', 'obstacles_timeout:=30.0')
     try:
         node_ = tf_peer.peer.node
         fp_pub = node_.create_publisher(PolygonStamped, f'{tf_peer.ns}/footprint', 10)
@@ -412,6 +414,79 @@ def test_stamps_between_samples_interpolate_and_beyond_tolerance_are_stale(tf_pe
             stop.set()
     finally:
         node.stop()
+
+
+def test_a_footprint_stamped_seconds_ago_is_stale_not_where_the_robot_was(tf_peer):
+    """The footprint in base_link stamped 5 s ago (a skewed clock, a relay re-sending),
+    obstacles in map, TF live: the robot has since driven into a wall. Placed at its
+    stamp the footprint is where the robot was, clear of it; it must not be valid
+    (stale_footprint, flag true), while the same footprint stamped now collides.
+    Obstacles stamped as long ago are stale too (an instance: dropped)."""
+    from geometry_msgs.msg import Point32, PolygonInstanceStamped, PolygonStamped
+    from sat_collision_msgs.msg import ObstacleArray
+
+    wall = square(3.0, 0.0, 0.5)  # x in [2.5, 3.5]: the robot at x = 0 is 2 m clear
+    robot = {'x': 0.0}
+    tf_peer.dynamic = lambda st: [transform_msg('map', 'base_link', (robot['x'], 0.0, 0.0),
+                                                st)]
+    started = time.monotonic()
+    node = start_node(tf_peer.ns, '-p', 'global_frame:=map', '-p', 'obstacles_timeout:=5.0')
+    try:
+        node_ = tf_peer.peer.node
+        fp_pub = node_.create_publisher(PolygonStamped, f'{tf_peer.ns}/footprint', 10)
+        array_pub = node_.create_publisher(ObstacleArray, f'{tf_peer.ns}/obstacles', 10)
+        inst_pub = node_.create_publisher(PolygonInstanceStamped,
+                                          f'{tf_peer.ns}/obstacle_instances', 10)
+        lag = [5.0]
+        array_lag = [0.0]
+
+        def send():
+            now = tf_peer.now()
+            inst_pub.publish(instance_msg('map', 9, square(-3.0, 0.0, 0.2), stamp_of(now - 6.0)))
+            array_pub.publish(obstacle_array('map', [('wall', wall)],
+                                             stamp_of(now - array_lag[0])))
+            msg = PolygonStamped()
+            msg.header.frame_id = 'base_link'
+            msg.header.stamp = stamp_of(now - lag[0])
+            msg.polygon.points = [Point32(x=float(x), y=float(y), z=0.0) for x, y in ROBOT]
+            fp_pub.publish(msg)
+        stop = repeat(0.1, send)
+        try:
+            # TF has 5 s of the robot at x = 0 behind it; then it is in the wall.
+            time.sleep(max(0.0, started + 7.0 - time.monotonic()))
+            robot['x'] = 3.0
+            time.sleep(0.5)
+            with tf_peer.cond:
+                tf_peer.report = None
+            reports = []
+            deadline = time.monotonic() + 3.0
+            while time.monotonic() < deadline:
+                reports.append(tf_peer.wait(lambda r: True, 'a report'))
+                with tf_peer.cond:
+                    tf_peer.report = None
+            clear = [r for r in reports if r.valid and not r.colliding]
+            assert not clear, (f'{len(clear)} of {len(reports)} reports valid and clear '
+                               f'about a footprint stamped 5 s ago')
+            assert all(r.status == 'stale_footprint' and not r.valid and r.colliding
+                       for r in reports), {(r.status, r.valid, r.colliding) for r in reports}
+            with tf_peer.cond:
+                assert tf_peer.flags[-1][1], 'the flag reads true'
+            # Stamped now: placed where the robot is, in the wall.
+            lag[0] = 0.0
+            report = tf_peer.wait(lambda r: r.valid, 'a valid report stamped now')
+            assert report.status == 'ok' and report.colliding, report.status
+            assert [r.id for r in report.results] == ['wall'], 'the old instance is dropped'
+            # The same for the obstacles: stamped 6 s ago (obstacles_timeout 5 s).
+            array_lag[0] = 6.0
+            assert tf_peer.wait_status('stale_obstacles').colliding
+        finally:
+            stop.set()
+    finally:
+        node.stop()
+    # Said once per 5 s, not per message.
+    warned = node.output.count('footprint stamped 5.')
+    assert 1 <= warned <= 3, node.output
+    assert 'obstacle instance `instance_9` dropped' in node.output, node.output
 
 
 def test_tf_that_stops_fails_safe_within_tolerance_and_one_period(tf_peer):

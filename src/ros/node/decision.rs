@@ -13,7 +13,7 @@ use crate::geometry::Shape;
 use crate::geometry::Vector;
 use crate::model::Status;
 use crate::monitor::clock::ClockReading;
-use crate::monitor::{Monitor, ObstacleSet};
+use crate::monitor::{is_stale, Monitor, ObstacleSet};
 use crate::planner::Cancel;
 use crate::ros::inputs::{
     Arrival, CheckedRequest, FootprintInput, LatestFootprint, LatestVelocity, PendingObstacles,
@@ -80,10 +80,13 @@ impl Decision {
         self.monitor.set_clock(reading.generation, reading.cause);
         if let Some((input, arrival)) = velocity {
             if arrival.generation == reading.generation {
+                let timeout = self.monitor.config().velocity_timeout;
+                self.warn_stamp("velocity", timeout, input.stamp, arrival);
                 match input.rejected {
                     true => self.monitor.reject_velocity(arrival.time),
-                    false => self.monitor.set_velocity(
+                    false => self.monitor.set_velocity_at(
                         &input.frame_id,
+                        input.stamp,
                         Vector::new(input.linear.0, input.linear.1),
                         input.angular,
                         arrival.time,
@@ -164,6 +167,20 @@ impl Decision {
         }
     }
 
+    /// Warns (throttled) when an input is stale on arrival by its stamp:
+    /// most often the publisher's clock is not the node's.
+    fn warn_stamp(&mut self, input: &'static str, timeout: f64, stamp: f64, arrival: Arrival) {
+        if is_stale(timeout, arrival.time, arrival.time, stamp) {
+            let age = arrival.time - stamp;
+            self.warnings.warn(input, || {
+                format!(
+                    "{input} stamped {age:.3} s before it arrived, beyond its timeout: \
+                     stale (is the publisher's clock the node's?)"
+                )
+            });
+        }
+    }
+
     pub(super) fn tick(&mut self) {
         let reading = self.clock();
         self.publish(reading);
@@ -190,6 +207,8 @@ impl Decision {
         }
         self.monitor
             .set_footprint_at(&input.frame_id, input.stamp, &input.points, arrival.time);
+        let timeout = self.monitor.config().footprint_timeout;
+        self.warn_stamp("footprint", timeout, input.stamp, arrival);
         if let Some(error) = self.monitor.footprint_error() {
             let message = format!(
                 "footprint rejected: {} ({} points)",

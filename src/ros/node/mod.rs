@@ -278,6 +278,15 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
             shown(topic),
             decision.config.monitor.time_horizon
         );
+        if decision.config.velocity_type == "twist" && decision.config.monitor.base_frame.is_empty()
+        {
+            r2r::log_warn!(
+                &logger,
+                "velocity_type twist without base_frame: a Twist names no frame, so it is \
+                 never predicted (prediction_status unknown_velocity_frame, collision_ahead \
+                 true with fail_safe); set base_frame"
+            );
+        }
     }
 
     // Registered once, before "started" is logged: a Ctrl-C that arrives while a

@@ -151,9 +151,20 @@ impl ObstacleWorker {
                     return;
                 }
                 let geometry = ObstacleGeometry::Polygon(points);
-                let obstacle = Obstacle::new(id, &geometry);
-                self.monitor
-                    .upsert_instance_at(&frame_id, stamp, obstacle, arrival.time);
+                let obstacle = Obstacle::new(id.clone(), &geometry);
+                if !self
+                    .monitor
+                    .upsert_instance_at(&frame_id, stamp, obstacle, arrival.time)
+                {
+                    let age = arrival.time - stamp;
+                    self.warnings.warn("instances", || {
+                        format!(
+                            "obstacle instance `{}` dropped: stamped {age:.3} s before it \
+                             arrived, beyond obstacles_timeout",
+                            shown(&id)
+                        )
+                    });
+                }
             }
         }
     }
