@@ -73,7 +73,7 @@ pub enum Status {
 
 impl Status {
     /// Every status, in declaration order.
-    pub const ALL: [Status; 36] = [
+    pub const ALL: [Status; 37] = [
         Status::Ok,
         Status::NoClock,
         Status::ClockStalled,
