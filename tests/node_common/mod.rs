@@ -47,6 +47,15 @@ use tokio::sync::Notify;
 
 pub const NODE_BIN: &str = env!("CARGO_BIN_EXE_sat_collision_node");
 
+/// The node binary the tests start: `SAT_COLLISION_NODE_BIN` when set (to
+/// run the same tests against another build), else this build's.
+pub fn node_bin() -> String {
+    std::env::var("SAT_COLLISION_NODE_BIN")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| NODE_BIN.to_owned())
+}
+
 /// Deadline for things that only depend on discovery and scheduling
 /// (first report, a service becoming available): generous, the machine
 /// may be busy with a parallel test.
@@ -106,7 +115,7 @@ fn command(ns: &str, params: &[(&str, &str)], extra: &[&str]) -> Command {
     let params = params
         .iter()
         .map(|(name, value)| format!("{name}:={value}"));
-    let mut cmd = node_command(NODE_BIN, ns, params);
+    let mut cmd = node_command(&node_bin(), ns, params);
     cmd.args(extra)
         .env("ROS_DOMAIN_ID", domain_id())
         .stdin(Stdio::null())
@@ -138,7 +147,7 @@ impl NodeProcess {
     /// `["--params-file", path]`.
     pub fn spawn_with_args(ns: &str, params: &[(&str, &str)], extra: &[&str]) -> NodeProcess {
         let mut child = ChildGuard::spawn(&mut command(ns, params, extra))
-            .unwrap_or_else(|e| panic!("cannot start {NODE_BIN}: {e}"));
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", node_bin()));
         let log = Arc::new(Mutex::new(Vec::new()));
         let (stdout, stderr) = (
             child.child_mut().stdout.take(),

@@ -1,6 +1,15 @@
 //! The obstacle worker (`obstacles` thread): validates and splits obstacle
 //! shapes, applies arrays and instances, expires instances, indexes, and
 //! hands the decision loop each new obstacle set.
+//!
+//! The instances of one batch are applied as one change of the set
+//! ([`Monitor::upsert_instances`]): within the limits on live instances
+//! ([`crate::limits::MAX_INSTANCES`],
+//! [`crate::limits::MAX_INSTANCE_VERTICES`]), each refused with its
+//! status. After a large change (an array, instances arriving or expiring,
+//! more than [`LARGE_INPUT_VERTICES`] vertices) freed memory is given back
+//! at once and again [`TRIM_AGAIN`] later, when the decision and the
+//! report have let go of the sets it replaced.
 
 use super::logging::{shown, Warnings};
 use super::ros_time::{stamp_of, RosTime};
@@ -61,8 +70,11 @@ impl ObstacleWorker {
                 changed = true;
             }
             let alive = self.monitor.obstacle_set().instance_vertices();
-            changed |= self.monitor.expire_instances(reading.ros) > 0;
-            large |= alive - self.monitor.obstacle_set().instance_vertices() > LARGE_INPUT_VERTICES;
+            if self.monitor.expire_instances(reading.ros) > 0 {
+                changed = true;
+                let left = self.monitor.obstacle_set().instance_vertices();
+                large |= alive.saturating_sub(left) > LARGE_INPUT_VERTICES;
+            }
             if changed {
                 self.sets
                     .send_replace(Arc::clone(self.monitor.obstacle_set()));
