@@ -115,7 +115,7 @@ fn command(ns: &str, params: &[(&str, &str)], extra: &[&str]) -> Command {
     let params = params
         .iter()
         .map(|(name, value)| format!("{name}:={value}"));
-    let mut cmd = node_command(&node_bin(), ns, params);
+    let mut cmd = node_command(node_bin(), ns, params);
     cmd.args(extra)
         .env("ROS_DOMAIN_ID", domain_id())
         .stdin(Stdio::null())
