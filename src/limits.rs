@@ -17,6 +17,13 @@ pub const MAX_VERTICES_PER_MESSAGE: usize = 262_144;
 /// it is refused (`too_many_obstacles`).
 pub const MAX_INSTANCES: usize = 1_000;
 
+/// Most vertices held by all live obstacle instances together (as much as
+/// one `obstacles` message may carry); an instance that would take them
+/// beyond it is refused (`too_many_vertices`). The obstacle worker's queue
+/// of instances not yet taken in is bounded by it and by
+/// [`MAX_INSTANCES`] in the same way.
+pub const MAX_INSTANCE_VERTICES: usize = MAX_VERTICES_PER_MESSAGE;
+
 /// Most TF frames known at once; a transform naming a new frame beyond it
 /// evicts a frame no lookup used lately, or is refused when there is none
 /// (`frames::InsertError::TooManyFrames`; see `frames::tree`, rule 3).

@@ -15,10 +15,11 @@
 mod node_common;
 
 use node_common::*;
-use r2r::geometry_msgs::msg::{PolygonStamped, Pose, Quaternion};
+use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped, Pose, Quaternion};
 use r2r::sat_collision_msgs::msg::{CollisionReport, Obstacle, ObstacleArray};
 use r2r::sat_collision_msgs::srv::CheckFootprint;
 use r2r::std_msgs::msg::Bool;
+use r2r::QosProfile;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -1171,4 +1172,239 @@ async fn check_footprint_neither_starves_the_flag_nor_computes_a_request_too_lar
     );
     assert_flag_gaps(&during, "check_footprint computing");
     assert!(h.node.is_running());
+}
+
+// ---------------------------------------------------------------------------
+// 8. Floods: obstacle instances (memory) and set_parameters (the log)
+
+/// `n` points on a circle of radius 1 around (x, y).
+fn ring(n: usize, x: f64, y: f64) -> Vec<(f64, f64)> {
+    (0..n)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / n as f64;
+            (x + a.cos(), y + a.sin())
+        })
+        .collect()
+}
+
+/// How long the instance flood lasts at most.
+const INSTANCE_FLOOD: Duration = Duration::from_secs(6);
+/// The flood stops once the node passes this VmRSS (a build without the
+/// bound would go on to GBs and take the machine with it).
+const INSTANCE_FLOOD_CAP_KB: u64 = 1_536 * 1024;
+/// What the flood may add to the node's peak RSS. The live instances hold
+/// at most 262,144 vertices (8 MB as validated polygons, 32 B a vertex;
+/// the decision, the report and the worker may each hold a copy of the
+/// set while a new one is built), the worker's queue at most 262,144
+/// points (4 MB), and the middleware buffers a few 786 kB messages: tens
+/// of MB, bounded; 200 MB leaves room for the allocator's arenas on a
+/// busy machine.
+const INSTANCE_FLOOD_PEAK_KB: u64 = 200 * 1024;
+/// What may stay once the instances have expired and memory was given
+/// back.
+const INSTANCE_FLOOD_AFTER_KB: u64 = 100 * 1024;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_instance_flood_is_bounded_in_memory_refused_and_given_back() {
+    use sat_collision_testkit::process::proc_status_kb;
+    let mut h = Harness::start("fs_instflood", &[("obstacles_timeout", "2.0")]).await;
+    let scene = obstacles("map", vec![obstacle("far", &rect(5.0, -1.0, 6.0, 1.0))]);
+    h.set_obstacles(Some(scene));
+    h.set_footprint(Some(footprint("map", &square(0.0, 0.0, 0.5))));
+    h.report_where("valid", SETTLE, |r| r.valid && !r.colliding)
+        .await;
+    let publisher = h
+        .matched_publisher::<PolygonInstanceStamped>("obstacle_instances")
+        .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = h.node.rss_kb().expect("VmRSS");
+    let mut flags = h.subscribe_stamped_flags();
+
+    // One sender: 1,000 ids of 65,536 vertices each, as fast as it can.
+    let mut msg = instance("map", 0, &ring(65_536, 20.0, 0.0));
+    let start = Instant::now();
+    let mut sent = 0u64;
+    let mut rss = before;
+    let mut statuses = std::collections::BTreeSet::new();
+    let mut refused = None;
+    while start.elapsed() < INSTANCE_FLOOD && rss < INSTANCE_FLOOD_CAP_KB {
+        msg.polygon.id = (sent % 1000) as i64;
+        publisher.publish(&msg).expect("publish instance");
+        sent += 1;
+        if sent % 4 == 0 {
+            rss = h.node.rss_kb().unwrap_or(0);
+            while let Ok(r) = h.reports.try_recv() {
+                statuses.insert(r.status.clone());
+                if r.status == "too_many_vertices" && refused.is_none() {
+                    refused = Some(r);
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+    let flood = start.elapsed();
+    let flood_end = Instant::now();
+    let peak = proc_status_kb(h.node.pid(), "VmHWM:").unwrap_or(rss);
+    // The refusal lives `obstacles_timeout` from the last refused instance.
+    if refused.is_none() {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(3);
+        while let Ok(Some(r)) = tokio::time::timeout_at(deadline, h.reports.recv()).await {
+            statuses.insert(r.status.clone());
+            if r.status == "too_many_vertices" {
+                refused = Some(r);
+                break;
+            }
+        }
+    }
+    let during = drain_until(&mut flags, flood_end).await;
+    let (gap, count) = largest_gap(&during);
+    note(&format!(
+        "8a instance flood: {sent} instances of 65,536 vertices in {:.1} s; VmRSS before \
+         {before} kB, peak (VmHWM) {peak} kB (+{} kB); statuses {statuses:?}; {count} flags \
+         during the flood, largest gap {gap:?}",
+        flood.as_secs_f64(),
+        peak as i64 - before as i64,
+    ));
+    assert!(
+        peak < before + INSTANCE_FLOOD_PEAK_KB,
+        "peak RSS {peak} kB, before {before} kB"
+    );
+    assert!(h.node.is_running(), "node died: {}", h.node.log_text());
+
+    // Once the flood stops, the instances expire and memory goes back.
+    let r = h
+        .report_where("valid again, the instances expired", SETTLE, |r| {
+            r.valid && !r.colliding
+        })
+        .await;
+    let mut after = h.node.rss_kb().expect("VmRSS");
+    let deadline = Instant::now() + SETTLE;
+    while after >= before + INSTANCE_FLOOD_AFTER_KB && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        after = h.node.rss_kb().expect("VmRSS");
+    }
+    let log = h.node.log_text();
+    note(&format!(
+        "8a after the flood: VmRSS {after} kB once the instances expired (+{} kB)",
+        after as i64 - before as i64,
+    ));
+    assert!(
+        after < before + INSTANCE_FLOOD_AFTER_KB,
+        "RSS {after} kB after the instances expired, before {before} kB"
+    );
+    let refused = refused.unwrap_or_else(|| {
+        panic!(
+            "no too_many_vertices report (statuses {statuses:?}); {}",
+            h.context_text()
+        )
+    });
+    assert!(
+        !refused.valid && refused.colliding,
+        "fail_safe: {refused:#?}"
+    );
+    assert!(count > 0, "no collision flag during the flood");
+    assert!(gap <= 3 * MAX_FLAG_GAP, "the flag stopped for {gap:?}");
+    assert_eq!(result_ids(&r), ["far"], "the instances expired");
+    assert!(
+        log.contains("refused: too_many_vertices"),
+        "no refusal logged:\n{log}"
+    );
+}
+
+/// How many `set_parameters` calls the flood makes.
+const PARAMETER_FLOOD: usize = 2_000;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_set_parameters_flood_applies_every_change_and_logs_a_few_lines() {
+    use r2r::rcl_interfaces::msg::Parameter;
+    use r2r::rcl_interfaces::srv::{GetParameters, SetParameters};
+    let mut h = Harness::start("fs_paramflood", &[]).await;
+    h.set_obstacles(Some(obstacles(
+        "map",
+        vec![obstacle("near", &rect(0.8, -1.0, 1.0, 1.0))],
+    )));
+    h.set_footprint(Some(footprint("map", &square(0.0, 0.0, 0.5))));
+    h.report_where("valid and clear", SETTLE, |r| r.valid && !r.colliding)
+        .await;
+    // Discovery and the first call, with the harness's retries.
+    assert!(
+        h.set_parameter("padding", double_value(0.0))
+            .await
+            .successful
+    );
+
+    let node = h.peer_node();
+    let service = format!("{}/sat_collision_node/set_parameters", h.ns);
+    let client = node
+        .lock()
+        .unwrap()
+        .create_client::<SetParameters::Service>(&service, QosProfile::default())
+        .expect("set_parameters client");
+    let start = Instant::now();
+    let mut answered = 0;
+    for k in 1..=PARAMETER_FLOOD {
+        // Alternating paddings; the last one (k = 2,000) is 0.35.
+        let padding = if k % 2 == 0 { 0.35 } else { 0.1 };
+        let request = SetParameters::Request {
+            parameters: vec![Parameter {
+                name: "padding".to_owned(),
+                value: double_value(padding),
+            }],
+        };
+        let answer = client.request(&request).expect("send request");
+        if let Ok(Ok(response)) = tokio::time::timeout(Duration::from_secs(5), answer).await {
+            assert!(response.results.iter().all(|r| r.successful), "{k}");
+            answered += 1;
+        }
+    }
+    let flood = start.elapsed();
+    assert!(h.node.is_running(), "node died: {}", h.node.log_text());
+
+    // Applied: 0.35 of padding reaches the obstacle 0.3 m away.
+    let r = h
+        .report_where("colliding with the last padding", SETTLE, |r| {
+            r.valid && r.colliding
+        })
+        .await;
+    assert_eq!(r.nearest_obstacle_id, "near");
+    let get = node
+        .lock()
+        .unwrap()
+        .create_client::<GetParameters::Service>(
+            &format!("{}/sat_collision_node/get_parameters", h.ns),
+            QosProfile::default(),
+        )
+        .expect("get_parameters client");
+    let request = GetParameters::Request {
+        names: vec!["padding".to_owned()],
+    };
+    let value = tokio::time::timeout(SETTLE, get.request(&request).expect("send request"))
+        .await
+        .expect("get_parameters answers")
+        .expect("get_parameters response");
+    assert_eq!(value.values.len(), 1);
+    assert_eq!(value.values[0].double_value, 0.35);
+
+    // A closing line counts what was not logged once the period is over.
+    let deadline = Instant::now() + SETTLE;
+    while !h.node.log_text().contains("not logged one by one") && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let log = h.node.log_text();
+    let lines = log
+        .lines()
+        .filter(|l| l.contains("parameter padding changed"))
+        .count();
+    note(&format!(
+        "8b set_parameters flood: {answered} of {} calls answered in {:.1} s; {lines} log \
+         lines about padding",
+        PARAMETER_FLOOD,
+        flood.as_secs_f64()
+    ));
+    assert!(answered >= PARAMETER_FLOOD - 10, "{answered} answered");
+    assert!(lines <= 10, "{lines} lines about padding:\n{log}");
+    assert!(
+        log.contains("not logged one by one"),
+        "no closing line with the count:\n{log}"
+    );
 }

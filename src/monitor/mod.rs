@@ -34,6 +34,7 @@ use crate::broadphase::ObstacleIndex;
 use crate::geometry::toi::{Impact, Motion};
 use crate::geometry::{Aabb, Vector};
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
+use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
 use crate::model::{
     append_outcomes, summarize, Cause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status,
     Summary,
@@ -155,13 +156,50 @@ enum FootprintFault {
     Rejected(Rejection),
 }
 
+/// An obstacle instance's bookkeeping; its obstacle itself is held once,
+/// in [`ObstacleSet::obstacles`] (never copied when another is upserted).
 #[derive(Clone, Debug)]
 struct Instance {
     frame_id: String,
     stamp: f64,
-    obstacle: Obstacle,
     received: f64,
     generation: u32,
+    /// Vertices its obstacle holds ([`held_vertices`]).
+    vertices: usize,
+}
+
+/// One obstacle instance to insert or replace by id
+/// ([`Monitor::upsert_instances`]).
+#[derive(Clone, Debug)]
+pub struct InstanceUpdate {
+    pub frame_id: String,
+    /// Header stamp (s); 0: placed with the latest transform.
+    pub stamp: f64,
+    pub obstacle: Obstacle,
+    /// When it arrived (s).
+    pub received: f64,
+}
+
+/// What [`Monitor::upsert_instances`] did not simply apply: the refused
+/// instances' ids with why, and the ids of those stale on arrival with how
+/// long before arriving they were stamped (s).
+#[derive(Debug, Default)]
+pub struct InstancesApplied {
+    /// Not applied: over a limit.
+    pub refused: Vec<(String, Rejection)>,
+    /// Applied, and gone at the next expiry: stamped beyond the timeout.
+    pub stale: Vec<(String, f64)>,
+}
+
+/// The vertices an obstacle holds: its outline, its rejected points, or
+/// the centre of a circle. What [`MAX_INSTANCE_VERTICES`] counts.
+fn held_vertices(obstacle: &Obstacle) -> usize {
+    match &obstacle.shape {
+        Ok(Shape::Convex(p)) => p.len(),
+        Ok(Shape::Compound(c)) => c.outline().len(),
+        Ok(Shape::Circle(_)) => 1,
+        Err(_) => obstacle.rejected_points.len(),
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -208,9 +246,13 @@ pub struct ObstacleSet {
     array: Option<ObstacleArray>,
     zones_frame: Option<String>,
     instances: BTreeMap<String, Instance>,
+    /// Vertices of every live instance (the sum of their
+    /// [`Instance::vertices`]).
+    instance_vertices: usize,
     rejected_instance: Option<RejectedInstance>,
     /// Zones, then the array's obstacles, then instances by frame, stamp
-    /// and id; rebuilt on every change so evaluation walks one slice.
+    /// and id (the only copy of each instance's obstacle); kept in this
+    /// order on every change so evaluation walks one slice.
     obstacles: Vec<Obstacle>,
     zones_len: usize,
     array_len: usize,
@@ -240,6 +282,27 @@ impl ObstacleSet {
         self.instances.contains_key(id)
     }
 
+    /// Vertices held by the live instances, in total.
+    pub fn instance_vertices(&self) -> usize {
+        self.instance_vertices
+    }
+
+    /// Whether an instance `id` holding `vertices` may be upserted: a new
+    /// id beyond [`MAX_INSTANCES`] is `too_many_obstacles`, one that would
+    /// take the instances' vertices beyond [`MAX_INSTANCE_VERTICES`]
+    /// (counting what it replaces as gone) `too_many_vertices`.
+    pub fn admits(&self, id: &str, vertices: usize) -> Result<(), Rejection> {
+        let old = self.instances.get(id);
+        if old.is_none() && self.instances.len() >= MAX_INSTANCES {
+            return Err(Rejection::TooManyObstacles);
+        }
+        let others = self.instance_vertices - old.map_or(0, |i| i.vertices);
+        if others.saturating_add(vertices) > MAX_INSTANCE_VERTICES {
+            return Err(Rejection::TooManyVertices);
+        }
+        Ok(())
+    }
+
     /// The earliest time at which an instance expires with `timeout`.
     pub fn next_expiry(&self, timeout: f64) -> Option<f64> {
         if timeout <= 0.0 {
@@ -262,35 +325,96 @@ impl ObstacleSet {
 
     fn set_array(&mut self, array: ObstacleArray, obstacles: Vec<Obstacle>) {
         self.array = Some(array);
+        let instances = self.obstacles.split_off(self.instances_start());
         self.obstacles.truncate(self.zones_len);
         self.array_len = obstacles.len();
         self.obstacles.extend(obstacles);
+        self.obstacles.extend(instances);
         self.rebuild_instances();
         self.shrink();
     }
 
-    /// Puts the instances back after the zones and the array, in frame,
-    /// stamp and id order (those that share a frame and a stamp are one
-    /// group), and rebuilds the groups.
+    /// Records a refused instance; of two, the one received last (it lives
+    /// longest).
+    fn refuse(&mut self, rejection: Rejection, received: f64) {
+        if self
+            .rejected_instance
+            .is_none_or(|r| r.received <= received)
+        {
+            self.rejected_instance = Some(RejectedInstance {
+                rejection,
+                received,
+            });
+        }
+    }
+
+    /// Where the instances start in `obstacles`.
+    fn instances_start(&self) -> usize {
+        self.zones_len + self.array_len
+    }
+
+    /// Inserts or replaces an instance's obstacle (moved in, replacing the
+    /// old one in place); [`rebuild_instances`](Self::rebuild_instances)
+    /// puts it in its place.
+    fn upsert(&mut self, instance: Instance, obstacle: Obstacle) {
+        self.instance_vertices += instance.vertices;
+        let start = self.instances_start();
+        match self.instances.insert(obstacle.id.clone(), instance) {
+            Some(old) => {
+                self.instance_vertices -= old.vertices;
+                match self.obstacles[start..]
+                    .iter()
+                    .position(|o| o.id == obstacle.id)
+                {
+                    Some(i) => self.obstacles[start + i] = obstacle,
+                    None => self.obstacles.push(obstacle),
+                }
+            }
+            None => self.obstacles.push(obstacle),
+        }
+    }
+
+    /// Drops the instances `gone` says so of (their obstacles with them).
+    /// Returns how many.
+    fn drop_instances(&mut self, mut gone: impl FnMut(&Instance) -> bool) -> usize {
+        let before = self.instances.len();
+        self.instances.retain(|_, i| !gone(i));
+        let count = before - self.instances.len();
+        if count > 0 {
+            let start = self.instances_start();
+            let instances = &self.instances;
+            let mut k = 0;
+            self.obstacles.retain(|o| {
+                k += 1;
+                k <= start || instances.contains_key(&o.id)
+            });
+            self.instance_vertices = instances.values().map(|i| i.vertices).sum();
+            self.rebuild_instances();
+        }
+        count
+    }
+
+    /// Puts the instances (after the zones and the array) in frame, stamp
+    /// and id order (those that share a frame and a stamp are one group),
+    /// moving them, and rebuilds the groups.
     fn rebuild_instances(&mut self) {
-        self.obstacles.truncate(self.zones_len + self.array_len);
-        let mut instances: Vec<&Instance> = self.instances.values().collect();
-        // Stable: ids stay in order within a group.
-        instances.sort_by(|a, b| {
-            a.frame_id
-                .cmp(&b.frame_id)
-                .then(a.stamp.total_cmp(&b.stamp))
+        let start = self.instances_start();
+        let instances = &self.instances;
+        let key = |o: &Obstacle| instances.get(&o.id).map(|i| (&i.frame_id, i.stamp));
+        self.obstacles[start..].sort_by(|a, b| match (key(a), key(b)) {
+            (Some((fa, sa)), Some((fb, sb))) => {
+                fa.cmp(fb).then(sa.total_cmp(&sb)).then(a.id.cmp(&b.id))
+            }
+            _ => a.id.cmp(&b.id),
         });
-        self.obstacles
-            .extend(instances.iter().map(|i| i.obstacle.clone()));
-        let spans = self.spans(&instances);
+        let spans = self.spans();
         self.rebuild_groups(spans);
     }
 
     /// `(frame, stamp, count)` of each group, in `obstacles` order: the
-    /// zones, the array, then runs of `instances` (sorted) that share a
+    /// zones, the array, then runs of instances (sorted) that share a
     /// frame and a stamp.
-    fn spans(&self, instances: &[&Instance]) -> Vec<(String, f64, usize)> {
+    fn spans(&self) -> Vec<(String, f64, usize)> {
         let mut spans: Vec<(String, f64, usize)> = Vec::new();
         if self.zones_len > 0 {
             let frame = self.zones_frame.clone().unwrap_or_default();
@@ -300,6 +424,9 @@ impl ObstacleSet {
             spans.push((array.frame_id.clone(), array.stamp, self.array_len));
         }
         let fixed = spans.len();
+        let instances = self.obstacles[self.instances_start()..]
+            .iter()
+            .filter_map(|o| self.instances.get(&o.id));
         for instance in instances {
             let open = spans.len() > fixed;
             match spans.last_mut() {
@@ -338,8 +465,9 @@ impl ObstacleSet {
         self.groups.iter().any(|g| g.index.any_invalid())
     }
 
-    /// Gives memory back after a large message: a buffer more than four
-    /// times (and 4,096 entries) larger than what it holds shrinks.
+    /// Gives memory back after a large message or many instances gone: a
+    /// buffer more than four times (and 4,096 entries) larger than what it
+    /// holds shrinks.
     fn shrink(&mut self) {
         let len = self.obstacles.len();
         if self.obstacles.capacity() > 4 * len.max(1024) {
@@ -655,7 +783,9 @@ impl Monitor {
         self.change_set(|set| set.set_array(array, Vec::new()));
     }
 
-    /// Inserts or replaces one obstacle instance by id.
+    /// Inserts or replaces one obstacle instance by id (see
+    /// [`upsert_instances`](Self::upsert_instances): one the limits refuse
+    /// becomes the refused instance).
     pub fn upsert_instance(&mut self, frame_id: &str, obstacle: Obstacle, now: f64) {
         self.upsert_instance_at(frame_id, 0.0, obstacle, now);
     }
@@ -672,33 +802,62 @@ impl Monitor {
         obstacle: Obstacle,
         now: f64,
     ) -> bool {
-        let fresh = !is_stale(self.config.obstacles_timeout, now, now, stamp);
+        self.upsert_instances([InstanceUpdate {
+            frame_id: frame_id.to_owned(),
+            stamp,
+            obstacle,
+            received: now,
+        }])
+        .stale
+        .is_empty()
+    }
+
+    /// Inserts or replaces obstacle instances by id, in order, as one change
+    /// of the set: the set is copied at most once (when a report still
+    /// holds it), each obstacle is moved in (no other instance is copied),
+    /// and the groups are rebuilt once. An instance the limits refuse
+    /// ([`ObstacleSet::admits`]) is not applied and becomes the refused
+    /// instance (the one it would have replaced stays until it expires).
+    /// One whose stamp makes it stale already ([`is_stale`]) is applied and
+    /// goes at the next [`expire_instances`](Self::expire_instances), with
+    /// the one it replaced. Returns the refused and the stale ids.
+    pub fn upsert_instances(
+        &mut self,
+        updates: impl IntoIterator<Item = InstanceUpdate>,
+    ) -> InstancesApplied {
+        let timeout = self.config.obstacles_timeout;
         let generation = self.generation;
         self.change_set(|set| {
-            set.instances.insert(
-                obstacle.id.clone(),
-                Instance {
-                    frame_id: frame_id.to_owned(),
-                    stamp,
-                    obstacle,
-                    received: now,
+            let mut refused = Vec::new();
+            let mut stale = Vec::new();
+            for update in updates {
+                let vertices = held_vertices(&update.obstacle);
+                if let Err(rejection) = set.admits(&update.obstacle.id, vertices) {
+                    set.refuse(rejection, update.received);
+                    refused.push((update.obstacle.id, rejection));
+                    continue;
+                }
+                if is_stale(timeout, update.received, update.received, update.stamp) {
+                    stale.push((update.obstacle.id.clone(), update.received - update.stamp));
+                }
+                let instance = Instance {
+                    frame_id: update.frame_id,
+                    stamp: update.stamp,
+                    received: update.received,
                     generation,
-                },
-            );
+                    vertices,
+                };
+                set.upsert(instance, update.obstacle);
+            }
             set.rebuild_instances();
-        });
-        fresh
+            InstancesApplied { refused, stale }
+        })
     }
 
     /// An obstacle instance refused (its frame id, or one instance too
     /// many): the report is not valid for as long as it would have lived.
     pub fn reject_instance(&mut self, rejection: Rejection, now: f64) {
-        self.change_set(|set| {
-            set.rejected_instance = Some(RejectedInstance {
-                rejection,
-                received: now,
-            });
-        });
+        self.change_set(|set| set.refuse(rejection, now));
     }
 
     /// Drops instances (and a refused instance) older than the obstacles
@@ -729,12 +888,8 @@ impl Monitor {
             {
                 set.rejected_instance = None;
             }
-            let before = set.instances.len();
-            set.instances.retain(|_, i| !expired(i.received, i.stamp));
-            let count = before - set.instances.len();
-            if count > 0 {
-                set.rebuild_instances();
-            }
+            let count = set.drop_instances(|i| expired(i.received, i.stamp));
+            set.shrink();
             count
         })
     }
@@ -747,9 +902,9 @@ impl Monitor {
             return;
         }
         self.change_set(|set| {
-            set.instances.clear();
+            set.drop_instances(|_| true);
             set.rejected_instance = None;
-            set.rebuild_instances();
+            set.shrink();
         });
     }
 
@@ -1945,6 +2100,98 @@ pub(crate) mod tests {
         other.set_obstacle_set(Arc::clone(m.obstacle_set()));
         other.set_footprint("map", &square(0.0, 0.0, 0.5), 0.0);
         assert_eq!(other.evaluate(0.1), m.evaluate(0.1));
+    }
+
+    /// `n` copies of one point: not a polygon, so the obstacle keeps all
+    /// `n` as its rejected points.
+    fn degenerate(n: usize, x: f64) -> Vec<Point> {
+        vec![Point::new(x, 0.0); n]
+    }
+
+    #[test]
+    fn instances_are_bounded_in_number_and_vertices_and_refusals_are_reported() {
+        use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
+        let mut m = ready_monitor();
+        let big = MAX_INSTANCE_VERTICES / 4;
+        let updates = (0..5).map(|k| InstanceUpdate {
+            frame_id: "map".into(),
+            stamp: 0.0,
+            obstacle: obstacle(&format!("big{k}"), degenerate(big, 10.0 + 3.0 * k as f64)),
+            received: 0.1 * k as f64,
+        });
+        let refused = m.upsert_instances(updates).refused;
+        assert_eq!(refused, [("big4".to_owned(), Rejection::TooManyVertices)]);
+        let set = m.obstacle_set();
+        assert_eq!(set.instance_count(), 4);
+        assert_eq!(set.instance_vertices(), MAX_INSTANCE_VERTICES);
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 0.4);
+        let r = m.evaluate(0.4);
+        assert_eq!((r.valid, r.colliding), (false, true));
+        assert_eq!(r.status, Status::TooManyVertices);
+        // Replacing one by a smaller one fits (what it replaces is gone).
+        m.upsert_instance("map", obstacle("big0", square(10.0, 0.0, 0.5)), 0.5);
+        assert_eq!(m.obstacle_set().instance_vertices(), 3 * big + 4);
+        assert!(m.obstacle_set().admits("new", big - 4).is_ok());
+        assert_eq!(
+            m.obstacle_set().admits("new", big - 3),
+            Err(Rejection::TooManyVertices)
+        );
+        // Expiry gives the vertices back.
+        assert_eq!(m.expire_instances(1.35), 3);
+        assert_eq!(m.obstacle_set().instance_vertices(), 4);
+        assert_eq!(m.obstacles().len(), 2);
+        // The number of instances: one new id beyond the bound is refused.
+        let mut m = ready_monitor();
+        let updates = (0..=MAX_INSTANCES).map(|k| InstanceUpdate {
+            frame_id: "map".into(),
+            stamp: 0.0,
+            obstacle: obstacle(&format!("i{k}"), square(10.0 + k as f64, 0.0, 0.2)),
+            received: 0.0,
+        });
+        let refused = m.upsert_instances(updates).refused;
+        assert_eq!(
+            refused,
+            [(format!("i{MAX_INSTANCES}"), Rejection::TooManyObstacles)]
+        );
+        assert_eq!(m.obstacle_set().instance_count(), MAX_INSTANCES);
+        assert_eq!(m.obstacles().len(), MAX_INSTANCES + 1);
+        // A known id is still replaced.
+        m.upsert_instance("map", obstacle("i7", square(0.0, 0.0, 0.2)), 0.1);
+        let ids: Vec<&str> = m.obstacles().iter().map(|o| o.id.as_str()).collect();
+        assert_eq!(ids.iter().filter(|id| **id == "i7").count(), 1);
+        m.set_footprint("map", &square(0.0, 0.0, 0.5), 0.1);
+        assert_eq!(m.evaluate(0.1).status, Status::TooManyObstacles);
+    }
+
+    /// Instances keep their order (frame, stamp, id) and the array and
+    /// zones around them stay, whatever order they come and go in.
+    #[test]
+    fn instances_stay_in_order_when_the_array_and_zones_change() {
+        let mut m = ready_monitor();
+        m.set_zones("map", vec![obstacle("zone", square(-3.0, 0.0, 0.5))]);
+        for (id, frame, stamp) in [("c", "map", 0.0), ("a", "odom", 0.0), ("b", "map", 0.0)] {
+            m.upsert_instance_at(frame, stamp, obstacle(id, square(5.0, 0.0, 0.2)), 0.0);
+        }
+        let ids =
+            |m: &Monitor| -> Vec<String> { m.obstacles().iter().map(|o| o.id.clone()).collect() };
+        assert_eq!(ids(&m), ["zone", "far", "b", "c", "a"].map(String::from));
+        m.set_obstacles(
+            "map",
+            vec![
+                obstacle("x", square(7.0, 0.0, 0.2)),
+                obstacle("y", square(8.0, 0.0, 0.2)),
+            ],
+            0.1,
+        );
+        assert_eq!(ids(&m), ["zone", "x", "y", "b", "c", "a"].map(String::from));
+        m.upsert_instance("map", obstacle("a", square(5.0, 0.0, 0.3)), 0.2);
+        assert_eq!(ids(&m), ["zone", "x", "y", "a", "b", "c"].map(String::from));
+        m.set_zones("map", vec![]);
+        m.set_obstacles("map", vec![], 0.3);
+        assert_eq!(ids(&m), ["a", "b", "c"].map(String::from));
+        m.forget_instances();
+        assert!(m.obstacles().is_empty());
+        assert_eq!(m.obstacle_set().instance_vertices(), 0);
     }
 
     #[test]

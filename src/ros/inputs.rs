@@ -20,7 +20,9 @@
 
 use crate::geometry::polygon::MAX_VERTICES;
 use crate::geometry::Point;
-use crate::limits::{MAX_OBSTACLES_PER_MESSAGE, MAX_VERTICES_PER_MESSAGE};
+use crate::limits::{
+    MAX_INSTANCES, MAX_INSTANCE_VERTICES, MAX_OBSTACLES_PER_MESSAGE, MAX_VERTICES_PER_MESSAGE,
+};
 use crate::model::{ObstacleGeometry, Rejection, Status};
 use crate::text::{check_name, MAX_FRAME_ID_BYTES, MAX_ID_BYTES};
 use r2r::geometry_msgs::msg::Pose;
@@ -529,9 +531,18 @@ impl LatestFootprint {
 }
 
 /// Obstacle inputs waiting to be taken in (validated, split, indexed) by
-/// the obstacle worker: the newest array, and the newest message of each
-/// instance id (both keep-latest), with the arrival of the oldest input
-/// not yet in the obstacle set the decision uses.
+/// the obstacle worker: the newest array, the newest message of each
+/// instance id (both keep-latest) and the newest refused instance, with the
+/// arrival of the oldest input not yet in the obstacle set the decision
+/// uses.
+///
+/// The instances queued are bounded like the live ones: at most
+/// [`MAX_INSTANCES`] ids and [`MAX_INSTANCE_VERTICES`] points in all. An
+/// instance with a new id beyond the first is queued as a refusal,
+/// `too_many_obstacles`, one that would take the points beyond the second
+/// as `too_many_vertices` (its points dropped at once): the worker would
+/// refuse it for the same reason, and the answer is not valid for
+/// `obstacles_timeout`, as for any refused instance.
 #[derive(Debug, Default)]
 pub struct PendingObstacles {
     inner: Mutex<PendingInner>,
@@ -541,6 +552,8 @@ pub struct PendingObstacles {
 #[derive(Debug, Default)]
 struct PendingInner {
     queued: Batch,
+    /// Points of the queued instances.
+    queued_vertices: usize,
     /// Oldest arrival among the queued inputs.
     queued_since: Option<f64>,
     /// Oldest arrival among the inputs the worker is taking in now.
@@ -551,7 +564,7 @@ struct PendingInner {
 #[derive(Debug, Default)]
 pub struct Batch {
     pub array: Option<(ArrayInput, Arrival)>,
-    /// One per instance id (refusals in their arrival order).
+    /// One per instance id, and at most one refusal (the newest).
     pub instances: Vec<(InstanceInput, Arrival)>,
     /// The node is shutting down.
     pub stop: bool,
@@ -559,6 +572,58 @@ pub struct Batch {
 
 fn min_time(a: Option<f64>, b: f64) -> Option<f64> {
     Some(a.map_or(b, |a| a.min(b)))
+}
+
+/// Points of a queued instance (0 for a refusal).
+fn points_in(input: &InstanceInput) -> usize {
+    match input {
+        InstanceInput::Instance { points, .. } => points.len(),
+        InstanceInput::Rejected(_) => 0,
+    }
+}
+
+impl PendingInner {
+    /// Queues an instance in place of the one with its id (a refusal in
+    /// place of the queued refusal), or as a refusal beyond the bounds.
+    fn queue_instance(&mut self, input: InstanceInput, arrival: Arrival) {
+        let queued = &mut self.queued.instances;
+        let id = match &input {
+            InstanceInput::Instance { id, .. } => Some(*id),
+            InstanceInput::Rejected(_) => None,
+        };
+        let same = |(queued, _): &(InstanceInput, Arrival)| match queued {
+            InstanceInput::Instance { id: q, .. } => Some(*q) == id,
+            InstanceInput::Rejected(_) => id.is_none(),
+        };
+        let old = queued.iter().position(same);
+        let replaced = old.map_or(0, |i| points_in(&queued[i].0));
+        let vertices = self.queued_vertices - replaced + points_in(&input);
+        let refused = |(q, _): &(InstanceInput, Arrival)| matches!(q, InstanceInput::Rejected(_));
+        let ids = queued.len() - queued.iter().filter(|q| refused(q)).count();
+        let input = if old.is_none() && id.is_some() && ids >= MAX_INSTANCES {
+            InstanceInput::Rejected(Rejection::TooManyObstacles)
+        } else if vertices > MAX_INSTANCE_VERTICES {
+            InstanceInput::Rejected(Rejection::TooManyVertices)
+        } else {
+            input
+        };
+        let refusal = matches!(input, InstanceInput::Rejected(_));
+        match (refusal, old) {
+            (false, Some(i)) => {
+                self.queued_vertices = vertices;
+                queued[i] = (input, arrival);
+            }
+            (false, None) => {
+                self.queued_vertices = vertices;
+                queued.push((input, arrival));
+            }
+            (true, _) => {
+                // The newest refusal, last (in arrival order).
+                queued.retain(|q| !refused(q));
+                queued.push((input, arrival));
+            }
+        }
+    }
 }
 
 impl PendingObstacles {
@@ -572,16 +637,7 @@ impl PendingObstacles {
 
     pub fn put_instance(&self, input: InstanceInput, arrival: Arrival) {
         let mut inner = lock(&self.inner);
-        let id = match &input {
-            InstanceInput::Instance { id, .. } => Some(*id),
-            InstanceInput::Rejected(_) => None,
-        };
-        let same_id = |(queued, _): &(InstanceInput, Arrival)| matches!(queued, InstanceInput::Instance { id: q, .. } if Some(*q) == id);
-        let queued = &mut inner.queued.instances;
-        match queued.iter().position(same_id) {
-            Some(i) => queued[i] = (input, arrival),
-            None => queued.push((input, arrival)),
-        }
+        inner.queue_instance(input, arrival);
         inner.queued_since = min_time(inner.queued_since, arrival.time);
         drop(inner);
         self.wake.notify_one();
@@ -608,6 +664,7 @@ impl PendingObstacles {
             },
         );
         inner.working_since = inner.queued_since.take();
+        inner.queued_vertices = 0;
         taken
     }
 
@@ -722,6 +779,55 @@ mod tests {
             read(b"map", &[b""], MAX_VERTICES + 1),
             (Some(Status::InvalidFootprint), 1, 0)
         );
+    }
+
+    #[test]
+    fn queued_instances_are_bounded_and_what_is_beyond_is_a_refusal() {
+        let p = PendingObstacles::default();
+        let instance = |id, n: usize| InstanceInput::Instance {
+            frame_id: "map".into(),
+            stamp: 0.0,
+            id,
+            points: vec![Point::new(0.0, 0.0); n],
+        };
+        let refusals = |batch: &Batch| -> Vec<Rejection> {
+            batch
+                .instances
+                .iter()
+                .filter_map(|(i, _)| match i {
+                    InstanceInput::Rejected(r) => Some(*r),
+                    InstanceInput::Instance { .. } => None,
+                })
+                .collect()
+        };
+        // Vertices: four quarters fit, a fifth is refused, a replacement
+        // counts what it replaces as gone.
+        let quarter = MAX_INSTANCE_VERTICES / 4;
+        for id in 0..5 {
+            p.put_instance(instance(id, quarter), at(1.0));
+        }
+        p.put_instance(instance(0, 10), at(1.1));
+        p.put_instance(instance(5, quarter - 10), at(1.2));
+        let taken = p.take(Duration::ZERO);
+        assert_eq!(taken.instances.len(), 6, "five ids and one refusal");
+        assert_eq!(refusals(&taken), [Rejection::TooManyVertices]);
+        let queued: usize = taken.instances.iter().map(|(i, _)| points_in(i)).sum();
+        assert_eq!(queued, MAX_INSTANCE_VERTICES);
+        // Ids: the bound, then refusals; only the newest refusal is kept.
+        for id in 0..MAX_INSTANCES as i64 + 50 {
+            p.put_instance(instance(id, 3), at(2.0));
+        }
+        p.put_instance(instance(3, 4), at(2.1));
+        let taken = p.take(Duration::ZERO);
+        assert_eq!(taken.instances.len(), MAX_INSTANCES + 1);
+        assert_eq!(refusals(&taken), [Rejection::TooManyObstacles]);
+        assert!(matches!(
+            taken.instances.last(),
+            Some((InstanceInput::Rejected(_), _))
+        ));
+        // Taken: the bounds start afresh.
+        p.put_instance(instance(9999, quarter), at(3.0));
+        assert_eq!(refusals(&p.take(Duration::ZERO)), []);
     }
 
     #[test]

@@ -47,11 +47,14 @@ use tokio::sync::Notify;
 
 pub const NODE_BIN: &str = env!("CARGO_BIN_EXE_sat_collision_node");
 
-/// The node binary the tests start: `SAT_COLLISION_NODE_BIN` when set
-/// (another build, e.g. to show that a test fails there), else
-/// [`NODE_BIN`].
+/// The node binary the tests start: `SAT_COLLISION_NODE_BIN` when set (to
+/// run the same tests against another build, e.g. to show that a test
+/// fails there), else this build's.
 pub fn node_bin() -> String {
-    std::env::var("SAT_COLLISION_NODE_BIN").unwrap_or_else(|_| NODE_BIN.to_owned())
+    std::env::var("SAT_COLLISION_NODE_BIN")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| NODE_BIN.to_owned())
 }
 
 /// Deadline for things that only depend on discovery and scheduling

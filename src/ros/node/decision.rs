@@ -3,7 +3,7 @@
 //! worker, and takes what a `check_footprint` request needs.
 
 use super::change_log::{ChangeLog, LogLine};
-use super::logging::Warnings;
+use super::logging::{Admit, Throttle, Warnings};
 use super::report_worker::{ReportJob, ReportSlot};
 use super::ros_time::{stall_limit, RosTime};
 use super::service::{PathJob, ServiceJob};
@@ -56,6 +56,8 @@ pub(super) struct Decision {
     pub(super) flag_msg: NativeMsg<Bool>,
     pub(super) changes: ChangeLog,
     pub(super) warnings: Warnings,
+    /// "parameter ... changed" lines, throttled per parameter.
+    pub(super) parameter_log: Throttle,
     /// With `velocity_topic`: the newest velocity, `collision_ahead` and
     /// its message (published in place).
     pub(super) prediction: Option<PredictionOutput>,
@@ -184,6 +186,7 @@ impl Decision {
     pub(super) fn tick(&mut self) {
         let reading = self.clock();
         self.publish(reading);
+        self.log_parameters_counted();
     }
 
     pub(super) fn on_footprint(&mut self) {
@@ -229,8 +232,29 @@ impl Decision {
         self.config = lock(params).0.clone();
         self.monitor.set_config(self.config.monitor.clone());
         *lock(&self.time.stall_limit) = stall_limit(&self.config);
-        r2r::log_info!(&self.logger, "parameter {name} changed");
+        // Every change applies; a flood of them is logged once per 5 s per
+        // parameter, with a count.
+        let key = crate::config::param(name).map_or("(other)", |spec| spec.name);
+        match self.parameter_log.admit(key, Instant::now()) {
+            Admit::Log(0) => r2r::log_info!(&self.logger, "parameter {key} changed"),
+            Admit::Log(n) => r2r::log_info!(
+                &self.logger,
+                "parameter {key} changed ({n} earlier changes not logged)"
+            ),
+            Admit::Counted => {}
+        }
         self.tick();
+    }
+
+    /// Logs the changes of parameters counted and not logged, once their
+    /// period is over (a flood that stopped).
+    fn log_parameters_counted(&mut self) {
+        for (key, n) in self.parameter_log.overdue(Instant::now()) {
+            r2r::log_info!(
+                &self.logger,
+                "parameter {key} changed {n} more times, not logged one by one"
+            );
+        }
     }
 
     /// What a `check_footprint` request needs, taken now; the work itself

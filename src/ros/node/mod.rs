@@ -72,7 +72,7 @@ use decision::{Decision, PredictionOutput};
 use futures::stream::FuturesUnordered;
 use futures::StreamExt;
 use io_thread::{io_thread, Sinks};
-use logging::{shown, Warnings};
+use logging::{shown, Throttle, Warnings};
 use obstacle_worker::ObstacleWorker;
 use r2r::sat_collision_msgs::msg::CollisionReport;
 use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
@@ -260,6 +260,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         flag_msg: NativeMsg::new(),
         changes: ChangeLog::default(),
         warnings: Warnings::new(&logger),
+        parameter_log: Throttle::default(),
         prediction: velocities.map(|velocities| PredictionOutput {
             velocities,
             ahead: ahead_pub,

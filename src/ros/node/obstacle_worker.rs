@@ -1,21 +1,34 @@
 //! The obstacle worker (`obstacles` thread): validates and splits obstacle
 //! shapes, applies arrays and instances, expires instances, indexes, and
 //! hands the decision loop each new obstacle set.
+//!
+//! The instances of one batch are applied as one change of the set
+//! ([`Monitor::upsert_instances`]): within the limits on live instances
+//! ([`crate::limits::MAX_INSTANCES`],
+//! [`crate::limits::MAX_INSTANCE_VERTICES`]), each refused with its
+//! status. After a large change (an array, instances arriving or expiring,
+//! more than [`LARGE_INPUT_VERTICES`] vertices) freed memory is given back
+//! at once and again [`TRIM_AGAIN`] later, when the decision and the
+//! report have let go of the sets it replaced.
 
 use super::logging::{shown, Warnings};
 use super::ros_time::{stamp_of, RosTime};
 use super::threads::{lock, lower_priority, trim_heap, OBSTACLES_NICE};
-use crate::limits::MAX_INSTANCES;
-use crate::model::{Obstacle, ObstacleGeometry, Rejection, Status};
-use crate::monitor::{Monitor, ObstacleSet};
+use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
+use crate::model::{Obstacle, ObstacleGeometry, Status};
+use crate::monitor::{InstanceUpdate, InstancesApplied, Monitor, ObstacleSet};
 use crate::ros::convert;
 use crate::ros::inputs::{ArrayInput, Arrival, InstanceInput, PendingObstacles};
 use crate::ros::params::Params;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Inputs above this many vertices are large: memory is trimmed after them.
 const LARGE_INPUT_VERTICES: usize = 100_000;
+
+/// After a large change, memory is trimmed again this much later: by then
+/// the decision and the report have let go of the sets it replaced.
+const TRIM_AGAIN: Duration = Duration::from_secs(1);
 
 /// The obstacle worker: validation and convex splitting of obstacle shapes,
 /// arrays, instances and their expiry, off the flag's path.
@@ -31,6 +44,7 @@ pub(super) struct ObstacleWorker {
 impl ObstacleWorker {
     pub(super) fn run(mut self) {
         lower_priority(OBSTACLES_NICE);
+        let mut trim_again: Option<Instant> = None;
         loop {
             let wait = self.wait_time();
             let batch = self.pending.take(wait);
@@ -51,11 +65,16 @@ impl ObstacleWorker {
                 large |= self.apply_array(input, arrival);
                 changed = true;
             }
-            for (input, arrival) in batch.instances {
-                self.apply_instance(input, arrival);
+            if !batch.instances.is_empty() {
+                large |= self.apply_instances(batch.instances);
                 changed = true;
             }
-            changed |= self.monitor.expire_instances(reading.ros) > 0;
+            let alive = self.monitor.obstacle_set().instance_vertices();
+            if self.monitor.expire_instances(reading.ros) > 0 {
+                changed = true;
+                let left = self.monitor.obstacle_set().instance_vertices();
+                large |= alive.saturating_sub(left) > LARGE_INPUT_VERTICES;
+            }
             if changed {
                 self.sets
                     .send_replace(Arc::clone(self.monitor.obstacle_set()));
@@ -63,6 +82,10 @@ impl ObstacleWorker {
             self.pending.done();
             if large {
                 trim_heap();
+                trim_again = Some(Instant::now() + TRIM_AGAIN);
+            } else if trim_again.is_some_and(|at| Instant::now() >= at) {
+                trim_heap();
+                trim_again = None;
             }
         }
     }
@@ -123,49 +146,64 @@ impl ObstacleWorker {
         }
     }
 
-    fn apply_instance(&mut self, input: InstanceInput, arrival: Arrival) {
-        if arrival.generation != self.monitor.generation() {
-            return;
+    /// Applies a batch of instances (one per id, and the newest refusal)
+    /// as one change of the set; true when they were large.
+    fn apply_instances(&mut self, batch: Vec<(InstanceInput, Arrival)>) -> bool {
+        let generation = self.monitor.generation();
+        let mut updates = Vec::with_capacity(batch.len());
+        let mut vertices = 0usize;
+        for (input, arrival) in batch {
+            if arrival.generation != generation {
+                continue;
+            }
+            match input {
+                InstanceInput::Rejected(rejection) => {
+                    self.warnings.warn("instances", || {
+                        format!("obstacle instance refused: {rejection}")
+                    });
+                    self.monitor.reject_instance(rejection, arrival.time);
+                }
+                InstanceInput::Instance {
+                    frame_id,
+                    stamp,
+                    id,
+                    points,
+                } => {
+                    vertices += points.len();
+                    let geometry = ObstacleGeometry::Polygon(points);
+                    updates.push(InstanceUpdate {
+                        frame_id,
+                        stamp,
+                        obstacle: Obstacle::new(convert::instance_id(id), &geometry),
+                        received: arrival.time,
+                    });
+                }
+            }
         }
-        match input {
-            InstanceInput::Rejected(rejection) => {
+        if !updates.is_empty() {
+            let InstancesApplied { refused, stale } = self.monitor.upsert_instances(updates);
+            if let Some((id, age)) = stale.last() {
                 self.warnings.warn("instances", || {
-                    format!("obstacle instance refused: {}", rejection)
+                    format!(
+                        "obstacle instance `{}` dropped: stamped {age:.3} s before it arrived, \
+                         beyond obstacles_timeout",
+                        shown(id)
+                    )
                 });
-                self.monitor.reject_instance(rejection, arrival.time);
             }
-            InstanceInput::Instance {
-                frame_id,
-                stamp,
-                id,
-                points,
-            } => {
-                let id = convert::instance_id(id);
+            if let Some((id, rejection)) = refused.last() {
                 let set = self.monitor.obstacle_set();
-                if !set.has_instance(&id) && set.instance_count() >= MAX_INSTANCES {
-                    self.warnings.warn("instances", || {
-                        format!("obstacle instance refused: more than {MAX_INSTANCES} alive")
-                    });
-                    self.monitor
-                        .reject_instance(Rejection::TooManyObstacles, arrival.time);
-                    return;
-                }
-                let geometry = ObstacleGeometry::Polygon(points);
-                let obstacle = Obstacle::new(id.clone(), &geometry);
-                if !self
-                    .monitor
-                    .upsert_instance_at(&frame_id, stamp, obstacle, arrival.time)
-                {
-                    let age = arrival.time - stamp;
-                    self.warnings.warn("instances", || {
-                        format!(
-                            "obstacle instance `{}` dropped: stamped {age:.3} s before it \
-                             arrived, beyond obstacles_timeout",
-                            shown(&id)
-                        )
-                    });
-                }
+                let message = format!(
+                    "obstacle instance `{}` refused: {rejection} ({} refused; {} alive with {} \
+                     vertices, at most {MAX_INSTANCES} and {MAX_INSTANCE_VERTICES})",
+                    shown(id),
+                    refused.len(),
+                    set.instance_count(),
+                    set.instance_vertices(),
+                );
+                self.warnings.warn("instances", || message);
             }
         }
+        vertices > LARGE_INPUT_VERTICES
     }
 }
