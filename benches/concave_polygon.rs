@@ -29,7 +29,7 @@
 //! 4,096 vertices and decomposes into pieces whose areas add up.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
-use sat_collision::geometry::decompose::convex_decomposition;
+use sat_collision::geometry::details::convex_decomposition;
 use sat_collision::geometry::{Point, Shape, SimplePolygon};
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::TAU;

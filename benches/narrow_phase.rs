@@ -31,7 +31,7 @@ use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode, Throughpu
 use parry2d_f64::math::{Pose, Vector as PVector};
 use parry2d_f64::query as pq;
 use parry2d_f64::shape::ConvexPolygon as ParryPolygon;
-use sat_collision::geometry::query::penetration;
+use sat_collision::geometry::details::penetration;
 use sat_collision::geometry::{intersects, query, Point, Shape, Vector};
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::TAU;

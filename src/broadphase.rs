@@ -48,9 +48,9 @@
 //! tolerance subtracted from it covers rounding; the threshold that decides
 //! which obstacles get the exact query adds it back twice.
 
-use crate::geometry::query::{intersects, query, Contact};
-use crate::geometry::toi::{time_of_impact, Impact, Motion};
+use crate::geometry::{intersects, query, Contact};
 use crate::geometry::{length_tolerance, Aabb, Point, Shape, Vector};
+use crate::geometry::{time_of_impact, Impact, Motion};
 use crate::model::{Obstacle, ObstacleOutcome, Status, Summary};
 use nalgebra::Isometry2;
 

@@ -10,7 +10,7 @@ pub const MAX_OBSTACLES_PER_MESSAGE: usize = 10_000;
 
 /// Most vertices, over all obstacles, in one `obstacles` message
 /// (`too_many_vertices`). A single polygon has its own limits
-/// ([`crate::geometry::polygon::MAX_VERTICES`] and the concave one).
+/// ([`crate::geometry::MAX_VERTICES`] and the concave one).
 pub const MAX_VERTICES_PER_MESSAGE: usize = 262_144;
 
 /// Most obstacle instances alive at once; an instance with a new id beyond

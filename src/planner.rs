@@ -24,8 +24,8 @@
 //! assert!(check.distance[4] > 0.4);
 //! ```
 
-use crate::geometry::polygon::MAX_VERTICES;
-use crate::geometry::query::query;
+use crate::geometry::query;
+use crate::geometry::MAX_VERTICES;
 use crate::geometry::{Point, Shape};
 use crate::model::{Obstacle, Status};
 use nalgebra::Isometry2;

@@ -4,7 +4,7 @@
 //! circles drawn as [`OUTLINE_SEGMENTS`]-gons. Shared by the RViz markers
 //! and the offline SVG so both always tell the same story.
 
-use crate::geometry::query::Contact;
+use crate::geometry::Contact;
 use crate::geometry::{cross, Point, Shape, Vector};
 use std::fmt;
 
@@ -240,7 +240,7 @@ pub const SWEEP_SAMPLES: usize = 11;
 /// footprint as drawn in RViz and in the SVG.
 pub fn sweep_outlines(
     shape: &crate::geometry::Shape,
-    motion: &crate::geometry::toi::Motion,
+    motion: &crate::geometry::Motion,
     duration: f64,
 ) -> (Vec<Vec<Point>>, Vec<Point>) {
     let duration = if duration.is_finite() {
@@ -265,7 +265,7 @@ pub fn sweep_outlines(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::query::query;
+    use crate::geometry::query;
 
     fn square(cx: f64, cy: f64, half: f64) -> Shape {
         Shape::polygon(&[

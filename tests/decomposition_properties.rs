@@ -16,7 +16,7 @@
 //! Seeds are fixed; set `DECOMPOSITION_SEED` to explore others. Run with
 //! `--nocapture` to see piece statistics.
 
-use sat_collision::geometry::decompose::convex_decomposition;
+use sat_collision::geometry::details::convex_decomposition;
 use sat_collision::geometry::{ConvexPolygon, Point, SimplePolygon, Vector};
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::collections::HashSet;

@@ -122,7 +122,7 @@ fn pair_circles_beyond_max_coordinate() {
         0xba, 0xfd, 0x00, 0x0d, 0xfb, 0xf9, 0xff, 0x00, 0x01, 0x04, 0x28, 0x02, 0x01, 0xf9, 0xfb,
         0xff, 0xfd, 0xff, 0x0d,
     ]);
-    let limit = sat_collision::geometry::polygon::MAX_COORDINATE;
+    let limit = sat_collision::geometry::MAX_COORDINATE;
     for (x, r) in [
         (f64::MAX, 1.0),
         (1.5 * limit, 1.0),

@@ -7,7 +7,7 @@
 mod reference;
 
 use reference::*;
-use sat_collision::geometry::query::penetration;
+use sat_collision::geometry::details::penetration;
 use sat_collision::geometry::{intersects, length_tolerance, query, Point, Shape, Vector};
 use std::f64::consts::TAU;
 

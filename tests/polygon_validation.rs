@@ -6,7 +6,7 @@
 //! classifies small integer-grid polygons with exact integer arithmetic.
 
 use proptest::prelude::*;
-use sat_collision::geometry::polygon::{classify, MAX_CONCAVE_VERTICES, MAX_VERTICES};
+use sat_collision::geometry::{details::classify, MAX_CONCAVE_VERTICES, MAX_VERTICES};
 use sat_collision::geometry::{Convexity, Point, PolygonError, Shape, SimplePolygon};
 use sat_collision::model::Status;
 use std::f64::consts::TAU;

@@ -28,23 +28,60 @@
 //! Units are metres and radians; angles follow REP-103 (counter-clockwise
 //! positive, x forward, y left).
 
+//! # Layout
+//!
+//! One module per operation, as parry lays out its queries; the public
+//! surface is re-exported here:
+//!
+//! | module | operation | public |
+//! | --- | --- | --- |
+//! | `primitives` | `Point`, `Vector`, `Aabb`, `cross`, the length tolerance | [`Point`], [`Vector`], [`Aabb`], [`cross`], [`length_tolerance`] |
+//! | `predicates` | orientation: exact, and the float ones kept where a tolerance is meant | — |
+//! | `polygon/` | validation into a [`SimplePolygon`]; `intersection`: edges within `tol` | [`SimplePolygon`], [`PolygonError`], [`Convexity`], the vertex limits |
+//! | `convex`, `shape` | convex polygons, shapes, the allocation-free builder | [`ConvexPolygon`], [`Shape`], [`Circle`], [`CompoundPolygon`], [`PolygonBuilder`], [`ShapeError`] |
+//! | `decompose/` | convex decomposition of concave polygons | [`details::convex_decomposition`] |
+//! | `sat/` | SAT between convex cores; `faces`: the walk over `A − B` and the support search | — |
+//! | `query` | the pair queries and their [`Contact`] | [`intersects`], [`query()`], [`Contact`], [`details::penetration`] |
+//! | `point_query` | a point against a shape | [`distance_to_point`], [`contains_point`] |
+//! | `motion` | rigid motions and their swept boxes | [`Motion`] |
+//! | `toi/` | time of impact; `translation`: two polygons in closed form | [`time_of_impact`], [`Impact`] |
+//! | `boxtree` | a box tree over edges, for validation and decomposition | — |
+//!
+//! [`details`] holds what tests, benchmarks and tuning need and a planner
+//! does not.
+
 mod boxtree;
-pub mod convex;
-pub mod decompose;
-pub mod point_query;
-pub mod polygon;
+mod convex;
+mod decompose;
+mod motion;
+mod point_query;
+mod polygon;
+mod predicates;
 mod primitives;
-pub mod query;
-pub mod sat;
-pub mod shape;
-pub mod toi;
+mod query;
+mod sat;
+mod shape;
+mod toi;
 
 pub use convex::ConvexPolygon;
+pub use motion::Motion;
 pub use point_query::{contains_point, distance_to_point};
-pub use polygon::{Convexity, PolygonError, SimplePolygon};
+pub use polygon::{
+    Convexity, PolygonError, SimplePolygon, MAX_CONCAVE_VERTICES, MAX_COORDINATE, MAX_VERTICES,
+};
 pub(crate) use primitives::unit;
-pub use primitives::{cross, length_tolerance, Aabb, Point, Vector, REL_TOLERANCE};
+pub use primitives::{cross, length_tolerance, Aabb, Point, Vector};
 pub use query::{intersects, query, Contact};
-pub use sat::Separation;
 pub use shape::{Circle, CompoundPolygon, PolygonBuilder, Shape, ShapeError};
-pub use toi::{body_radius, time_of_impact, Impact, Motion, CONVERGED, MAX_ADVANCEMENT_STEPS};
+pub use toi::{time_of_impact, Impact};
+
+/// The parts of the geometry a planner does not need: single steps of the
+/// queries, the convex decomposition, validation without building, and the
+/// constants that tune them. Tests, benchmarks and the fuzz targets use them.
+pub mod details {
+    pub use super::decompose::convex_decomposition;
+    pub use super::polygon::classify;
+    pub use super::primitives::REL_TOLERANCE;
+    pub use super::query::penetration;
+    pub use super::toi::{CONVERGED, MAX_ADVANCEMENT_STEPS};
+}

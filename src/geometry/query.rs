@@ -29,8 +29,9 @@
 //!
 //! Nothing here allocates.
 
+use super::sat::Separation;
 use super::sat::{clearance, deepest_separation, max_separation_witnessed, separation_from, Core};
-use super::{length_tolerance, Aabb, Circle, ConvexPolygon, Point, Separation, Shape, Vector};
+use super::{length_tolerance, Aabb, Circle, ConvexPolygon, Point, Shape, Vector};
 
 /// Result of a query between shape A (the footprint) and shape B (an
 /// obstacle). Everything refers to A inflated by the padding.
@@ -237,8 +238,10 @@ pub fn penetration(a: &Shape, b: &Shape, padding: f64) -> Option<Contact> {
     best
 }
 
-/// Reported when a shape has no piece (never, once validated): colliding.
-const FAIL_SAFE: Contact = Contact::Colliding {
+/// Reported when nothing can be measured: a shape without pieces (never,
+/// once validated), or a motion whose start cannot be placed. Colliding,
+/// so the caller stops.
+pub(crate) const FAIL_SAFE: Contact = Contact::Colliding {
     depth: 0.0,
     axis: Vector::new(1.0, 0.0),
 };

@@ -1,8 +1,8 @@
 //! The answer for each obstacle, and the summary over them all.
 
 use super::{Obstacle, Status};
-use crate::geometry::query::{query, Contact};
 use crate::geometry::Shape;
+use crate::geometry::{query, Contact};
 
 /// The answer for one obstacle.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -31,8 +31,8 @@
 //! past the newest transform is already `stale_transform`).
 
 use crate::broadphase::ObstacleIndex;
-use crate::geometry::toi::{Impact, Motion};
 use crate::geometry::{Aabb, Vector};
+use crate::geometry::{Impact, Motion};
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
 use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
 use crate::model::{

@@ -11,7 +11,7 @@
 //! per obstacle), and its index only tries obstacles whose box meets the
 //! box the footprint sweeps.
 
-use crate::geometry::toi::Motion;
+use crate::geometry::Motion;
 use crate::geometry::{Shape, Vector};
 use crate::model::Status;
 use nalgebra::Isometry2;

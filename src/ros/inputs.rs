@@ -18,8 +18,8 @@
 //! same response) whose request is a [`CheckedRequest`], read from the
 //! native request with the checks of the topics before it is copied.
 
-use crate::geometry::polygon::MAX_VERTICES;
 use crate::geometry::Point;
+use crate::geometry::MAX_VERTICES;
 use crate::limits::{
     MAX_INSTANCES, MAX_INSTANCE_VERTICES, MAX_OBSTACLES_PER_MESSAGE, MAX_VERTICES_PER_MESSAGE,
 };

@@ -10,20 +10,20 @@
 #![allow(dead_code)]
 
 use nalgebra::{Isometry2, Vector2};
-use sat_collision::geometry::decompose::convex_decomposition;
-use sat_collision::geometry::polygon::{classify, MAX_COORDINATE};
-use sat_collision::geometry::query::penetration;
+use sat_collision::geometry::details::convex_decomposition;
+use sat_collision::geometry::details::penetration;
 use sat_collision::geometry::{
     cross, intersects, length_tolerance, query, Aabb, ConvexPolygon, Convexity, Point,
     PolygonBuilder, PolygonError, Shape, ShapeError, SimplePolygon,
 };
+use sat_collision::geometry::{details::classify, MAX_COORDINATE};
 use sat_collision::model::Status;
 use sat_collision::scene::{obstacle_line, Scene};
 use std::f64::consts::TAU;
 use std::path::Path;
 
 /// Most points a decoded polygon has in the `polygon` target: beyond
-/// [`MAX_CONCAVE_VERTICES`](sat_collision::geometry::polygon::MAX_CONCAVE_VERTICES)
+/// [`MAX_CONCAVE_VERTICES`](sat_collision::geometry::MAX_CONCAVE_VERTICES)
 /// so that the limit is exercised too.
 pub const MAX_POLYGON_POINTS: usize = 4_200;
 /// Most points of each shape in the `pair_query` target.

@@ -1,0 +1,473 @@
+//! Time of impact: the first time a moving footprint touches an obstacle.
+//!
+//! Shape A is given in its own (body) frame and placed by a [`Motion`] at
+//! every time `t` in `[0, duration]`; shape B does not move. The answer is
+//! the first `t` at which A, inflated by `padding`, touches or overlaps B,
+//! under the tolerance policy of [`super::query`](mod@super::query): touching counts, and a
+//! clearance `<= tol` is touching, with one tolerance for the whole motion,
+//!
+//! ```text
+//! tol = length_tolerance(max(|swept box of A|, |B|, padding))
+//! ```
+//!
+//! (`|X|` the largest absolute coordinate of a box), which is never below the
+//! tolerance [`query`](super::query()) uses at any single pose of the motion.
+//!
+//! # Method
+//!
+//! Every pair of convex pieces (A's placed piece, B's piece; a circle is a
+//! point core with a radius, padding adds to A's radius) is advanced
+//! conservatively from `t = 0`: at `t_k` the exact clearance `d` between the
+//! pieces and the unit direction `n` of their closest points come from the
+//! SAT core ([`super::sat::separation`]). The gap *along the fixed axis `n`*
+//! is a lower bound of the clearance at every later time, and it equals `d`
+//! at `t_k`; each vertex `x` of A's core approaches B along `n` at most at
+//! `c1 + c2·s` after `s` seconds, with `c1 = n·ẋ(t_k)` (its exact rate now)
+//! and `c2 = |ẍ| <= ω²·|x − origin| (+ |ω|·|v| for a twist)`. The next time
+//! `t_k + Δ` is the largest for which no vertex can have closed its own gap
+//! down to `tol` (`c1·Δ + c2·Δ²/2 <= gap − tol`, the vertex's gap being `d`
+//! plus how far it lies behind A's support along `n`). So the clearance stays
+//! above `tol` on `[t_k, t_k + Δ]` and **no step ever passes the first
+//! contact**. A pair stops when `d <= tol·(1 + 1/8)`; pairs are only
+//! re-measured when their own bound runs out, and the whole query starts
+//! with a swept-box screening of the pairs when there are several.
+//!
+//! * **Two polygons, pure translation**: in closed form, without the
+//!   advancement: a swept SAT over the face normals of `B ⊕ −A` (walked in
+//!   angular order, as for a Minkowski sum: one support search, then one
+//!   comparison per face; O(n + m), nothing placed or allocated) gives the
+//!   latest entry time over the faces, a lower bound of the contact (and an
+//!   empty interval a proven miss); when the entry face's support sets
+//!   overlap across the normal there, that time *is* the contact. Only an
+//!   entry through a rounded corner (padding, or the tolerance) is left to
+//!   the advancement below, from that time on.
+//! * **Pure translation** (`angular == 0`): all vertices move alike, `c2 = 0`
+//!   and the step is `(d − tol) / (n·v)`: a Newton step on the clearance,
+//!   which is a convex function of `t` along a straight motion (the distance
+//!   from a point on a line to the convex Minkowski difference `B ⊕ −A`,
+//!   minus the radii). Newton from the left on a convex decreasing function
+//!   never overshoots its root and converges to it: the first contact is
+//!   **exact** (clearance within `tol·(1 + 1/8)`, never past the contact),
+//!   flat contacts in one step, corner contacts quadratically; only a
+//!   grazing contact (a double root) converges linearly, and still within
+//!   [`MAX_ADVANCEMENT_STEPS`]. `n·v <= 0` proves the pair never meets.
+//! * **With rotation**: the same advancement with the second-order bound
+//!   above: a **conservative bound**, never later than the true first
+//!   contact (up to the tolerance), which converges to it (quadratically
+//!   near the contact, where `Δ` shrinks and the bound tends to the support
+//!   vertex's true rate). `exact` is true when it converged to touching
+//!   within [`MAX_ADVANCEMENT_STEPS`]; otherwise the time reached is reported
+//!   with `exact: false`: a contact may happen there, none happens before.
+//! * Already touching or overlapping at `t = 0`: time 0 and the contact of
+//!   [`query`](super::query()) (depth and MTV).
+//!
+//! The reported contact is [`query`](super::query())'s at the reported time, A placed
+//! there. When the advancement converged (clearance `<= tol·(1 + 1/8)` with
+//! the motion's tolerance), [`query`](super::query()), whose tolerance is that of the single
+//! pose, can still see a gap of about `tol`: the contact is then reported as
+//! touching (`Colliding` with depth 0) along [`query`](super::query())'s axis.
+//!
+//! # Failing safe
+//!
+//! A motion or a duration that is NaN or infinite cannot be advanced: the
+//! answer is an impact at time 0 with `exact: false` (stop now), with the
+//! contact at the start pose when that pose is finite. A negative duration
+//! is 0 (only the start pose is checked); padding follows [`query`](super::query()) (NaN or
+//! negative is none).
+//!
+//! # Cost
+//!
+//! No allocation in steady state: A's pieces are placed into a per-thread
+//! scratch buffer that keeps its capacity across calls. One SAT clearance
+//! (O(n + m)) per piece pair and step; a flat contact under translation
+//! takes two steps.
+
+use super::motion::Sweep;
+use super::query::{piece, piece_count, query_placed, Contact, Piece, FAIL_SAFE};
+use super::sat::{separation, Core};
+use super::{cross, length_tolerance, Circle, ConvexPolygon, Motion, Point, Shape, Vector};
+use nalgebra::Isometry2;
+use std::cell::RefCell;
+use translation::{translation_convex, Swept};
+
+/// Most advancement steps before giving up on convergence: the time
+/// reached is then reported as a (conservative) contact, `exact: false`.
+pub const MAX_ADVANCEMENT_STEPS: usize = 256;
+
+/// A pair has converged to touching when its clearance is at most
+/// `tol * (1 + CONVERGED)`.
+pub const CONVERGED: f64 = 0.125;
+
+/// First contact of a moving shape with a fixed one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Impact {
+    /// Time of first contact (s) in `[0, duration]`; 0 when already
+    /// touching at the start.
+    pub time: f64,
+    /// The contact at `time` (A placed at `motion.pose_at(time)`), in the
+    /// fixed frame: [`query`](super::query())'s depth and MTV when overlapping at the
+    /// start, a touch (depth 0) when the advancement converged, [`query`](super::query())'s
+    /// answer (possibly a clearance) when it did not (`exact: false`).
+    pub contact: Contact,
+    /// True when `time` is the first contact within the tolerance (the
+    /// clearance there is at most `tol·(1 + 1/8)`, and above `tol` at every
+    /// earlier time); false when it is only a lower bound (never later than
+    /// the contact): the step cap was reached, or the input was unusable.
+    pub exact: bool,
+    /// Advancement steps taken (clearance evaluations of the pairs due).
+    pub steps: u32,
+}
+
+/// Per-thread buffers: A's pieces placed at the current time, and the time
+/// until which each piece pair is proven apart.
+#[derive(Default)]
+struct Scratch {
+    placed: Vec<ConvexPolygon>,
+    next: Vec<f64>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The first time in `[0, duration]` at which `a` (body frame) placed by
+/// `motion`, inflated by `padding`, touches `b` (fixed frame); `None` when
+/// it does not. Exact for a translation, a lower bound converging to the
+/// contact with rotation: see the [module documentation](self).
+pub fn time_of_impact(
+    a: &Shape,
+    motion: &Motion,
+    duration: f64,
+    b: &Shape,
+    padding: f64,
+) -> Option<Impact> {
+    let padding = if padding > 0.0 { padding } else { 0.0 };
+    let mut from = (0.0, 0.0);
+    if let (Shape::Convex(pa), Shape::Convex(pb)) = (a, b) {
+        if motion.angular() == 0.0 && motion.is_finite() && duration > 0.0 && duration.is_finite() {
+            // The common case in closed form: two polygons, a translation.
+            let start = motion.start();
+            let velocity = motion.origin_velocity(start);
+            // A bound of the swept box's magnitude: the origin's, plus
+            // the farthest a vertex can be from it.
+            let o0 = start.translation.vector;
+            let reach = (o0.amax().max((o0 + velocity * duration).amax()))
+                + pa.aabb()
+                    .min
+                    .coords
+                    .abs()
+                    .sup(&pa.aabb().max.coords.abs())
+                    .norm();
+            let tol = length_tolerance(reach.max(pb.aabb().magnitude()).max(padding));
+            match translation_convex(pa, start, pb, velocity, duration, padding + tol, tol / 16.0) {
+                Swept::Miss => return None,
+                Swept::Hit { time, axis } => {
+                    return Some(Impact {
+                        time,
+                        contact: Contact::Colliding { depth: 0.0, axis },
+                        exact: true,
+                        steps: 1,
+                    })
+                }
+                Swept::From(time) => from = (time, tol),
+            }
+        }
+    }
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => impact(&mut scratch, a, motion, duration, b, padding, from),
+        Err(_) => impact(
+            &mut Scratch::default(),
+            a,
+            motion,
+            duration,
+            b,
+            padding,
+            from,
+        ),
+    })
+}
+
+/// Places piece `index` of A at `pose` (into `placed` or `circle`): the
+/// piece (not inflated by the padding) and its core's vertices.
+fn place<'p>(
+    a: &Shape,
+    index: usize,
+    pose: &Isometry2<f64>,
+    placed: &'p mut [ConvexPolygon],
+    circle: &'p mut Circle,
+) -> (Piece<'p>, &'p [Point]) {
+    let (slot, source) = match a {
+        Shape::Convex(p) => (&mut placed[0], p),
+        Shape::Compound(c) => (&mut placed[index], &c.pieces()[index]),
+        Shape::Circle(c) => {
+            *circle = Circle {
+                center: pose * c.center,
+                radius: c.radius,
+            };
+            let circle: &'p Circle = circle;
+            return (circle.piece(), std::slice::from_ref(&circle.center));
+        }
+    };
+    slot.set_transformed(source, pose);
+    let slot: &'p ConvexPolygon = slot;
+    (polygon_piece(slot), slot.vertices())
+}
+
+fn polygon_piece(polygon: &ConvexPolygon) -> Piece<'_> {
+    Piece {
+        core: Core::polygon(polygon),
+        radius: 0.0,
+        aabb: *polygon.aabb(),
+    }
+}
+
+/// [`query`](super::query()) with A placed at `pose`, without building the placed shape.
+fn contact_at(
+    a: &Shape,
+    pose: &Isometry2<f64>,
+    placed: &mut [ConvexPolygon],
+    b: &Shape,
+    padding: f64,
+) -> Contact {
+    let count = piece_count(a);
+    let mut circle = Circle {
+        center: Point::origin(),
+        radius: 0.0,
+    };
+    let mut magnitude: f64 = 0.0;
+    match a {
+        Shape::Convex(p) => {
+            placed[0].set_transformed(p, pose);
+            magnitude = placed[0].aabb().magnitude();
+        }
+        Shape::Compound(c) => {
+            for (slot, source) in placed.iter_mut().zip(c.pieces()) {
+                slot.set_transformed(source, pose);
+                magnitude = magnitude.max(slot.aabb().magnitude());
+            }
+        }
+        Shape::Circle(c) => {
+            circle = Circle {
+                center: pose * c.center,
+                radius: c.radius,
+            };
+            magnitude = circle.aabb().magnitude();
+        }
+    }
+    let tol = length_tolerance(magnitude.max(b.aabb().magnitude()).max(padding));
+    let placed: &[ConvexPolygon] = placed;
+    let circle = &circle;
+    match a {
+        Shape::Circle(_) => query_placed(count, |_| circle.piece(), b, padding, tol),
+        _ => query_placed(count, |i| polygon_piece(&placed[i]), b, padding, tol),
+    }
+}
+
+/// Largest `Δ >= 0` with `c1·Δ + c2·Δ²/2 <= slack` (`c2 >= 0`): infinite
+/// when the vertex never closes its gap.
+#[inline]
+fn reach(c1: f64, c2: f64, slack: f64) -> f64 {
+    if slack.is_nan() || slack <= 0.0 || c1.is_nan() || c2.is_nan() {
+        return 0.0; // NaN rates (overflowing input): no proven step.
+    }
+    if c2 <= 0.0 {
+        return if c1 > 0.0 { slack / c1 } else { f64::INFINITY };
+    }
+    let root = (c1 * c1 + 2.0 * c2 * slack).sqrt();
+    // The two forms of the positive root, each free of cancellation on
+    // its side.
+    if c1 >= 0.0 {
+        2.0 * slack / (c1 + root)
+    } else {
+        (root - c1) / c2
+    }
+}
+
+/// How long a pair at clearance `d` along the unit axis `n` (from A toward
+/// B) is proven to stay above `tol`: every vertex of A's core is bounded
+/// on its own (see the module documentation).
+#[inline]
+fn proven_apart(
+    vertices: &[Point],
+    origin: &Point,
+    velocity: &Vector,
+    omega: f64,
+    twist_c2: f64,
+    n: &Vector,
+    slack: f64,
+) -> f64 {
+    let base = n.dot(velocity);
+    if omega == 0.0 {
+        return reach(base, 0.0, slack);
+    }
+    // A's support along n: each vertex's gap is `slack` plus how far it
+    // lies behind it.
+    let support = vertices
+        .iter()
+        .fold(f64::NEG_INFINITY, |m, x| m.max(x.coords.dot(n)));
+    let omega2 = omega * omega;
+    vertices.iter().fold(f64::INFINITY, |best, x| {
+        let lever = x - origin;
+        let c1 = base + omega * cross(&lever, n);
+        let c2 = omega2 * lever.norm() + twist_c2;
+        best.min(reach(c1, c2, slack + (support - x.coords.dot(n))))
+    })
+}
+
+fn impact(
+    scratch: &mut Scratch,
+    a: &Shape,
+    motion: &Motion,
+    duration: f64,
+    b: &Shape,
+    padding: f64,
+    from: (f64, f64),
+) -> Option<Impact> {
+    let (a_count, b_count) = (piece_count(a), piece_count(b));
+    let Scratch { placed, next } = scratch;
+    // One buffer per polygon piece of A (cloned the first time only).
+    match a {
+        Shape::Convex(p) if placed.is_empty() => placed.push(p.clone()),
+        Shape::Compound(c) => {
+            while placed.len() < a_count {
+                placed.push(c.pieces()[placed.len()].clone());
+            }
+        }
+        _ => {}
+    }
+    let start = *motion.start();
+    if !(motion.is_finite() && duration.is_finite()) || a_count == 0 || b_count == 0 {
+        // Unusable: stop now.
+        let start_finite = start.translation.vector.iter().all(|x| x.is_finite())
+            && start.rotation.re.is_finite()
+            && start.rotation.im.is_finite();
+        let contact = if start_finite && a_count > 0 && b_count > 0 {
+            contact_at(a, &start, placed, b, padding)
+        } else {
+            FAIL_SAFE
+        };
+        return Some(Impact {
+            time: 0.0,
+            contact,
+            exact: false,
+            steps: 0,
+        });
+    }
+    let duration = duration.max(0.0);
+    let mut t = from.0;
+    let sweep = Sweep::new(motion, duration, 1);
+    let swept = match a {
+        Shape::Convex(p) => sweep.points(p.vertices()),
+        Shape::Compound(c) => sweep.points(c.outline()),
+        Shape::Circle(c) => sweep
+            .points(std::slice::from_ref(&c.center))
+            .inflated(c.radius),
+    };
+    let tol = length_tolerance(swept.magnitude().max(b.aabb().magnitude()).max(padding));
+    // Never below the tolerance a caller's closed form already used.
+    let tol = tol.max(from.1);
+    let stop = tol * (1.0 + CONVERGED);
+
+    // Time until which each pair (i, j) is proven apart; pairs whose swept
+    // boxes stay apart never need a clearance.
+    next.clear();
+    next.resize(a_count * b_count, 0.0);
+    if a_count * b_count > 1 {
+        for i in 0..a_count {
+            let (bound, radius) = match a {
+                Shape::Convex(p) => (sweep.points(p.vertices()), 0.0),
+                Shape::Compound(c) => (sweep.points(c.pieces()[i].vertices()), 0.0),
+                Shape::Circle(c) => (sweep.points(std::slice::from_ref(&c.center)), c.radius),
+            };
+            for j in 0..b_count {
+                let pb = piece(b, j);
+                if bound.distance(&pb.aabb) - (radius + padding + pb.radius) > stop {
+                    next[i * b_count + j] = f64::INFINITY;
+                }
+            }
+        }
+    }
+
+    let omega = motion.angular();
+    let twist_c2 = match motion {
+        Motion::Twist { velocity, .. } => omega.abs() * velocity.norm(),
+        Motion::Interpolated { .. } => 0.0,
+    };
+    let mut circle = Circle {
+        center: Point::origin(),
+        radius: 0.0,
+    };
+    let mut steps = 0u32;
+    let mut exact = false;
+    while (steps as usize) < MAX_ADVANCEMENT_STEPS {
+        steps += 1;
+        let pose = motion.pose_at(t);
+        let origin = Point::from(pose.translation.vector);
+        let velocity = motion.origin_velocity(&pose);
+        let mut next_t = f64::INFINITY;
+        let mut touching = false;
+        'pieces: for i in 0..a_count {
+            let row = &mut next[i * b_count..(i + 1) * b_count];
+            if row.iter().all(|&until| until > t) {
+                next_t = row.iter().fold(next_t, |m, &until| m.min(until));
+                continue;
+            }
+            let (pa, vertices) = place(a, i, &pose, placed, &mut circle);
+            let radius = pa.radius + padding;
+            for (j, until) in row.iter_mut().enumerate() {
+                if *until > t {
+                    next_t = next_t.min(*until);
+                    continue;
+                }
+                let pb = piece(b, j);
+                let d = separation(pa.core, pb.core);
+                let clearance = d.value - (radius + pb.radius);
+                if clearance.is_nan() || clearance <= stop {
+                    touching = true; // NaN too: fail safe.
+                    break 'pieces;
+                }
+                let apart = proven_apart(
+                    vertices,
+                    &origin,
+                    &velocity,
+                    omega,
+                    twist_c2,
+                    &d.axis,
+                    clearance - tol,
+                );
+                *until = t + apart;
+                next_t = next_t.min(*until);
+            }
+        }
+        if touching {
+            exact = true;
+            break;
+        }
+        if next_t > duration {
+            return None;
+        }
+        if next_t.is_nan() || next_t <= t {
+            break; // No progress left in f64: report the (safe) time reached.
+        }
+        t = next_t;
+    }
+    let mut contact = contact_at(a, &motion.pose_at(t), placed, b, padding);
+    if exact {
+        if let Contact::Apart { axis, .. } = contact {
+            // Converged with the motion's tolerance; the pose's own
+            // tolerance may still see a gap of about `tol`.
+            contact = Contact::Colliding { depth: 0.0, axis };
+        }
+    }
+    Some(Impact {
+        time: t,
+        contact,
+        exact,
+        steps,
+    })
+}
+
+mod translation;
+
+#[cfg(test)]
+mod tests;
