@@ -107,20 +107,6 @@ impl ConvexPolygon {
         }
     }
 
-    /// Index of a vertex with the largest projection on `direction`.
-    pub fn support_index(&self, direction: &Vector) -> usize {
-        let mut best = 0;
-        let mut best_value = f64::NEG_INFINITY;
-        for (i, v) in self.vertices.iter().enumerate() {
-            let value = v.coords.dot(direction);
-            if value > best_value {
-                best_value = value;
-                best = i;
-            }
-        }
-        best
-    }
-
     /// Interval `[min, max]` of the projections of the vertices on `axis`.
     pub fn project(&self, axis: &Vector) -> (f64, f64) {
         self.vertices

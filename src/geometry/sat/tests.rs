@@ -4,6 +4,21 @@ use crate::geometry::ConvexPolygon;
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::TAU;
 
+/// Index of a vertex of `p` with the largest projection on `direction`
+/// (plain arg-max, the reference of the support searches).
+fn support_index(p: &ConvexPolygon, direction: &Vector) -> usize {
+    let mut best = 0;
+    let mut best_value = f64::NEG_INFINITY;
+    for (i, v) in p.vertices().iter().enumerate() {
+        let value = v.coords.dot(direction);
+        if value > best_value {
+            best_value = value;
+            best = i;
+        }
+    }
+    best
+}
+
 /// The descent of [`descend`] from the support vertex for `direction`
 /// (from A toward B): what [`separation_from`] does when the boxes are
 /// apart, without the fallback. The tests' entry point.
@@ -103,8 +118,8 @@ fn logarithmic_contains_is_the_half_plane_test() {
 /// `b` moved so that its extreme vertex against `d` lies `gap` beyond
 /// `a`'s extreme vertex along the unit `d` (negative: overlapping).
 fn placed(a: &ConvexPolygon, b: &ConvexPolygon, d: Vector, gap: f64) -> ConvexPolygon {
-    let top = a.vertices()[a.support_index(&d)];
-    let bottom = b.vertices()[b.support_index(&-d)];
+    let top = a.vertices()[support_index(a, &d)];
+    let bottom = b.vertices()[support_index(b, &-d)];
     let shift = top + d * gap - bottom;
     b.transformed(&nalgebra::Isometry2::translation(shift.x, shift.y))
 }
