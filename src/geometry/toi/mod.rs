@@ -133,7 +133,9 @@ thread_local! {
 /// The first time in `[0, duration]` at which `a` (body frame) placed by
 /// `motion`, inflated by `padding`, touches `b` (fixed frame); `None` when
 /// it does not. Exact for a translation, a lower bound converging to the
-/// contact with rotation: see the [module documentation](self).
+/// contact with rotation. The method, why no step passes the first contact,
+/// and the fail-safe answers are documented with the `toi` module
+/// (`src/geometry/toi/mod.rs`, private: the operation is this function).
 pub fn time_of_impact(
     a: &Shape,
     motion: &Motion,
