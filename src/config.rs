@@ -100,7 +100,7 @@ pub struct ParamSpec {
 /// user sees) and [`NodeConfig::get`], an unknown name's error and its "did
 /// you mean" hint ([`NodeConfig::check_other`]), and in `ros::params` the
 /// r2r parameter descriptors and which names may change at run time.
-/// `tests/params_table.rs` holds `config/sat_collision.yaml` and the
+/// `tests/monitor/params_table.rs` holds `config/sat_collision.yaml` and the
 /// README's parameter table to it.
 ///
 /// Shape: a slice of specs whose [`Kind`] carries the default, the range

@@ -14,7 +14,7 @@
 //! The crate does not depend on the `sat_collision` library (the library's
 //! unit tests would otherwise see two copies of its types): helpers that
 //! need the library's types stay next to the tests that use them
-//! (`tests/reference/`, `tests/fuzz_support/`, `tests/node_common/`).
+//! (`tests/geometry/reference.rs`, `tests/geometry/fuzz_support.rs`, `tests/node/node_common.rs`).
 
 pub mod alloc;
 pub mod process;

@@ -1,5 +1,5 @@
 //! Random comparisons of `query` / `intersects` against the independent
-//! brute-force reference in `reference/`, plus invariants.
+//! brute-force reference in `reference.rs`, plus invariants.
 //!
 //! Comparison tolerance: the library's own policy tolerance
 //! `tol = length_tolerance(max(|A|, |B|, padding)) = 1e-12 * max(1, scale)`.
@@ -16,10 +16,8 @@
 //! Every failure prints its seed and case number; the generator is
 //! deterministic.
 
-mod reference;
-
+use crate::reference::*;
 use nalgebra::Isometry2;
-use reference::*;
 use sat_collision::geometry::{intersects, length_tolerance, query, Contact, Point, Shape, Vector};
 use std::f64::consts::TAU;
 use std::time::Instant;

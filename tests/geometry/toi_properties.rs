@@ -26,12 +26,9 @@ use parry2d_f64::shape::{Ball as ParryBall, ConvexPolygon as ParryPolygon, Shape
 use sat_collision::geometry::{
     length_tolerance, query, time_of_impact, Motion, Point, Shape, Vector,
 };
-use sat_collision_testkit::alloc::{allocations_in, CountingAllocator};
+use sat_collision_testkit::alloc::allocations_in;
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 const SCENE: f64 = 20.0;
 const SUBSTEPS: usize = 10_000;

@@ -1,12 +1,10 @@
 //! Touching, barely apart and shallow pairs of regular and jittered n-gons
 //! (3 to 256 vertices, vertex on vertex as in the narrow-phase benchmark)
-//! against the exact reference in `reference/`: the cases where no axis
+//! against the exact reference in `reference.rs`: the cases where no axis
 //! separates and the merged face walk, its witnesses and its early exits
 //! decide alone. `intersects`, `penetration` and `query` must agree exactly.
 
-mod reference;
-
-use reference::*;
+use crate::reference::*;
 use sat_collision::geometry::query::penetration;
 use sat_collision::geometry::{intersects, length_tolerance, query, Point, Shape, Vector};
 use std::f64::consts::TAU;
