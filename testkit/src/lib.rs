@@ -7,7 +7,9 @@
 //!   allocation calls;
 //! * [`process`]: child processes that never outlive the test or benchmark
 //!   that started them;
-//! * [`spiral`]: a hard concave outline for validation and decomposition;
+//! * [`shapes`]: the shape generators, one place for every test and
+//!   benchmark (ellipse and star rings, the random concave families, the
+//!   [`spiral`]);
 //! * `ros` (feature `ros`): ROS 2 message builders, readers of the node's
 //!   outputs, the node's command line and r2r peer helpers.
 //!
@@ -21,7 +23,7 @@ pub mod process;
 mod rng;
 #[cfg(feature = "ros")]
 pub mod ros;
-mod shapes;
+pub mod shapes;
 
 pub use rng::SplitMix64;
 pub use shapes::spiral;

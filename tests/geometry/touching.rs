@@ -7,6 +7,7 @@
 use crate::reference::*;
 use sat_collision::geometry::query::penetration;
 use sat_collision::geometry::{intersects, length_tolerance, query, Point, Shape, Vector};
+use sat_collision_testkit::shapes::ellipse_ring;
 use std::f64::consts::TAU;
 
 /// Grid-snapped convex n-gon around `centre`: regular, or at jittered angles
@@ -14,14 +15,14 @@ use std::f64::consts::TAU;
 fn ngon(rng: &mut Rng, n: usize, regular: bool, centre: Point) -> Vec<Point> {
     let radius = rng.range(0.2, 2.0);
     let aspect = if regular { 1.0 } else { rng.range(0.3, 1.0) };
-    let (s, c) = rng.range(0.0, TAU).sin_cos();
-    let points: Vec<Point> = (0..n)
-        .map(|k| {
-            let jitter = if regular { 0.0 } else { rng.range(-0.35, 0.35) };
-            let t = (k as f64 + jitter) * TAU / n as f64;
-            let (x, y) = (radius * t.cos(), radius * aspect * t.sin());
-            snap_point(centre + Vector::new(c * x - s * y, s * x + c * y))
-        })
+    let rotation = rng.range(0.0, TAU);
+    let angles = (0..n).map(|k| {
+        let jitter = if regular { 0.0 } else { rng.range(-0.35, 0.35) };
+        (k as f64 + jitter) * TAU / n as f64
+    });
+    let points: Vec<Point> = ellipse_ring(centre, radius, radius * aspect, rotation, angles)
+        .into_iter()
+        .map(snap_point)
         .collect();
     convex_hull(&points)
 }
