@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::model::{check_obstacles, summarize, ObstacleGeometry};
 use sat_collision_testkit::SplitMix64 as Rng;
@@ -34,15 +33,11 @@ pub(crate) fn random_obstacle(rng: &mut Rng, k: usize, spread: f64) -> Obstacle 
         _ => {
             let n = 3 + k % 6;
             let r = rng.range(0.05, 0.8);
-            ObstacleGeometry::Polygon(
-                (0..n)
-                    .map(|j| {
-                        let t =
-                            (j as f64 + rng.range(-0.3, 0.3)) * std::f64::consts::TAU / n as f64;
-                        c + Vector::new(t.cos(), t.sin()) * r
-                    })
-                    .collect(),
-            )
+            let vertices = (0..n).map(|j| {
+                let t = (j as f64 + rng.range(-0.3, 0.3)) * std::f64::consts::TAU / n as f64;
+                (t, r)
+            });
+            ObstacleGeometry::Polygon(sat_collision_testkit::shapes::polar_ring(c, vertices))
         }
     };
     Obstacle::new(format!("o{k}"), &geometry)

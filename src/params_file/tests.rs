@@ -1,4 +1,3 @@
-
 use super::*;
 
 const FQN: &str = "/sat_collision_node";

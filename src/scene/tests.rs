@@ -1,4 +1,3 @@
-
 use super::*;
 
 /// A NUL would truncate the id or the frame in a ROS string (and makes

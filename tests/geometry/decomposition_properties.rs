@@ -18,14 +18,16 @@
 
 use sat_collision::geometry::decompose::convex_decomposition;
 use sat_collision::geometry::{ConvexPolygon, Point, SimplePolygon, Vector};
-use sat_collision_testkit::shapes::{
-    random_comb as comb, random_gear as gear, random_grid as grid,
-    random_needle_comb as needle_comb, random_spiral as spiral, random_star as star,
-};
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::collections::HashSet;
 use std::f64::consts::TAU;
 use std::time::Instant;
+
+// The polygon families (all simple by construction).
+use sat_collision_testkit::shapes::{
+    random_comb as comb, random_gear as gear, random_grid as grid,
+    random_needle_comb as needle_comb, random_spiral as spiral, random_star as star,
+};
 
 /// Relative tolerance on the sum of piece areas.
 const AREA_REL_TOL: f64 = 1e-9;

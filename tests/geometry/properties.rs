@@ -19,7 +19,6 @@
 use crate::reference::*;
 use nalgebra::Isometry2;
 use sat_collision::geometry::{intersects, length_tolerance, query, Contact, Point, Shape, Vector};
-use sat_collision_testkit::shapes::{ellipse_ring, polar_ring};
 use std::f64::consts::TAU;
 use std::time::Instant;
 
@@ -55,10 +54,11 @@ fn ellipse_points(rng: &mut Rng, centre: Point, size: f64) -> Vec<Point> {
     let rotation = rng.range(0.0, TAU);
     let mut angles: Vec<f64> = (0..k).map(|_| rng.range(0.0, TAU)).collect();
     angles.sort_by(f64::total_cmp);
-    let points: Vec<Point> = ellipse_ring(centre, rx, ry, rotation, angles)
-        .into_iter()
-        .map(snap_point)
-        .collect();
+    let points: Vec<Point> =
+        sat_collision_testkit::shapes::ellipse_ring(centre, rx, ry, rotation, angles)
+            .into_iter()
+            .map(snap_point)
+            .collect();
     convex_hull(&points)
 }
 
@@ -718,7 +718,7 @@ fn star_points(rng: &mut Rng, centre: Point, size: f64) -> Vec<Point> {
         let r = size * rng.range(0.25, 1.0);
         (angle, r)
     });
-    polar_ring(centre, vertices)
+    sat_collision_testkit::shapes::polar_ring(centre, vertices)
         .into_iter()
         .map(snap_point)
         .collect()

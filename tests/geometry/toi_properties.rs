@@ -27,7 +27,6 @@ use sat_collision::geometry::{
     length_tolerance, query, time_of_impact, Motion, Point, Shape, Vector,
 };
 use sat_collision_testkit::alloc::allocations_in;
-use sat_collision_testkit::shapes::{ellipse_ring, polar_ring};
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
@@ -229,7 +228,8 @@ fn convex(rng: &mut Rng, center: Point, size: f64) -> Shape {
     // Sorted angles on an ellipse: convex.
     let mut angles: Vec<f64> = (0..n).map(|_| rng.range(0.0, TAU)).collect();
     angles.sort_by(f64::total_cmp);
-    let points: Vec<Point> = ellipse_ring(center, rx, ry, phase, angles);
+    let points: Vec<Point> =
+        sat_collision_testkit::shapes::ellipse_ring(center, rx, ry, phase, angles);
     Shape::polygon(&points).unwrap_or_else(|_| Shape::circle(center, 0.5 * size).unwrap())
 }
 
@@ -245,7 +245,7 @@ fn concave(rng: &mut Rng, center: Point, size: f64) -> Shape {
         };
         (a, r)
     });
-    let points: Vec<Point> = polar_ring(center, vertices);
+    let points: Vec<Point> = sat_collision_testkit::shapes::polar_ring(center, vertices);
     Shape::polygon(&points).unwrap()
 }
 

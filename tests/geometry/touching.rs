@@ -7,7 +7,6 @@
 use crate::reference::*;
 use sat_collision::geometry::query::penetration;
 use sat_collision::geometry::{intersects, length_tolerance, query, Point, Shape, Vector};
-use sat_collision_testkit::shapes::ellipse_ring;
 use std::f64::consts::TAU;
 
 /// Grid-snapped convex n-gon around `centre`: regular, or at jittered angles
@@ -20,10 +19,16 @@ fn ngon(rng: &mut Rng, n: usize, regular: bool, centre: Point) -> Vec<Point> {
         let jitter = if regular { 0.0 } else { rng.range(-0.35, 0.35) };
         (k as f64 + jitter) * TAU / n as f64
     });
-    let points: Vec<Point> = ellipse_ring(centre, radius, radius * aspect, rotation, angles)
-        .into_iter()
-        .map(snap_point)
-        .collect();
+    let points: Vec<Point> = sat_collision_testkit::shapes::ellipse_ring(
+        centre,
+        radius,
+        radius * aspect,
+        rotation,
+        angles,
+    )
+    .into_iter()
+    .map(snap_point)
+    .collect();
     convex_hull(&points)
 }
 

@@ -1,4 +1,3 @@
-
 use super::*;
 use nalgebra::{Point2, Vector2};
 use std::f64::consts::FRAC_PI_2;
