@@ -11,6 +11,10 @@
 //! * `fuzz_corpus`, `fuzz_regressions`: the fuzz targets' corpora and
 //!   findings through `fuzz_support` (also included by `fuzz/fuzz_targets/`).
 //!
+//! proptest keeps the seeds of past failures in
+//! `tests/proptest-regressions/<module>.txt` (its rule for a test binary with
+//! a `main.rs`; for example `polygon_validation.txt`), not beside the module.
+//!
 //! Run one module with a filter: `cargo test --test geometry touching::`.
 
 // Counts each thread's allocations (tests run on parallel threads): the

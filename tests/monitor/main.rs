@@ -12,6 +12,10 @@
 //! * `cli`: the `sat_collision` binary as a user runs it (and the demo's
 //!   command line with the `ros` feature).
 //!
+//! proptest keeps the seeds of past failures in
+//! `tests/proptest-regressions/<module>.txt` (its rule for a test binary with
+//! a `main.rs`; for example `frames_properties.txt`), not beside the module.
+//!
 //! Run one module with a filter: `cargo test --test monitor cli::`.
 
 // Counts each thread's allocations (tests run on parallel threads): read by
