@@ -12,6 +12,9 @@
 //!   order: [`random_star`], [`random_comb`], [`random_spiral`],
 //!   [`random_grid`], [`random_gear`], [`random_needle_comb`] (the families of
 //!   the decomposition property tests).
+//! * Outlines of `n` vertices at the concave vertex limit, each from a fixed
+//!   seed (the `concave_polygon` benchmark's): [`limit_comb`],
+//!   [`limit_star`], [`limit_monotone`], [`limit_sawtooth`].
 //!
 //! Every generator keeps the draw order and the arithmetic of the test it
 //! was taken from: a seed names the same case as before it moved here, and
@@ -218,6 +221,85 @@ pub fn random_needle_comb(rng: &mut SplitMix64, teeth: usize) -> Vec<Point2<f64>
     ring
 }
 
+// The outlines of the `concave_polygon` benchmark: `n` vertices (4,096 there,
+// the concave vertex limit), each from its own fixed seed.
+
+/// A vertical bar (x in [0, 1]) with `(n - 4) / 4` slanted teeth to the right.
+pub fn limit_comb(n: usize) -> Vec<Point2<f64>> {
+    let teeth = (n - 4) / 4;
+    let mut rng = SplitMix64(1);
+    let height = teeth as f64;
+    let mut ring = vec![Point2::new(0.0, 0.0), Point2::new(1.0, 0.0)];
+    for k in 0..teeth {
+        let y = k as f64 + rng.range(0.1, 0.3);
+        let w = rng.range(0.3, 0.6);
+        let length = rng.range(5.0, 50.0);
+        let slant = rng.range(-0.05, 0.05);
+        ring.push(Point2::new(1.0, y));
+        ring.push(Point2::new(1.0 + length, y + slant));
+        ring.push(Point2::new(
+            1.0 + length + rng.range(-0.5, 0.5),
+            y + w + slant,
+        ));
+        ring.push(Point2::new(1.0, y + w));
+    }
+    ring.push(Point2::new(1.0, height));
+    ring.push(Point2::new(0.0, height));
+    ring
+}
+
+/// Star-shaped: even vertices on the unit circle, odd ones further in.
+pub fn limit_star(n: usize) -> Vec<Point2<f64>> {
+    let mut rng = SplitMix64(2);
+    (0..n)
+        .map(|k| {
+            let a = k as f64 * TAU / n as f64;
+            let r = if k % 2 == 0 {
+                1.0
+            } else {
+                rng.range(0.3, 0.95)
+            };
+            Point2::new(r * a.cos(), r * a.sin())
+        })
+        .collect()
+}
+
+/// Random points sorted by x; those above the line from the leftmost to the
+/// rightmost form the upper chain (right to left), the others the lower one.
+pub fn limit_monotone(n: usize) -> Vec<Point2<f64>> {
+    let mut rng = SplitMix64(4);
+    let mut points: Vec<Point2<f64>> = (0..n)
+        .map(|_| Point2::new(rng.unit(), rng.unit()))
+        .collect();
+    points.sort_by(|a, b| a.x.total_cmp(&b.x));
+    let (first, last) = (points[0], points[n - 1]);
+    let above = |p: &Point2<f64>| (last - first).perp(&(p - first)) > 0.0;
+    let mut ring: Vec<Point2<f64>> = points.iter().filter(|p| !above(p)).copied().collect();
+    ring.extend(points.iter().rev().filter(|p| above(p)));
+    ring
+}
+
+/// A base with `(n - 4) / 2` teeth of random height (40 to 60) leaning at
+/// 45°, one unit wide at the base, on exactly collinear valleys.
+pub fn limit_sawtooth(n: usize) -> Vec<Point2<f64>> {
+    let teeth = (n - 4) / 2;
+    let mut rng = SplitMix64(5);
+    let width = teeth as f64;
+    let mut ring = vec![
+        Point2::new(0.0, -1.0),
+        Point2::new(0.5 * width, -1.5),
+        Point2::new(width, -1.0),
+    ];
+    for k in (0..teeth).rev() {
+        let x = k as f64;
+        let h = rng.range(40.0, 60.0);
+        ring.push(Point2::new(x + 1.0, 0.0));
+        ring.push(Point2::new(x + 0.5 + h, h));
+    }
+    ring.push(Point2::new(0.0, 0.0));
+    ring
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,5 +345,13 @@ mod tests {
             // The same seed, the same ring.
             assert_eq!(a, family(&mut SplitMix64(9), n));
         }
+    }
+
+    #[test]
+    fn limit_outlines_have_their_vertex_count() {
+        assert_eq!(limit_comb(64).len(), 64);
+        assert_eq!(limit_star(64).len(), 64);
+        assert_eq!(limit_monotone(64).len(), 64);
+        assert_eq!(limit_sawtooth(64).len(), 64);
     }
 }
