@@ -31,52 +31,11 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
 use sat_collision::geometry::details::convex_decomposition;
 use sat_collision::geometry::{Point, Shape, SimplePolygon};
-use sat_collision_testkit::SplitMix64 as Rng;
-use std::f64::consts::TAU;
+use sat_collision_testkit::shapes;
 use std::hint::black_box;
 use std::time::Duration;
 
 const N: usize = 4_096;
-
-/// A vertical bar (x in [0, 1]) with `(N - 4) / 4` slanted teeth to the right.
-fn comb() -> Vec<Point> {
-    let teeth = (N - 4) / 4;
-    let mut rng = Rng(1);
-    let height = teeth as f64;
-    let mut ring = vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)];
-    for k in 0..teeth {
-        let y = k as f64 + rng.range(0.1, 0.3);
-        let w = rng.range(0.3, 0.6);
-        let length = rng.range(5.0, 50.0);
-        let slant = rng.range(-0.05, 0.05);
-        ring.push(Point::new(1.0, y));
-        ring.push(Point::new(1.0 + length, y + slant));
-        ring.push(Point::new(
-            1.0 + length + rng.range(-0.5, 0.5),
-            y + w + slant,
-        ));
-        ring.push(Point::new(1.0, y + w));
-    }
-    ring.push(Point::new(1.0, height));
-    ring.push(Point::new(0.0, height));
-    ring
-}
-
-/// Star-shaped: even vertices on the unit circle, odd ones further in.
-fn star() -> Vec<Point> {
-    let mut rng = Rng(2);
-    (0..N)
-        .map(|k| {
-            let a = k as f64 * TAU / N as f64;
-            let r = if k % 2 == 0 {
-                1.0
-            } else {
-                rng.range(0.3, 0.95)
-            };
-            Point::new(r * a.cos(), r * a.sin())
-        })
-        .collect()
-}
 
 /// A thick spiral of four turns, `N / 2` samples per wall.
 fn spiral() -> Vec<Point> {
@@ -84,47 +43,13 @@ fn spiral() -> Vec<Point> {
     sat_collision_testkit::spiral(turns, start, pitch, thickness, N / 2)
 }
 
-/// Random points sorted by x; those above the line from the leftmost to the
-/// rightmost form the upper chain (right to left), the others the lower one.
-fn random_monotone() -> Vec<Point> {
-    let mut rng = Rng(4);
-    let mut points: Vec<Point> = (0..N).map(|_| Point::new(rng.unit(), rng.unit())).collect();
-    points.sort_by(|a, b| a.x.total_cmp(&b.x));
-    let (first, last) = (points[0], points[N - 1]);
-    let above = |p: &Point| (last - first).perp(&(p - first)) > 0.0;
-    let mut ring: Vec<Point> = points.iter().filter(|p| !above(p)).copied().collect();
-    ring.extend(points.iter().rev().filter(|p| above(p)));
-    ring
-}
-
-/// A base with `(N - 4) / 2` teeth of random height (40 to 60) leaning at
-/// 45°, one unit wide at the base, on exactly collinear valleys.
-fn sawtooth() -> Vec<Point> {
-    let teeth = (N - 4) / 2;
-    let mut rng = Rng(5);
-    let width = teeth as f64;
-    let mut ring = vec![
-        Point::new(0.0, -1.0),
-        Point::new(0.5 * width, -1.5),
-        Point::new(width, -1.0),
-    ];
-    for k in (0..teeth).rev() {
-        let x = k as f64;
-        let h = rng.range(40.0, 60.0);
-        ring.push(Point::new(x + 1.0, 0.0));
-        ring.push(Point::new(x + 0.5 + h, h));
-    }
-    ring.push(Point::new(0.0, 0.0));
-    ring
-}
-
 fn shapes() -> Vec<(&'static str, Vec<Point>)> {
     vec![
-        ("comb", comb()),
-        ("star", star()),
+        ("comb", shapes::limit_comb(N)),
+        ("star", shapes::limit_star(N)),
         ("spiral", spiral()),
-        ("random", random_monotone()),
-        ("sawtooth", sawtooth()),
+        ("random", shapes::limit_monotone(N)),
+        ("sawtooth", shapes::limit_sawtooth(N)),
     ]
 }
 

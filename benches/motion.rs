@@ -71,14 +71,9 @@ struct Pair {
 /// 1 : 0.6 ellipse).
 fn polygon(radius: f64, rng: &mut Rng) -> Vec<Point> {
     let rotation = rng.range(0.0, TAU);
-    let (s, c) = rotation.sin_cos();
-    (0..N)
-        .map(|k| {
-            let t = (k as f64 + rng.range(-0.35, 0.35)) * TAU / N as f64;
-            let (x, y) = (radius * t.cos(), 0.6 * radius * t.sin());
-            Point::new(c * x - s * y, s * x + c * y)
-        })
-        .collect()
+    let angles = (0..N).map(|k| (k as f64 + rng.range(-0.35, 0.35)) * TAU / N as f64);
+    let origin = Point::origin();
+    sat_collision_testkit::shapes::ellipse_ring(origin, radius, 0.6 * radius, rotation, angles)
 }
 
 fn parry_polygon(points: &[Point]) -> ParryPolygon {

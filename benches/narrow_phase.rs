@@ -98,17 +98,16 @@ impl Config {
 
 /// Counter-clockwise convex n-gon around the origin.
 fn polygon(kind: Kind, n: usize, radius: f64, rotation: f64, rng: &mut Rng) -> Vec<Point> {
-    let (s, c) = rotation.sin_cos();
-    (0..n)
-        .map(|k| {
-            let (t, aspect) = match kind {
-                Kind::Regular => (k as f64 * TAU / n as f64, 1.0),
-                Kind::Jittered => ((k as f64 + rng.range(-0.35, 0.35)) * TAU / n as f64, 0.6),
-            };
-            let (x, y) = (radius * t.cos(), radius * aspect * t.sin());
-            Point::new(c * x - s * y, s * x + c * y)
-        })
-        .collect()
+    let aspect = match kind {
+        Kind::Regular => 1.0,
+        Kind::Jittered => 0.6,
+    };
+    let angles = (0..n).map(|k| match kind {
+        Kind::Regular => k as f64 * TAU / n as f64,
+        Kind::Jittered => (k as f64 + rng.range(-0.35, 0.35)) * TAU / n as f64,
+    });
+    let origin = Point::origin();
+    sat_collision_testkit::shapes::ellipse_ring(origin, radius, radius * aspect, rotation, angles)
 }
 
 /// Index of the vertex with the largest projection on `d`.

@@ -113,14 +113,11 @@ fn geometry(rng: &mut Rng, k: usize, centre: Point) -> ObstacleGeometry {
         let n = 3 + (k % 6);
         let r = rng.range(0.1, 0.5);
         let rotation = rng.range(0.0, TAU);
-        ObstacleGeometry::Polygon(
-            (0..n)
-                .map(|j| {
-                    let t = rotation + (j as f64 + rng.range(-0.3, 0.3)) * TAU / n as f64;
-                    centre + Vector::new(t.cos(), t.sin()) * r
-                })
-                .collect(),
-        )
+        let vertices = (0..n).map(|j| {
+            let t = rotation + (j as f64 + rng.range(-0.3, 0.3)) * TAU / n as f64;
+            (t, r)
+        });
+        ObstacleGeometry::Polygon(sat_collision_testkit::shapes::polar_ring(centre, vertices))
     }
 }
 

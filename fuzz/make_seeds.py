@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the hand-made seed inputs of the fuzz corpora (fuzz/corpus/<target>/seed_*).
 
-The byte formats are those of tests/fuzz_support/mod.rs: a frame (scale index,
+The byte formats are those of tests/geometry/fuzz_support.rs: a frame (scale index,
 offset index), then for `polygon` one point list, for `pair_query` a padding
 and two shapes. Grid coordinates are one byte each: value = byte % 16 - 8.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz the library with cargo fuzz (libFuzzer). Not part of scripts/test.sh:
-# the committed corpora are replayed by `cargo test` (tests/fuzz_corpus.rs).
+# the committed corpora are replayed by `cargo test` (tests/geometry/fuzz_corpus.rs).
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
@@ -18,7 +18,7 @@
 # Needs a nightly toolchain (rustup toolchain install nightly); installs
 # cargo-fuzz when missing. New inputs go into fuzz/corpus/<target>/; before
 # committing, minimise to the inputs that keep every covered edge (a few
-# hundred files at most; tests/fuzz_corpus.rs replays them all):
+# hundred files at most; tests/geometry/fuzz_corpus.rs replays them all):
 #   cargo +nightly fuzz cmin -O -a -s none --target-dir fuzz/target/none polygon \
 #       -- -use_counters=0          (scene_yaml: -s address, fuzz/target/address)
 #   python3 fuzz/make_seeds.py      (the hand-made seeds back)

@@ -7,21 +7,23 @@
 //!   allocation calls;
 //! * [`process`]: child processes that never outlive the test or benchmark
 //!   that started them;
-//! * [`spiral`]: a hard concave outline for validation and decomposition;
+//! * [`shapes`]: the shape generators, one place for every test and
+//!   benchmark (ellipse and star rings, the random concave families, the
+//!   [`spiral`]);
 //! * `ros` (feature `ros`): ROS 2 message builders, readers of the node's
 //!   outputs, the node's command line and r2r peer helpers.
 //!
 //! The crate does not depend on the `sat_collision` library (the library's
 //! unit tests would otherwise see two copies of its types): helpers that
 //! need the library's types stay next to the tests that use them
-//! (`tests/reference/`, `tests/fuzz_support/`, `tests/node_common/`).
+//! (`tests/geometry/reference.rs`, `tests/geometry/fuzz_support.rs`, `tests/node/node_common.rs`).
 
 pub mod alloc;
 pub mod process;
 mod rng;
 #[cfg(feature = "ros")]
 pub mod ros;
-mod shapes;
+pub mod shapes;
 
 pub use rng::SplitMix64;
 pub use shapes::spiral;

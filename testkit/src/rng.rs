@@ -23,7 +23,7 @@ impl SplitMix64 {
     }
 
     /// Starts from state `seed ^ GAMMA`: the seeding of
-    /// `tests/decomposition_properties.rs`, whose seeds name the cases of
+    /// `tests/geometry/decomposition_properties.rs`, whose seeds name the cases of
     /// this start (the same generator, another starting state for the same
     /// seed number).
     pub fn from_seed_xor_gamma(seed: u64) -> Self {

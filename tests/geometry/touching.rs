@@ -1,12 +1,10 @@
 //! Touching, barely apart and shallow pairs of regular and jittered n-gons
 //! (3 to 256 vertices, vertex on vertex as in the narrow-phase benchmark)
-//! against the exact reference in `reference/`: the cases where no axis
+//! against the exact reference in `reference.rs`: the cases where no axis
 //! separates and the merged face walk, its witnesses and its early exits
 //! decide alone. `intersects`, `penetration` and `query` must agree exactly.
 
-mod reference;
-
-use reference::*;
+use crate::reference::*;
 use sat_collision::geometry::details::penetration;
 use sat_collision::geometry::{intersects, length_tolerance, query, Point, Shape, Vector};
 use std::f64::consts::TAU;
@@ -16,15 +14,21 @@ use std::f64::consts::TAU;
 fn ngon(rng: &mut Rng, n: usize, regular: bool, centre: Point) -> Vec<Point> {
     let radius = rng.range(0.2, 2.0);
     let aspect = if regular { 1.0 } else { rng.range(0.3, 1.0) };
-    let (s, c) = rng.range(0.0, TAU).sin_cos();
-    let points: Vec<Point> = (0..n)
-        .map(|k| {
-            let jitter = if regular { 0.0 } else { rng.range(-0.35, 0.35) };
-            let t = (k as f64 + jitter) * TAU / n as f64;
-            let (x, y) = (radius * t.cos(), radius * aspect * t.sin());
-            snap_point(centre + Vector::new(c * x - s * y, s * x + c * y))
-        })
-        .collect();
+    let rotation = rng.range(0.0, TAU);
+    let angles = (0..n).map(|k| {
+        let jitter = if regular { 0.0 } else { rng.range(-0.35, 0.35) };
+        (k as f64 + jitter) * TAU / n as f64
+    });
+    let points: Vec<Point> = sat_collision_testkit::shapes::ellipse_ring(
+        centre,
+        radius,
+        radius * aspect,
+        rotation,
+        angles,
+    )
+    .into_iter()
+    .map(snap_point)
+    .collect();
     convex_hull(&points)
 }
 

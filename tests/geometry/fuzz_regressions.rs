@@ -1,10 +1,8 @@
 //! Inputs the fuzz targets (`fuzz/`, `scripts/fuzz.sh`) found, each fed
 //! through the same decoding and checks as the target that found it
-//! (`tests/fuzz_support/mod.rs`). See each test for what was wrong.
+//! (`tests/geometry/fuzz_support.rs`). See each test for what was wrong.
 
-mod fuzz_support;
-
-use fuzz_support::{check_pair, check_pair_bytes, check_polygon_bytes};
+use crate::fuzz_support::{check_pair, check_pair_bytes, check_polygon_bytes};
 use sat_collision::geometry::{query, Point, Shape};
 use sat_collision::model::Status;
 

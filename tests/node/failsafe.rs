@@ -12,9 +12,7 @@
 //! `collision` messages, 1 s (+ margin) for a footprint's freshness.
 #![cfg(feature = "ros")]
 
-mod node_common;
-
-use node_common::*;
+use crate::node_common::*;
 use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped, Pose, Quaternion};
 use r2r::sat_collision_msgs::msg::{CollisionReport, Obstacle, ObstacleArray};
 use r2r::sat_collision_msgs::srv::CheckFootprint;

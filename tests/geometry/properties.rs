@@ -1,5 +1,5 @@
 //! Random comparisons of `query` / `intersects` against the independent
-//! brute-force reference in `reference/`, plus invariants.
+//! brute-force reference in `reference.rs`, plus invariants.
 //!
 //! Comparison tolerance: the library's own policy tolerance
 //! `tol = length_tolerance(max(|A|, |B|, padding)) = 1e-12 * max(1, scale)`.
@@ -16,10 +16,8 @@
 //! Every failure prints its seed and case number; the generator is
 //! deterministic.
 
-mod reference;
-
+use crate::reference::*;
 use nalgebra::Isometry2;
-use reference::*;
 use sat_collision::geometry::{intersects, length_tolerance, query, Contact, Point, Shape, Vector};
 use std::f64::consts::TAU;
 use std::time::Instant;
@@ -54,16 +52,13 @@ fn ellipse_points(rng: &mut Rng, centre: Point, size: f64) -> Vec<Point> {
     };
     let ry = rx * aspect;
     let rotation = rng.range(0.0, TAU);
-    let (s, c) = rotation.sin_cos();
     let mut angles: Vec<f64> = (0..k).map(|_| rng.range(0.0, TAU)).collect();
     angles.sort_by(f64::total_cmp);
-    let points: Vec<Point> = angles
-        .iter()
-        .map(|t| {
-            let (x, y) = (rx * t.cos(), ry * t.sin());
-            snap_point(centre + Vector::new(c * x - s * y, s * x + c * y))
-        })
-        .collect();
+    let points: Vec<Point> =
+        sat_collision_testkit::shapes::ellipse_ring(centre, rx, ry, rotation, angles)
+            .into_iter()
+            .map(snap_point)
+            .collect();
     convex_hull(&points)
 }
 
@@ -718,12 +713,14 @@ fn circles_match_closed_form() {
 fn star_points(rng: &mut Rng, centre: Point, size: f64) -> Vec<Point> {
     let k = rng.int(5, 20) as usize;
     let phase = rng.range(0.0, TAU);
-    (0..k)
-        .map(|i| {
-            let angle = phase + (i as f64 + rng.range(0.0, 0.8)) * TAU / k as f64;
-            let r = size * rng.range(0.25, 1.0);
-            snap_point(centre + Vector::new(angle.cos(), angle.sin()) * r)
-        })
+    let vertices = (0..k).map(|i| {
+        let angle = phase + (i as f64 + rng.range(0.0, 0.8)) * TAU / k as f64;
+        let r = size * rng.range(0.25, 1.0);
+        (angle, r)
+    });
+    sat_collision_testkit::shapes::polar_ring(centre, vertices)
+        .into_iter()
+        .map(snap_point)
         .collect()
 }
 

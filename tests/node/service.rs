@@ -5,9 +5,7 @@
 //! and a shutdown while a long request runs.
 #![cfg(feature = "ros")]
 
-mod node_common;
-
-use node_common::*;
+use crate::node_common::*;
 use r2r::geometry_msgs::msg::{Polygon, PoseStamped, TransformStamped};
 use r2r::nav_msgs::msg::Path;
 use r2r::rcl_interfaces::msg::ParameterValue;

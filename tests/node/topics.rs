@@ -7,9 +7,7 @@
 //! rounding.
 #![cfg(feature = "ros")]
 
-mod node_common;
-
-use node_common::*;
+use crate::node_common::*;
 use r2r::sat_collision_msgs::msg::CollisionReport;
 use std::time::{Duration, Instant};
 

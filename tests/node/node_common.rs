@@ -1,5 +1,5 @@
-//! Harness of the node-over-ROS-2 tests (`node_topics`, `node_markers`,
-//! `node_service`, `node_flag`, `node_failsafe`): starts the real
+//! Harness of the node-over-ROS-2 tests (`topics`, `markers`,
+//! `service`, `flag`, `failsafe`): starts the real
 //! `sat_collision_node` binary as a child process in a namespace of its own
 //! and drives it with an r2r peer node in the test process. Built on the
 //! shared test support (`sat_collision_testkit`: message builders, the peer

@@ -1,10 +1,10 @@
 //! Replays every committed fuzz corpus file (`fuzz/corpus/<target>/`)
-//! through the fuzz targets' own checks (`tests/fuzz_support/mod.rs`), on
+//! through the fuzz targets' own checks (`tests/geometry/fuzz_support.rs`), on
 //! stable and without `cargo fuzz`: what the fuzzer once found interesting
 //! stays checked by `cargo test`. The corpora are minimised (`cargo fuzz
 //! cmin`), a few hundred small files each.
 
-mod fuzz_support;
+use crate::fuzz_support;
 
 use std::path::PathBuf;
 

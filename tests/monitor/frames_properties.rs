@@ -17,10 +17,7 @@ use nalgebra::{Isometry2, Isometry3, Translation3, UnitQuaternion, Vector2, Vect
 use proptest::prelude::*;
 use proptest::sample::Index;
 use sat_collision::frames::{planar_transform, FrameTree, LookupFault};
-use sat_collision_testkit::alloc::{allocations_in, CountingAllocator};
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
+use sat_collision_testkit::alloc::allocations_in;
 
 /// Agreement on translation (m) and heading (rad): poses are within 10 m
 /// and chains at most 8 deep, so rounding is ~1e-13.

@@ -3,9 +3,7 @@
 //! and a flag that flaps faster than anybody can read is logged as a count.
 #![cfg(feature = "ros")]
 
-mod node_common;
-
-use node_common::*;
+use crate::node_common::*;
 use r2r::geometry_msgs::msg::PolygonStamped;
 use r2r::sat_collision_msgs::msg::ObstacleArray;
 use r2r::std_msgs::msg::Bool;

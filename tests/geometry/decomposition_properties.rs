@@ -23,6 +23,12 @@ use std::collections::HashSet;
 use std::f64::consts::TAU;
 use std::time::Instant;
 
+// The polygon families (all simple by construction).
+use sat_collision_testkit::shapes::{
+    random_comb as comb, random_gear as gear, random_grid as grid,
+    random_needle_comb as needle_comb, random_spiral as spiral, random_star as star,
+};
+
 /// Relative tolerance on the sum of piece areas.
 const AREA_REL_TOL: f64 = 1e-9;
 /// Random points tested per polygon.
@@ -43,137 +49,6 @@ fn base_seed() -> u64 {
 // ---------------------------------------------------------------------------
 // Polygon families (all simple by construction).
 // ---------------------------------------------------------------------------
-
-/// Random angles around a centre, a random radius per angle: star-shaped
-/// with respect to the centre, hence simple.
-fn star(rng: &mut Rng, n: usize) -> Vec<Point> {
-    // One angle per sector of 2π/n, so no gap reaches π and the centre is
-    // in the kernel (n >= 4).
-    let angles: Vec<f64> = (0..n)
-        .map(|k| (k as f64 + 0.95 * rng.unit()) * TAU / n as f64)
-        .collect();
-    let (inner, outer) = (rng.range(0.05, 0.6), 1.0);
-    angles
-        .iter()
-        .map(|a| {
-            let r = rng.range(inner, outer);
-            Point::new(r * a.cos(), r * a.sin())
-        })
-        .collect()
-}
-
-/// A bar along x with `teeth` slanted teeth on top and slots cut from
-/// below.
-fn comb(rng: &mut Rng, teeth: usize) -> Vec<Point> {
-    let width = teeth as f64;
-    let mut ring = vec![Point::new(0.0, 0.0)];
-    // Bottom, left to right, with slots going up into the bar.
-    for k in 0..teeth {
-        if rng.unit() < 0.5 {
-            let x = k as f64 + rng.range(0.1, 0.4);
-            let w = rng.range(0.1, 0.4);
-            let depth = rng.range(0.1, 0.9);
-            ring.push(Point::new(x, 0.0));
-            ring.push(Point::new(x + rng.range(-0.05, 0.05), depth));
-            ring.push(Point::new(x + w, depth + rng.range(-0.05, 0.05)));
-            ring.push(Point::new(x + w, 0.0));
-        }
-    }
-    ring.push(Point::new(width, 0.0));
-    ring.push(Point::new(width, 1.0));
-    // Top, right to left, with teeth.
-    for k in (0..teeth).rev() {
-        let x = k as f64 + rng.range(0.55, 0.9);
-        let w = rng.range(0.05, 0.4);
-        ring.push(Point::new(x, 1.0));
-        ring.push(Point::new(
-            x + rng.range(-0.05, 0.05),
-            1.0 + rng.range(0.5, 5.0),
-        ));
-        ring.push(Point::new(x - w, 1.0 + rng.range(0.5, 5.0)));
-        ring.push(Point::new(x - w, 1.0));
-    }
-    ring.push(Point::new(0.0, 1.0));
-    ring
-}
-
-/// A thick Archimedean spiral: the outer wall out, the inner wall back.
-fn spiral(rng: &mut Rng, samples: usize) -> Vec<Point> {
-    let turns = rng.range(0.8, 3.0);
-    let pitch = rng.range(0.5, 2.0);
-    let thickness = pitch * rng.range(0.2, 0.8);
-    let start = rng.range(0.5, 2.0);
-    // Enough samples that the walls stay apart.
-    let samples = samples.max((turns * 24.0) as usize);
-    sat_collision_testkit::spiral(turns, start, pitch, thickness, samples)
-}
-
-/// An orthogonal polygon on the integer grid: columns with random top and
-/// bottom heights (a double-sided histogram). Exact arithmetic, straight
-/// angles at many junctions.
-fn grid(rng: &mut Rng, columns: usize) -> Vec<Point> {
-    let tops: Vec<f64> = (0..columns)
-        .map(|_| (1 + rng.below_usize(6)) as f64)
-        .collect();
-    let bottoms: Vec<f64> = (0..columns).map(|_| -(rng.below_usize(4) as f64)).collect();
-    let mut ring = Vec::new();
-    for (i, &b) in bottoms.iter().enumerate() {
-        ring.push(Point::new(i as f64, b));
-        ring.push(Point::new((i + 1) as f64, b));
-    }
-    for (i, &t) in tops.iter().enumerate().rev() {
-        ring.push(Point::new((i + 1) as f64, t));
-        ring.push(Point::new(i as f64, t));
-    }
-    ring
-}
-
-/// Regular angles, each vertex on one of two circles: many diagonals pass
-/// (nearly) through other vertices, the hard case for ear tests.
-fn gear(rng: &mut Rng, n: usize) -> Vec<Point> {
-    let inner = rng.range(0.3, 0.95);
-    (0..n)
-        .map(|k| {
-            let a = k as f64 * TAU / n as f64;
-            let r = if rng.unit() < 0.5 { 1.0 } else { inner };
-            Point::new(r * a.cos(), r * a.sin())
-        })
-        .collect()
-}
-
-/// A comb whose teeth and slots are needles: widths down to 1e-7 of the
-/// comb's size.
-fn needle_comb(rng: &mut Rng, teeth: usize) -> Vec<Point> {
-    let width = teeth as f64;
-    let mut ring = vec![
-        Point::new(0.0, 0.0),
-        Point::new(width, 0.0),
-        Point::new(width, 1.0),
-    ];
-    for k in (0..teeth).rev() {
-        let x = k as f64 + 0.5;
-        let w = 10f64.powf(rng.range(-7.0, -1.0)); // Teeth are 1 apart.
-        let h = rng.range(0.5, 3.0);
-        if rng.unit() < 0.5 {
-            // A needle up.
-            ring.extend([
-                Point::new(x + w, 1.0),
-                Point::new(x + w, 1.0 + h),
-                Point::new(x, 1.0 + h),
-                Point::new(x, 1.0),
-            ]);
-        } else {
-            // A needle-thin slot down, almost to the bottom.
-            ring.extend([
-                Point::new(x + w, 1.0),
-                Point::new(x + w * 0.5, 1e-3),
-                Point::new(x, 1.0),
-            ]);
-        }
-    }
-    ring.push(Point::new(0.0, 1.0));
-    ring
-}
 
 /// Random rigid placement: scale, rotation and, when `far`, an offset up
 /// to 1e5 m.

@@ -26,12 +26,9 @@ use parry2d_f64::shape::{Ball as ParryBall, ConvexPolygon as ParryPolygon, Shape
 use sat_collision::geometry::{
     length_tolerance, query, time_of_impact, Motion, Point, Shape, Vector,
 };
-use sat_collision_testkit::alloc::{allocations_in, CountingAllocator};
+use sat_collision_testkit::alloc::allocations_in;
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 const SCENE: f64 = 20.0;
 const SUBSTEPS: usize = 10_000;
@@ -231,31 +228,24 @@ fn convex(rng: &mut Rng, center: Point, size: f64) -> Shape {
     // Sorted angles on an ellipse: convex.
     let mut angles: Vec<f64> = (0..n).map(|_| rng.range(0.0, TAU)).collect();
     angles.sort_by(f64::total_cmp);
-    let (s, c) = phase.sin_cos();
-    let points: Vec<Point> = angles
-        .iter()
-        .map(|a| {
-            let (x, y) = (rx * a.cos(), ry * a.sin());
-            center + Vector::new(c * x - s * y, s * x + c * y)
-        })
-        .collect();
+    let points: Vec<Point> =
+        sat_collision_testkit::shapes::ellipse_ring(center, rx, ry, phase, angles);
     Shape::polygon(&points).unwrap_or_else(|_| Shape::circle(center, 0.5 * size).unwrap())
 }
 
 fn concave(rng: &mut Rng, center: Point, size: f64) -> Shape {
     let n = 2 * rng.int(3, 5) as usize;
     let phase = rng.range(0.0, TAU);
-    let points: Vec<Point> = (0..n)
-        .map(|k| {
-            let a = phase + TAU * k as f64 / n as f64;
-            let r = if k % 2 == 0 {
-                size * rng.range(0.7, 1.0)
-            } else {
-                size * rng.range(0.25, 0.6)
-            };
-            center + Vector::new(a.cos(), a.sin()) * r
-        })
-        .collect();
+    let vertices = (0..n).map(|k| {
+        let a = phase + TAU * k as f64 / n as f64;
+        let r = if k % 2 == 0 {
+            size * rng.range(0.7, 1.0)
+        } else {
+            size * rng.range(0.25, 0.6)
+        };
+        (a, r)
+    });
+    let points: Vec<Point> = sat_collision_testkit::shapes::polar_ring(center, vertices);
     Shape::polygon(&points).unwrap()
 }
 

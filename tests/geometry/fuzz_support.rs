@@ -1,7 +1,7 @@
 //! The fuzz targets' input decoding and invariant checks, shared by the
 //! `cargo fuzz` targets in `fuzz/fuzz_targets/` (included there with
-//! `#[path]`) and by the stable tests `tests/fuzz_corpus.rs` (every file of
-//! the committed corpora) and `tests/fuzz_regressions.rs` (each finding), so
+//! `#[path]`) and by the stable tests `tests/geometry/fuzz_corpus.rs` (every file of
+//! the committed corpora) and `tests/geometry/fuzz_regressions.rs` (each finding), so
 //! that a replayed input goes through exactly the checks the fuzzer ran.
 //!
 //! Every check panics with a message naming the broken invariant.

@@ -1,0 +1,32 @@
+//! Integration tests of the layers above geometry (frames, monitor,
+//! planner, scene, config) and of the offline CLI, one test binary: one
+//! module per former test file.
+//!
+//! * `frames_properties`: random TF trees against an independent reference;
+//! * `frames`, `motion`: the monitor over several frames; `check_path` and
+//!   `predict`;
+//! * `steady_state_allocation`: the monitor's per-message work allocates
+//!   nothing;
+//! * `params_table`: the parameter table against the README and
+//!   `config/sat_collision.yaml`;
+//! * `cli`: the `sat_collision` binary as a user runs it (and the demo's
+//!   command line with the `ros` feature).
+//!
+//! proptest keeps the seeds of past failures in
+//! `tests/proptest-regressions/<module>.txt` (its rule for a test binary with
+//! a `main.rs`; for example `frames_properties.txt`), not beside the module.
+//!
+//! Run one module with a filter: `cargo test --test monitor cli::`.
+
+// Counts each thread's allocations (tests run on parallel threads): read by
+// `frames_properties` and `steady_state_allocation`.
+#[global_allocator]
+static ALLOCATOR: sat_collision_testkit::alloc::CountingAllocator =
+    sat_collision_testkit::alloc::CountingAllocator;
+
+mod cli;
+mod frames;
+mod frames_properties;
+mod motion;
+mod params_table;
+mod steady_state_allocation;
