@@ -62,6 +62,7 @@ use super::markers::MarkerBuilder;
 use super::params::Params;
 use super::spin::{ShutdownSignals, StopFlag};
 use super::tf::TfBuffer;
+use crate::config::VelocityType;
 use crate::model::{Report, Status};
 use crate::monitor::Monitor;
 use crate::params_file;
@@ -212,11 +213,11 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
             pending: Arc::clone(&pending),
             tf: Arc::clone(&tf),
             tf_moved: tf_footprint.is_some().then(|| Arc::clone(&tf_moved)),
-            reliable_inputs: config.input_reliability == "reliable",
+            reliability: config.input_reliability,
             velocity: velocities.as_ref().map(|slot| {
                 (
                     config.velocity_topic.clone(),
-                    config.velocity_type.clone(),
+                    config.velocity_type,
                     Arc::clone(slot),
                 )
             }),
@@ -279,7 +280,8 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
             shown(topic),
             decision.config.monitor.time_horizon
         );
-        if decision.config.velocity_type == "twist" && decision.config.monitor.base_frame.is_empty()
+        if decision.config.velocity_type == VelocityType::Twist
+            && decision.config.monitor.base_frame.is_empty()
         {
             r2r::log_warn!(
                 &logger,
