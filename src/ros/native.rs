@@ -17,7 +17,10 @@
 //!   report's results sequence ([`resize_results`]).
 //!
 //! Every function takes a message r2r (or rosidl) created and initialised;
-//! the slices borrow it, so they cannot outlive it.
+//! the slices borrow it, so they cannot outlive it. The fields of r2r's C
+//! structs are public, so a struct built by hand with a dangling pointer
+//! would be read as if rosidl owned it: hence this module is crate-private,
+//! and the node reads only the messages r2r hands it.
 
 use crate::model::Rejection;
 use crate::text::{check_name, MAX_FRAME_ID_BYTES, MAX_ID_BYTES};
