@@ -1,5 +1,5 @@
 //! Conversions between ROS messages and the library's types. The native
-//! writing (strings, the results sequence) is [`super::native`]'s.
+//! writing (strings, the results sequence) is `ros::native`'s.
 
 #![forbid(unsafe_code)]
 

@@ -7,7 +7,7 @@
 //! bytes that are not UTF-8 is refused instead of being compared after a
 //! lossy conversion (r2r's own conversion stops at a NUL and turns invalid
 //! UTF-8 into an empty string). The native reading itself (strings as
-//! bytes, sequences as slices) is [`super::native`]'s: this module holds no
+//! bytes, sequences as slices) is `ros::native`'s: this module holds no
 //! `unsafe`.
 //!
 //! Every input is stamped with its arrival (ROS time and clock generation)

@@ -10,7 +10,7 @@
 //! frame then fail until a good transform arrives. What the tree refused
 //! (and the frames it evicted at its limit) is counted in a [`TfIntake`]
 //! for the node's throttled warnings. The native reading is
-//! [`super::native`]'s.
+//! `ros::native`'s.
 
 #![forbid(unsafe_code)]
 
