@@ -23,12 +23,86 @@ pub struct NodeConfig {
     /// The robot's velocity topic; empty: no prediction.
     pub velocity_topic: String,
     /// `odometry`, `twist` or `twist_stamped`: the type on `velocity_topic`.
-    pub velocity_type: String,
+    pub velocity_type: VelocityType,
     /// `best_effort` (every publisher connects) or `reliable` (only
     /// reliable publishers; lost fragments of very large messages are sent
     /// again): the reliability of the footprint and obstacle
     /// subscriptions.
-    pub input_reliability: String,
+    pub input_reliability: InputReliability,
+}
+
+/// `velocity_type`: the message type on `velocity_topic`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VelocityType {
+    /// `odometry`: `nav_msgs/Odometry`, its twist, of `child_frame_id`.
+    #[default]
+    Odometry,
+    /// `twist`: `geometry_msgs/Twist`, a command, of `base_frame`.
+    Twist,
+    /// `twist_stamped`: `geometry_msgs/TwistStamped`, of `header.frame_id`.
+    TwistStamped,
+}
+
+impl VelocityType {
+    /// The parameter's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VelocityType::Odometry => "odometry",
+            VelocityType::Twist => "twist",
+            VelocityType::TwistStamped => "twist_stamped",
+        }
+    }
+
+    /// Reads the parameter's spelling; the error is the message a user sees.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        match text {
+            "odometry" => Ok(VelocityType::Odometry),
+            "twist" => Ok(VelocityType::Twist),
+            "twist_stamped" => Ok(VelocityType::TwistStamped),
+            _ => Err("must be odometry, twist or twist_stamped".to_owned()),
+        }
+    }
+}
+
+impl std::fmt::Display for VelocityType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `input_reliability`: the QoS reliability of the input subscriptions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InputReliability {
+    /// `best_effort`: reliable and best-effort publishers both connect.
+    #[default]
+    BestEffort,
+    /// `reliable`: only reliable publishers connect.
+    Reliable,
+}
+
+impl InputReliability {
+    /// The parameter's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputReliability::BestEffort => "best_effort",
+            InputReliability::Reliable => "reliable",
+        }
+    }
+
+    /// Reads the parameter's spelling; the error is the message a user sees.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        match text {
+            "best_effort" => Ok(InputReliability::BestEffort),
+            "reliable" => Ok(InputReliability::Reliable),
+            _ => Err("expected best_effort or reliable".to_owned()),
+        }
+    }
+}
+
+impl std::fmt::Display for InputReliability {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl Default for NodeConfig {
@@ -44,8 +118,8 @@ impl Default for NodeConfig {
             robot_radius: 0.0,
             max_service_checks: 0.0,
             velocity_topic: String::new(),
-            velocity_type: String::new(),
-            input_reliability: String::new(),
+            velocity_type: VelocityType::default(),
+            input_reliability: InputReliability::default(),
         };
         for spec in PARAMS {
             spec.reset(&mut config);
@@ -280,9 +354,14 @@ pub static PARAMS: &[ParamSpec] = &[
         name: "input_reliability",
         kind: Kind::Text {
             default: "best_effort",
-            check: check_reliability,
-            get: |c| &c.input_reliability,
-            set: |c, s| c.input_reliability = s,
+            check: |text| InputReliability::parse(text).map(drop),
+            get: |c| c.input_reliability.as_str(),
+            // Checked first: `parse` cannot fail here.
+            set: |c, s| {
+                if let Ok(reliability) = InputReliability::parse(&s) {
+                    c.input_reliability = reliability;
+                }
+            },
         },
         runtime: false,
         description: "footprint and obstacle subscriptions: best_effort (reliable and best-effort publishers connect) or reliable (only reliable ones; multi-MB messages survive a lossy transport) (start-up only)",
@@ -302,9 +381,14 @@ pub static PARAMS: &[ParamSpec] = &[
         name: "velocity_type",
         kind: Kind::Text {
             default: "odometry",
-            check: check_velocity_type,
-            get: |c| &c.velocity_type,
-            set: |c, s| c.velocity_type = s,
+            check: |text| VelocityType::parse(text).map(drop),
+            get: |c| c.velocity_type.as_str(),
+            // Checked first: `parse` cannot fail here.
+            set: |c, s| {
+                if let Ok(kind) = VelocityType::parse(&s) {
+                    c.velocity_type = kind;
+                }
+            },
         },
         runtime: false,
         description: "message type on velocity_topic: odometry (nav_msgs/Odometry, its twist), twist (geometry_msgs/Twist, of base_frame: needs base_frame) or twist_stamped (geometry_msgs/TwistStamped) (start-up only)",
@@ -355,14 +439,6 @@ fn check_topic(text: &str) -> Result<(), String> {
     }
 }
 
-/// One of the velocity message types.
-fn check_velocity_type(text: &str) -> Result<(), String> {
-    match text {
-        "odometry" | "twist" | "twist_stamped" => Ok(()),
-        _ => Err("must be odometry, twist or twist_stamped".to_owned()),
-    }
-}
-
 /// A frame name as TF has them: at most 256 bytes, no NUL, no leading
 /// slash (tf2 refuses "/map"); empty means "not set".
 fn check_frame(text: &str) -> Result<(), String> {
@@ -375,14 +451,6 @@ fn check_frame(text: &str) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// `best_effort` or `reliable`.
-fn check_reliability(text: &str) -> Result<(), String> {
-    match text {
-        "best_effort" | "reliable" => Ok(()),
-        _ => Err("expected best_effort or reliable".to_owned()),
-    }
 }
 
 /// An empty `robot_footprint` means none; anything else must be a usable

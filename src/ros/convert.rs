@@ -1,5 +1,10 @@
-//! Conversions between ROS messages and the library's types.
+//! Conversions between ROS messages and the library's types. The native
+//! writing (strings, the results sequence) is `ros::native`'s.
 
+#![forbid(unsafe_code)]
+
+pub use super::native::NativeAllocError;
+use super::native::{resize_results, set_string};
 use crate::geometry::{Point, Vector};
 use crate::model::{Obstacle, ObstacleGeometry, Report};
 use crate::monitor::Prediction;
@@ -9,12 +14,6 @@ use r2r::geometry_msgs::msg::{Point32, Polygon, Pose};
 use r2r::sat_collision_msgs::msg::CollisionReport;
 use r2r::std_msgs::msg::Header;
 use r2r::NativeMsg;
-use r2r_msg_gen::{
-    sat_collision_msgs__msg__ObstacleResult as NativeResult,
-    sat_collision_msgs__msg__ObstacleResult__Sequence__fini as fini_results,
-    sat_collision_msgs__msg__ObstacleResult__Sequence__init as init_results,
-};
-use r2r_rcl::{rosidl_runtime_c__String as NativeString, rosidl_runtime_c__String__assignn};
 use std::time::Duration;
 
 /// `Point32` (float32, as `geometry_msgs/Polygon` stores them) to f64.
@@ -84,10 +83,6 @@ pub fn header(frame_id: &str, stamp: Duration) -> Header {
     }
 }
 
-/// The C message could not be resized (its allocator failed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NativeAllocError;
-
 /// Writes `report` into r2r's native (C) `CollisionReport`, for
 /// `publish_native`: numbers are written in place, strings only rewritten
 /// when they change (ids change with obstacle messages, not with
@@ -122,25 +117,7 @@ pub fn fill_native_collision_report(
     msg.min_distance = report.min_distance;
     set_string(&mut msg.nearest_obstacle_id, &report.nearest_obstacle_id)?;
     let n = report.outcomes.len().min(obstacles.len());
-    if msg.results.size != n {
-        // SAFETY: `results` is a sequence of the live message r2r created
-        // (initialised); fini then init leaves it initialised with `n`
-        // default elements, or empty when init fails.
-        let resized = unsafe {
-            fini_results(&mut msg.results);
-            init_results(&mut msg.results, n)
-        };
-        if !resized {
-            return Err(NativeAllocError);
-        }
-    }
-    let results: &mut [NativeResult] = if msg.results.data.is_null() {
-        &mut []
-    } else {
-        // SAFETY: `data` points to `size` initialised elements owned by the
-        // message, which `msg` borrows mutably.
-        unsafe { std::slice::from_raw_parts_mut(msg.results.data, msg.results.size) }
-    };
+    let results = resize_results(&mut msg.results, n)?;
     let zero = Vector::zeros();
     for ((out, obstacle), outcome) in results.iter_mut().zip(obstacles).zip(&report.outcomes) {
         let contact = outcome.contact;
@@ -160,30 +137,6 @@ pub fn fill_native_collision_report(
         out.exact = outcome.exact;
     }
     Ok(())
-}
-
-/// Sets a string of a native message: nothing to do when it already reads
-/// `value`; else one copy of exactly `value`'s bytes (no intermediate
-/// `CString`, so no allocation on the Rust side and no panic on a NUL).
-fn set_string(target: &mut NativeString, value: &str) -> Result<(), NativeAllocError> {
-    let current: &[u8] = if target.data.is_null() {
-        &[]
-    } else {
-        // SAFETY: an initialised rosidl string holds `size` bytes at `data`.
-        unsafe { std::slice::from_raw_parts(target.data.cast::<u8>(), target.size) }
-    };
-    if current == value.as_bytes() {
-        return Ok(());
-    }
-    // SAFETY: `target` is an initialised rosidl string; assignn copies
-    // `value.len()` bytes from a valid pointer.
-    let assigned =
-        unsafe { rosidl_runtime_c__String__assignn(target, value.as_ptr().cast(), value.len()) };
-    if assigned {
-        Ok(())
-    } else {
-        Err(NativeAllocError)
-    }
 }
 
 #[cfg(test)]
@@ -298,10 +251,10 @@ mod tests {
         let mut native = NativeMsg::<CollisionReport>::new();
         for value in ["wall", "", "pallet\0hidden", "Gabelstapler_ü", "wall"] {
             set_string(&mut native.status, value).expect("assign");
-            let bytes = unsafe {
-                std::slice::from_raw_parts(native.status.data.cast::<u8>(), native.status.size)
-            };
-            assert_eq!(bytes, value.as_bytes());
+            assert_eq!(
+                super::super::native::bytes(&native.status),
+                value.as_bytes()
+            );
         }
     }
 

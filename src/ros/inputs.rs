@@ -6,7 +6,9 @@
 //! the node no more than reading its lengths, and a frame id with a NUL or
 //! bytes that are not UTF-8 is refused instead of being compared after a
 //! lossy conversion (r2r's own conversion stops at a NUL and turns invalid
-//! UTF-8 into an empty string).
+//! UTF-8 into an empty string). The native reading itself (strings as
+//! bytes, sequences as slices) is `ros::native`'s: this module holds no
+//! `unsafe`.
 //!
 //! Every input is stamped with its arrival (ROS time and clock generation)
 //! the moment it is taken, on the thread that spins the node: freshness is
@@ -18,13 +20,15 @@
 //! same response) whose request is a [`CheckedRequest`], read from the
 //! native request with the checks of the topics before it is copied.
 
+#![forbid(unsafe_code)]
+
+use super::native;
 use crate::geometry::Point;
 use crate::geometry::MAX_VERTICES;
 use crate::limits::{
     MAX_INSTANCES, MAX_INSTANCE_VERTICES, MAX_OBSTACLES_PER_MESSAGE, MAX_VERTICES_PER_MESSAGE,
 };
 use crate::model::{ObstacleGeometry, Rejection, Status};
-use crate::text::{check_name, MAX_FRAME_ID_BYTES, MAX_ID_BYTES};
 use r2r::geometry_msgs::msg::Pose;
 use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
 use r2r::{WrappedServiceTypeSupport, WrappedTypesupport};
@@ -32,9 +36,9 @@ use r2r_msg_gen::{
     geometry_msgs__msg__Point32 as NativePoint, geometry_msgs__msg__Polygon as NativePolygon,
     geometry_msgs__msg__PolygonInstanceStamped as NativeInstance,
     geometry_msgs__msg__PolygonStamped as NativeFootprint,
-    geometry_msgs__msg__PoseStamped as NativePoseStamped, geometry_msgs__msg__Twist as NativeTwist,
+    geometry_msgs__msg__Twist as NativeTwist,
     geometry_msgs__msg__TwistStamped as NativeTwistStamped,
-    nav_msgs__msg__Odometry as NativeOdometry, sat_collision_msgs__msg__Obstacle as NativeObstacle,
+    nav_msgs__msg__Odometry as NativeOdometry,
     sat_collision_msgs__msg__ObstacleArray as NativeArray,
     sat_collision_msgs__srv__CheckFootprint_Request as NativeFootprintRequest,
     sat_collision_msgs__srv__CheckPath_Request as NativePathRequest,
@@ -57,35 +61,13 @@ pub struct Arrival {
     pub generation: u32,
 }
 
-/// The bytes of a rosidl string (its `size`, NULs included).
-pub(super) fn string_bytes(s: &NativeString) -> &[u8] {
-    if s.data.is_null() || s.size == 0 {
-        return &[];
-    }
-    // SAFETY: an initialised rosidl string owns `size` bytes at `data`; the
-    // slice borrows the message that owns the string.
-    unsafe { std::slice::from_raw_parts(s.data.cast::<u8>(), s.size) }
-}
-
-/// The elements of a rosidl sequence that `owner` (the message field
-/// holding it) owns.
-pub(super) fn sequence<T, O>(_owner: &O, data: *const T, size: usize) -> &[T] {
-    if data.is_null() || size == 0 {
-        return &[];
-    }
-    // SAFETY: an initialised rosidl sequence owns `size` elements at `data`,
-    // and lives as long as `owner`, which the returned slice borrows.
-    unsafe { std::slice::from_raw_parts(data, size) }
-}
-
 fn points_of(polygon: &NativePolygon) -> &[NativePoint] {
-    sequence(polygon, polygon.points.data, polygon.points.size)
+    native::items(&polygon.points)
 }
 
 /// A checked frame id, copied into `out`.
 fn frame_into(s: &NativeString, out: &mut String) -> Result<(), Rejection> {
-    let frame =
-        check_name(string_bytes(s), MAX_FRAME_ID_BYTES).map_err(|_| Rejection::InvalidFrameId)?;
+    let frame = native::frame_id(s)?;
     out.clear();
     out.push_str(frame);
     Ok(())
@@ -109,7 +91,7 @@ pub fn footprint_bytes(msg: &NativeFootprint) -> usize {
 
 /// About how many bytes a native obstacle array holds.
 pub fn array_bytes(msg: &NativeArray) -> usize {
-    sequence(msg, msg.obstacles.data, msg.obstacles.size)
+    native::items(&msg.obstacles)
         .iter()
         .map(|o| o.id.size + POINT_BYTES * o.polygon.points.size)
         .fold(msg.header.frame_id.size, usize::saturating_add)
@@ -118,11 +100,6 @@ pub fn array_bytes(msg: &NativeArray) -> usize {
 /// About how many bytes a native obstacle instance holds.
 pub fn instance_bytes(msg: &NativeInstance) -> usize {
     msg.header.frame_id.size + POINT_BYTES * msg.polygon.polygon.points.size
-}
-
-/// Header time in seconds (0 asks for the latest transform).
-pub(super) fn seconds(stamp: &r2r_msg_gen::builtin_interfaces__msg__Time) -> f64 {
-    f64::from(stamp.sec) + f64::from(stamp.nanosec) * 1e-9
 }
 
 /// A stamp of an owned (non-native) message in seconds.
@@ -148,16 +125,15 @@ impl FootprintInput {
     pub fn read(&mut self, msg: &NativeFootprint) {
         self.points.clear();
         self.rejected = None;
-        self.stamp = seconds(&msg.header.stamp);
+        self.stamp = native::seconds(&msg.header.stamp);
         if let Err(r) = frame_into(&msg.header.frame_id, &mut self.frame_id) {
             self.rejected = Some(r);
             return;
         }
-        let points = points_of(&msg.polygon);
-        if points.len() > MAX_VERTICES {
+        let Some(points) = native::items_within(&msg.polygon.points, MAX_VERTICES) else {
             self.rejected = Some(Rejection::TooManyVertices);
             return;
-        }
+        };
         push_points(points, &mut self.points);
         shrink(&mut self.points);
     }
@@ -189,10 +165,8 @@ impl ArrayInput {
     fn try_read(msg: &NativeArray) -> Result<ArrayInput, Rejection> {
         let mut frame_id = String::new();
         frame_into(&msg.header.frame_id, &mut frame_id)?;
-        let list: &[NativeObstacle] = sequence(msg, msg.obstacles.data, msg.obstacles.size);
-        if list.len() > MAX_OBSTACLES_PER_MESSAGE {
-            return Err(Rejection::TooManyObstacles);
-        }
+        let list = native::items_within(&msg.obstacles, MAX_OBSTACLES_PER_MESSAGE)
+            .ok_or(Rejection::TooManyObstacles)?;
         let vertices = list
             .iter()
             .map(|o| o.polygon.points.size)
@@ -202,8 +176,7 @@ impl ArrayInput {
         }
         let mut obstacles = Vec::with_capacity(list.len());
         for o in list {
-            let id =
-                check_name(string_bytes(&o.id), MAX_ID_BYTES).map_err(|_| Rejection::InvalidId)?;
+            let id = native::obstacle_id(&o.id)?;
             let mut points = Vec::with_capacity(o.polygon.points.size);
             push_points(points_of(&o.polygon), &mut points);
             let geometry = ObstacleGeometry::from_points_and_radius(points, o.radius);
@@ -211,7 +184,7 @@ impl ArrayInput {
         }
         Ok(ArrayInput::Obstacles {
             frame_id,
-            stamp: seconds(&msg.header.stamp),
+            stamp: native::seconds(&msg.header.stamp),
             obstacles,
         })
     }
@@ -236,15 +209,14 @@ impl InstanceInput {
         if let Err(r) = frame_into(&msg.header.frame_id, &mut frame_id) {
             return InstanceInput::Rejected(r);
         }
-        let points = points_of(&msg.polygon.polygon);
-        if points.len() > MAX_VERTICES {
+        let Some(points) = native::items_within(&msg.polygon.polygon.points, MAX_VERTICES) else {
             return InstanceInput::Rejected(Rejection::TooManyVertices);
-        }
+        };
         let mut out = Vec::with_capacity(points.len());
         push_points(points, &mut out);
         InstanceInput::Instance {
             frame_id,
-            stamp: seconds(&msg.header.stamp),
+            stamp: native::seconds(&msg.header.stamp),
             id: msg.polygon.id,
             points: out,
         }
@@ -284,13 +256,13 @@ impl VelocityInput {
     /// `nav_msgs/Odometry`: the twist is of `child_frame_id`, in its axes,
     /// stamped by its header.
     pub fn odometry(msg: &NativeOdometry) -> VelocityInput {
-        let stamp = seconds(&msg.header.stamp);
+        let stamp = native::seconds(&msg.header.stamp);
         Self::of(Some((&msg.child_frame_id, stamp)), &msg.twist.twist)
     }
 
     /// `geometry_msgs/TwistStamped`: of `header.frame_id`, at its stamp.
     pub fn twist_stamped(msg: &NativeTwistStamped) -> VelocityInput {
-        let stamp = seconds(&msg.header.stamp);
+        let stamp = native::seconds(&msg.header.stamp);
         Self::of(Some((&msg.header.frame_id, stamp)), &msg.twist)
     }
 
@@ -339,7 +311,7 @@ impl<R> CheckedRequest<R> {
 
 /// The footprint's point count against [`MAX_VERTICES`].
 fn footprint_refusal(polygon: &NativePolygon) -> Option<Status> {
-    (polygon.points.size > MAX_VERTICES).then_some(Status::InvalidFootprint)
+    (native::len(&polygon.points) > MAX_VERTICES).then_some(Status::InvalidFootprint)
 }
 
 impl WrappedTypesupport for CheckedRequest<CheckFootprint::Request> {
@@ -390,9 +362,9 @@ impl WrappedTypesupport for CheckedRequest<CheckPath::Request> {
     /// footprint's size, before the copy.
     fn from_native(msg: &NativePathRequest) -> Self {
         let path = &msg.path;
-        let poses: &[NativePoseStamped] = sequence(path, path.poses.data, path.poses.size);
+        let poses = native::items(&path.poses);
         let first_pose = poses.first().map(|p| Pose::from_native(&p.pose));
-        let frame_ok = |s: &NativeString| check_name(string_bytes(s), MAX_FRAME_ID_BYTES).is_ok();
+        let frame_ok = |s: &NativeString| native::frame_id(s).is_ok();
         let refusal = if !frame_ok(&path.header.frame_id)
             || !poses.iter().all(|p| frame_ok(&p.header.frame_id))
         {
@@ -689,164 +661,4 @@ impl PendingObstacles {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn at(time: f64) -> Arrival {
-        Arrival {
-            time,
-            generation: 0,
-        }
-    }
-
-    #[test]
-    fn pending_since_covers_queued_and_working_inputs() {
-        let p = PendingObstacles::default();
-        assert_eq!(p.pending_since(), None);
-        p.put_array(ArrayInput::Rejected(Rejection::InvalidId), at(1.0));
-        p.put_array(ArrayInput::Rejected(Rejection::InvalidId), at(2.0));
-        assert_eq!(p.pending_since(), Some(1.0), "the oldest arrival counts");
-        let taken = p.take(Duration::ZERO);
-        assert!(
-            matches!(taken.array, Some((_, a)) if a.time == 2.0),
-            "newest kept"
-        );
-        assert_eq!(p.pending_since(), Some(1.0), "still being taken in");
-        p.put_instance(InstanceInput::Rejected(Rejection::InvalidFrameId), at(3.0));
-        p.done();
-        assert_eq!(p.pending_since(), Some(3.0));
-        let taken = p.take(Duration::ZERO);
-        assert_eq!(taken.instances.len(), 1);
-        p.done();
-        assert_eq!(p.pending_since(), None);
-    }
-
-    /// A native `check_path` request with the frame ids set as bytes.
-    fn native_path(
-        path_frame: &[u8],
-        pose_frames: &[&[u8]],
-        footprint: usize,
-    ) -> r2r::NativeMsg<CheckPath::Request> {
-        let owned = CheckPath::Request {
-            path: r2r::nav_msgs::msg::Path {
-                poses: vec![Default::default(); pose_frames.len()],
-                ..Default::default()
-            },
-            footprint: r2r::geometry_msgs::msg::Polygon {
-                points: vec![Default::default(); footprint],
-            },
-            padding: 0.0,
-        };
-        let mut native = r2r::NativeMsg::<CheckPath::Request>::from(&owned);
-        let assign = |s: &mut NativeString, bytes: &[u8]| {
-            // SAFETY: an initialised string of a live message; assignn
-            // copies `bytes.len()` bytes, NULs included.
-            let ok = unsafe {
-                r2r_rcl::rosidl_runtime_c__String__assignn(s, bytes.as_ptr().cast(), bytes.len())
-            };
-            assert!(ok);
-        };
-        assign(&mut native.path.header.frame_id, path_frame);
-        let poses = &mut native.path.poses;
-        for (k, frame) in pose_frames.iter().enumerate() {
-            // SAFETY: k < size, an element of the sequence built above.
-            assign(unsafe { &mut (*poses.data.add(k)).header.frame_id }, frame);
-        }
-        native
-    }
-
-    #[test]
-    fn path_requests_are_refused_for_frame_ids_that_are_not_text() {
-        let read = |path: &[u8], poses: &[&[u8]], footprint: usize| {
-            let request = CheckedRequest::<CheckPath::Request>::from_native(&native_path(
-                path, poses, footprint,
-            ));
-            (
-                request.refused,
-                request.poses,
-                request.message.path.poses.len(),
-            )
-        };
-        assert_eq!(read(b"odom", &[b"", b"map"], 4), (None, 2, 2));
-        let refused = Some(Status::InvalidFrameId);
-        // r2r's conversion reads each of these as "" or "map": never used.
-        for bad in [&b"map\xff"[..], b"map\0odom", b"\xc3", &[b'f'; 257]] {
-            assert_eq!(read(b"odom", &[b"", bad], 4), (refused, 2, 0), "{bad:?}");
-            assert_eq!(read(bad, &[b"map"], 4), (refused, 1, 0), "{bad:?}");
-        }
-        // A footprint too large is refused before it is copied.
-        assert_eq!(
-            read(b"map", &[b""], MAX_VERTICES + 1),
-            (Some(Status::InvalidFootprint), 1, 0)
-        );
-    }
-
-    #[test]
-    fn queued_instances_are_bounded_and_what_is_beyond_is_a_refusal() {
-        let p = PendingObstacles::default();
-        let instance = |id, n: usize| InstanceInput::Instance {
-            frame_id: "map".into(),
-            stamp: 0.0,
-            id,
-            points: vec![Point::new(0.0, 0.0); n],
-        };
-        let refusals = |batch: &Batch| -> Vec<Rejection> {
-            batch
-                .instances
-                .iter()
-                .filter_map(|(i, _)| match i {
-                    InstanceInput::Rejected(r) => Some(*r),
-                    InstanceInput::Instance { .. } => None,
-                })
-                .collect()
-        };
-        // Vertices: four quarters fit, a fifth is refused, a replacement
-        // counts what it replaces as gone.
-        let quarter = MAX_INSTANCE_VERTICES / 4;
-        for id in 0..5 {
-            p.put_instance(instance(id, quarter), at(1.0));
-        }
-        p.put_instance(instance(0, 10), at(1.1));
-        p.put_instance(instance(5, quarter - 10), at(1.2));
-        let taken = p.take(Duration::ZERO);
-        assert_eq!(taken.instances.len(), 6, "five ids and one refusal");
-        assert_eq!(refusals(&taken), [Rejection::TooManyVertices]);
-        let queued: usize = taken.instances.iter().map(|(i, _)| points_in(i)).sum();
-        assert_eq!(queued, MAX_INSTANCE_VERTICES);
-        // Ids: the bound, then refusals; only the newest refusal is kept.
-        for id in 0..MAX_INSTANCES as i64 + 50 {
-            p.put_instance(instance(id, 3), at(2.0));
-        }
-        p.put_instance(instance(3, 4), at(2.1));
-        let taken = p.take(Duration::ZERO);
-        assert_eq!(taken.instances.len(), MAX_INSTANCES + 1);
-        assert_eq!(refusals(&taken), [Rejection::TooManyObstacles]);
-        assert!(matches!(
-            taken.instances.last(),
-            Some((InstanceInput::Rejected(_), _))
-        ));
-        // Taken: the bounds start afresh.
-        p.put_instance(instance(9999, quarter), at(3.0));
-        assert_eq!(refusals(&p.take(Duration::ZERO)), []);
-    }
-
-    #[test]
-    fn instances_keep_the_newest_message_per_id() {
-        let p = PendingObstacles::default();
-        let instance = |id, x: f64| InstanceInput::Instance {
-            frame_id: "map".into(),
-            stamp: 0.0,
-            id,
-            points: vec![Point::new(x, 0.0)],
-        };
-        p.put_instance(instance(1, 0.0), at(1.0));
-        p.put_instance(instance(2, 0.0), at(1.1));
-        p.put_instance(instance(1, 5.0), at(1.2));
-        let taken = p.take(Duration::ZERO);
-        assert_eq!(taken.instances.len(), 2);
-        assert!(matches!(
-            &taken.instances[0].0,
-            InstanceInput::Instance { id: 1, points, .. } if points[0].x == 5.0
-        ));
-    }
-}
+mod tests;

@@ -5,6 +5,7 @@
 pub mod convert;
 pub mod inputs;
 pub mod markers;
+pub(crate) mod native;
 pub mod node;
 pub mod params;
 pub mod spin;

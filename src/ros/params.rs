@@ -3,7 +3,7 @@
 //! message naming it), and `set_parameters` requests are checked the same
 //! way and refused for parameters that only apply at start-up. Names,
 //! checks, descriptions and which may change at run time all come from
-//! [`PARAMS`](crate::config::PARAMS).
+//! [`PARAMS`].
 
 use crate::config::{param, ConfigError, NodeConfig, Value, PARAMS};
 use indexmap::IndexMap;

@@ -9,15 +9,15 @@
 //! stored as its frame's fault ([`crate::frames`]): lookups through that
 //! frame then fail until a good transform arrives. What the tree refused
 //! (and the frames it evicted at its limit) is counted in a [`TfIntake`]
-//! for the node's throttled warnings.
+//! for the node's throttled warnings. The native reading is
+//! `ros::native`'s.
 
-use super::inputs::{seconds, sequence, string_bytes, Arrival};
+#![forbid(unsafe_code)]
+
+use super::inputs::Arrival;
+use super::native;
 use crate::frames::{planar_transform, FrameTree, InsertError};
-use crate::text::{check_name, MAX_FRAME_ID_BYTES};
-use r2r_msg_gen::{
-    geometry_msgs__msg__TransformStamped as NativeTransform,
-    tf2_msgs__msg__TFMessage as NativeTfMessage,
-};
+use r2r_msg_gen::tf2_msgs__msg__TFMessage as NativeTfMessage;
 
 /// Most transforms read from one TF message; a larger message is refused
 /// as a whole (a robot's whole static tree is a few hundred).
@@ -99,17 +99,16 @@ impl TfBuffer {
             self.tree.forget_dynamic();
             self.generation = arrival.generation;
         }
-        if msg.transforms.size > MAX_TRANSFORMS_PER_MESSAGE {
+        let Some(transforms) = native::items_within(&msg.transforms, MAX_TRANSFORMS_PER_MESSAGE)
+        else {
             self.intake.oversized_messages += 1;
             return;
-        }
-        let transforms: &[NativeTransform] =
-            sequence(msg, msg.transforms.data, msg.transforms.size);
+        };
         self.tree.begin_message();
         for t in transforms {
             let (Ok(parent), Ok(child)) = (
-                check_name(string_bytes(&t.header.frame_id), MAX_FRAME_ID_BYTES),
-                check_name(string_bytes(&t.child_frame_id), MAX_FRAME_ID_BYTES),
+                native::frame_id(&t.header.frame_id),
+                native::frame_id(&t.child_frame_id),
             ) else {
                 self.intake.bad_frame_ids += 1;
                 continue;
@@ -122,7 +121,7 @@ impl TfBuffer {
             if transform.is_err() {
                 self.intake.faults += 1;
             }
-            let stamp = seconds(&t.header.stamp);
+            let stamp = native::seconds(&t.header.stamp);
             match self
                 .tree
                 .insert(parent, child, stamp, transform, is_static, arrival.time)

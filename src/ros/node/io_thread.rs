@@ -3,6 +3,7 @@
 
 use super::ros_time::RosTime;
 use super::threads::{lock, trim_heap};
+use crate::config::{InputReliability, VelocityType};
 use crate::ros::inputs::{
     self, ArrayInput, InstanceInput, LatestFootprint, LatestVelocity, PendingObstacles,
     VelocityInput,
@@ -22,11 +23,10 @@ use std::sync::{Arc, Mutex};
 /// common for perception) connect; keep-latest slots take what arrives.
 /// `input_reliability: reliable` makes them reliable (only reliable
 /// publishers connect; a lost fragment of a multi-MB message is sent again).
-fn input_qos(reliable: bool) -> QosProfile {
-    if reliable {
-        QosProfile::default()
-    } else {
-        QosProfile::default().best_effort()
+fn input_qos(reliability: InputReliability) -> QosProfile {
+    match reliability {
+        InputReliability::Reliable => QosProfile::default(),
+        InputReliability::BestEffort => QosProfile::default().best_effort(),
     }
 }
 
@@ -52,11 +52,11 @@ pub(super) struct Sinks {
     /// Woken after each `/tf` message, when the footprint comes from TF:
     /// the robot moved.
     pub(super) tf_moved: Option<Arc<tokio::sync::Notify>>,
-    /// `input_reliability: reliable`.
-    pub(super) reliable_inputs: bool,
+    /// `input_reliability`.
+    pub(super) reliability: InputReliability,
     /// `velocity_topic` (not empty) and `velocity_type`, and where the
     /// newest velocity goes.
-    pub(super) velocity: Option<(String, String, Arc<LatestVelocity>)>,
+    pub(super) velocity: Option<(String, VelocityType, Arc<LatestVelocity>)>,
 }
 
 /// The velocity subscription, of the type `velocity_type` names.
@@ -85,7 +85,7 @@ pub(super) fn io_thread(
     stop: StopFlag,
     started: std::sync::mpsc::Sender<Result<(), String>>,
 ) {
-    let input = input_qos(sinks.reliable_inputs);
+    let input = input_qos(sinks.reliability);
     let subscribed = (|| -> r2r::Result<_> {
         let footprint = match sinks.footprints {
             Some(_) => Some(node.subscribe_native::<PolygonStamped>("footprint", input.clone())?),
@@ -93,14 +93,14 @@ pub(super) fn io_thread(
         };
         let velocity = match &sinks.velocity {
             None => None,
-            Some((topic, kind, _)) => Some(match kind.as_str() {
-                "twist" => {
+            Some((topic, kind, _)) => Some(match kind {
+                VelocityType::Twist => {
                     VelocitySub::Twist(node.subscribe_native::<Twist>(topic, input.clone())?)
                 }
-                "twist_stamped" => VelocitySub::TwistStamped(
+                VelocityType::TwistStamped => VelocitySub::TwistStamped(
                     node.subscribe_native::<TwistStamped>(topic, input.clone())?,
                 ),
-                _ => {
+                VelocityType::Odometry => {
                     VelocitySub::Odometry(node.subscribe_native::<Odometry>(topic, input.clone())?)
                 }
             }),
