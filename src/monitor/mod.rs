@@ -92,7 +92,7 @@ pub struct MonitorConfig {
     /// The frame of the report, the markers and the planner's poses; empty:
     /// the footprint's frame (else the obstacles'). Must be fixed in the
     /// world (`map`, `odom`) when inputs are stamped at different times:
-    /// see [`placement`].
+    /// see `src/monitor/placement.rs`.
     pub global_frame: String,
     /// How far (s) a transform may be from the time asked before it counts
     /// as missing: a stamp past the newest sample, or (for the latest
@@ -1236,7 +1236,7 @@ impl Monitor {
     }
 }
 
-/// Where the robot is going: see [`motion`].
+/// Where the robot is going: see `src/monitor/motion.rs`.
 impl Monitor {
     /// The robot's latest velocity: `linear` (m/s, in `frame_id`'s axes)
     /// and `angular` (rad/s) of `frame_id` (empty: `base_frame`),
