@@ -152,6 +152,8 @@
 //!   [`cli`]: what the binaries share about their command lines;
 //! * `ros` (feature `ros`): the r2r node glue.
 
+#![warn(missing_docs)]
+
 pub mod broadphase;
 pub mod cli;
 pub mod config;

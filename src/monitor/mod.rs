@@ -131,8 +131,11 @@ impl Default for MonitorConfig {
 /// Answer to [`Monitor::check_trajectory`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrajectoryCheck {
+    /// The inputs were usable: the answer can be trusted.
     pub valid: bool,
+    /// [`Status::Ok`] or why the answer cannot be trusted.
     pub status: Status,
+    /// Per pose; with `fail_safe` and not `valid`, every pose colliding.
     pub check: crate::planner::PoseCheck,
 }
 
@@ -172,9 +175,11 @@ struct Instance {
 /// ([`Monitor::upsert_instances`]).
 #[derive(Clone, Debug)]
 pub struct InstanceUpdate {
+    /// The frame of the obstacle's points.
     pub frame_id: String,
     /// Header stamp (s); 0: placed with the latest transform.
     pub stamp: f64,
+    /// The obstacle, validated.
     pub obstacle: Obstacle,
     /// When it arrived (s).
     pub received: f64,
@@ -536,6 +541,8 @@ impl Clone for Monitor {
 }
 
 impl Monitor {
+    /// A monitor that knows nothing yet: its answers are not valid
+    /// until the inputs arrive.
     pub fn new(config: MonitorConfig) -> Self {
         let mut monitor = Monitor {
             config,
@@ -545,10 +552,13 @@ impl Monitor {
         monitor
     }
 
+    /// The settings in force.
     pub fn config(&self) -> &MonitorConfig {
         &self.config
     }
 
+    /// Replaces the settings; a new global frame places the inputs
+    /// again, without TF (see [`place`](Self::place)).
     pub fn set_config(&mut self, config: MonitorConfig) {
         let replace = config.global_frame != self.config.global_frame;
         self.config = config;
