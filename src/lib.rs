@@ -41,6 +41,28 @@
 //! # Ok::<(), sat_collision::geometry::ShapeError>(())
 //! ```
 //!
+//! One shape moving, the other fixed: the first contact.
+//!
+//! ```
+//! use nalgebra::Isometry2;
+//! use sat_collision::geometry::{time_of_impact, Motion, Point, Shape, Vector};
+//!
+//! let square = Shape::polygon(&[
+//!     Point::new(-0.5, -0.5), Point::new(0.5, -0.5),
+//!     Point::new(0.5, 0.5), Point::new(-0.5, 0.5),
+//! ])?;
+//! let post = Shape::circle(Point::new(3.0, 0.0), 0.5)?;
+//! // At 1 m/s along x the 2 m gap closes after 2 s (within the next 5 s).
+//! let motion = Motion::twist(&Isometry2::identity(), Vector::new(1.0, 0.0), 0.0);
+//! let impact = time_of_impact(&square, &motion, 5.0, &post, 0.0).expect("a contact");
+//! assert!((impact.time - 2.0).abs() < 1e-9);
+//! assert!(impact.exact); // a translation: exact
+//! // Backwards, nothing is hit.
+//! let away = Motion::twist(&Isometry2::identity(), Vector::new(-1.0, 0.0), 0.0);
+//! assert!(time_of_impact(&square, &away, 5.0, &post, 0.0).is_none());
+//! # Ok::<(), sat_collision::geometry::ShapeError>(())
+//! ```
+//!
 //! ## Many poses
 //!
 //! ```
