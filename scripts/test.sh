@@ -5,8 +5,9 @@
 #
 # Steps: environment (scripts/setup.sh, then source scripts/env.sh: ROS 2 +
 # sat_collision_msgs), cargo fmt --check, the module-layer check (no import cycle),
-# clippy without and with the `ros` feature (-D warnings), cargo test without and with
-# ROS, then the Python (rclpy) tests in tests/python with the venv's pytest.
+# clippy without and with the `ros` feature (-D warnings), cargo doc without and with
+# ROS (-D warnings), cargo test (doctests included) without and with ROS, then the
+# Python (rclpy) tests in tests/python with the venv's pytest.
 # Every step must pass; any failure stops the script with a non-zero exit.
 #
 # Environment knobs:
@@ -63,6 +64,14 @@ run cargo clippy --all-targets --no-default-features -- -D warnings
 
 step "cargo clippy --all-targets -- -D warnings  (default features: ros)"
 run cargo clippy --all-targets -- -D warnings
+
+step "cargo doc --no-deps --no-default-features  (RUSTDOCFLAGS=-D warnings)"
+# Broken or private intra-doc links, and (with #![warn(missing_docs)]) undocumented
+# public items, fail here. The doctests themselves run with `cargo test` below.
+RUSTDOCFLAGS="-D warnings" run cargo doc --no-deps --no-default-features
+
+step "cargo doc --no-deps  (default features: ros; RUSTDOCFLAGS=-D warnings)"
+RUSTDOCFLAGS="-D warnings" run cargo doc --no-deps
 
 step "cargo test --no-default-features"
 run cargo test --no-default-features

@@ -69,6 +69,8 @@ pub struct ObstacleIndex {
 }
 
 impl ObstacleIndex {
+    /// Indexes the boxes of `obstacles` (the same slice, in the same order,
+    /// is passed to every query).
     pub fn new(obstacles: &[Obstacle]) -> Self {
         let mut index = ObstacleIndex::default();
         index.rebuild(obstacles);
@@ -110,6 +112,7 @@ impl ObstacleIndex {
         self.min_x.len()
     }
 
+    /// True when no obstacle is indexed.
     pub fn is_empty(&self) -> bool {
         self.min_x.is_empty()
     }

@@ -14,11 +14,20 @@ pub struct NodeConfig {
     /// `exact_range`; its `overload_timeout` is not a parameter and keeps
     /// [`MonitorConfig`]'s default.
     pub monitor: MonitorConfig,
+    /// `publish_rate` (Hz): how often the answer is published again.
     pub publish_rate: f64,
+    /// `markers_rate` (Hz): the cap on marker publication; 0: no markers.
     pub markers_rate: f64,
+    /// `zones_file`: a YAML file of keep-out zones; empty: none.
     pub zones_file: String,
+    /// `robot_footprint`: nav2's `"[[x, y], ...]"` in the robot frame;
+    /// empty: none.
     pub robot_footprint: String,
+    /// `robot_radius` (m): a round robot, when there is no
+    /// `robot_footprint`; 0: none.
     pub robot_radius: f64,
+    /// `max_service_checks`: the most vertex steps one planner request may
+    /// ask for ([`crate::planner::request_cost`]).
     pub max_service_checks: f64,
     /// The robot's velocity topic; empty: no prediction.
     pub velocity_topic: String,
@@ -135,22 +144,35 @@ pub enum Kind {
     /// A double in the closed range `[min, max]`; an integer is taken as a
     /// double (YAML `1` for `1.0`).
     Number {
+        /// The value when none is given.
         default: f64,
+        /// Smallest value accepted.
         min: f64,
+        /// Largest value accepted.
         max: f64,
+        /// Reads the value from a [`NodeConfig`].
         get: fn(&NodeConfig) -> f64,
+        /// Writes the value into a [`NodeConfig`].
         set: fn(&mut NodeConfig, f64),
     },
+    /// A boolean.
     Bool {
+        /// The value when none is given.
         default: bool,
+        /// Reads the value from a [`NodeConfig`].
         get: fn(&NodeConfig) -> bool,
+        /// Writes the value into a [`NodeConfig`].
         set: fn(&mut NodeConfig, bool),
     },
     /// A string; `check` refuses unusable content with a message.
     Text {
+        /// The value when none is given.
         default: &'static str,
+        /// `Err` with the message a user sees when the text is unusable.
         check: fn(&str) -> Result<(), String>,
+        /// Reads the value from a [`NodeConfig`].
         get: fn(&NodeConfig) -> &str,
+        /// Writes the value into a [`NodeConfig`].
         set: fn(&mut NodeConfig, String),
     },
 }
@@ -158,7 +180,9 @@ pub enum Kind {
 /// One parameter of the node: see [`PARAMS`].
 #[derive(Clone, Copy, Debug)]
 pub struct ParamSpec {
+    /// The parameter's name.
     pub name: &'static str,
+    /// Its type, default, checks and field.
     pub kind: Kind,
     /// Takes effect while the node runs (`set_parameters`); otherwise read
     /// at start-up only, and a run-time change is refused.
@@ -466,7 +490,9 @@ fn check_footprint(text: &str) -> Result<(), String> {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("parameter `{parameter}`: {message}")]
 pub struct ConfigError {
+    /// The parameter's name.
     pub parameter: String,
+    /// What is wrong with its value.
     pub message: String,
 }
 
@@ -484,9 +510,13 @@ pub enum FootprintTextError {
 /// A value that arrived for a parameter, from a file or a `set_parameters`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
+    /// A boolean.
     Bool(bool),
+    /// An integer.
     Integer(i64),
+    /// A double.
     Double(f64),
+    /// A string.
     String(String),
     /// Any other type (arrays, bytes, not set).
     Other(&'static str),
@@ -513,6 +543,7 @@ impl ParamSpec {
         }
     }
 
+    /// The default, as a [`Value`].
     pub fn default_value(&self) -> Value {
         match self.kind {
             Kind::Number { default, .. } => Value::Double(default),

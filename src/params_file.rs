@@ -168,14 +168,19 @@ pub enum ParamsFileError {
         keys.join(", ")
     )]
     NoEntryForNode {
+        /// The node's name.
         node: String,
+        /// The file's first few top-level keys.
         keys: Vec<String>,
+        /// How to name the node in the file.
         hint: String,
     },
     /// A problem with the file at `path`.
     #[error("{path}: {source}")]
     InFile {
+        /// The file's path (escaped).
         path: String,
+        /// What is wrong with it.
         source: Box<ParamsFileError>,
     },
 }
@@ -225,7 +230,9 @@ pub fn params_files_from_args(args: &[String]) -> Vec<String> {
 /// One `--params-file`, read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamsFile {
+    /// The path as given.
     pub path: String,
+    /// The file's contents.
     pub text: String,
 }
 

@@ -49,6 +49,8 @@ impl Cancel {
         self.0.store(true, Ordering::Relaxed);
     }
 
+    /// True once [`cancel`](Self::cancel) was called on this flag or a
+    /// clone.
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
@@ -188,8 +190,11 @@ pub struct PoseRequest<F, P> {
 /// A [`PoseRequest`] that passed [`PoseRequest::validate`].
 #[derive(Clone, Debug)]
 pub struct ValidPoseRequest {
+    /// The footprint, validated (robot frame).
     pub footprint: Shape,
+    /// The poses, all of them usable.
     pub poses: Vec<Isometry2<f64>>,
+    /// Padding (m) on top of the configured one.
     pub padding: f64,
 }
 

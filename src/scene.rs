@@ -62,10 +62,13 @@ pub const MAX_HORIZON: f64 = 3600.0;
 /// area finite and drawable.
 pub const MAX_VELOCITY: f64 = 1000.0;
 
+/// `{center: [x, y], radius: r}` (m).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct CircleSpec {
+    /// Centre `[x, y]` (m).
     pub center: [f64; 2],
+    /// Radius (m).
     pub radius: f64,
 }
 
@@ -73,11 +76,17 @@ pub struct CircleSpec {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(untagged)]
 pub enum ShapeSpec {
+    /// `[[x, y], ...]`: a polygon's points (m).
     Polygon(Vec<[f64; 2]>),
-    Circle { circle: CircleSpec },
+    /// `{circle: {center: [x, y], radius: r}}`.
+    Circle {
+        /// The disc.
+        circle: CircleSpec,
+    },
 }
 
 impl ShapeSpec {
+    /// The geometry as an obstacle message would carry it.
     pub fn geometry(&self) -> ObstacleGeometry {
         match self {
             ShapeSpec::Polygon(points) => ObstacleGeometry::Polygon(to_points(points)),
@@ -88,30 +97,40 @@ impl ShapeSpec {
         }
     }
 
+    /// Validates into a [`Shape`].
     pub fn to_shape(&self) -> Result<Shape, ShapeError> {
         self.geometry().to_shape()
     }
 }
 
+/// One entry of `obstacles`: an id and either a `polygon` or a `circle`.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ObstacleSpec {
+    /// The obstacle's id, as reported.
     pub id: String,
+    /// `[[x, y], ...]` (m).
     #[serde(default)]
     pub polygon: Option<Vec<[f64; 2]>>,
+    /// A disc.
     #[serde(default)]
     pub circle: Option<CircleSpec>,
 }
 
+/// A scene or zones file, as written (see the module's format).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Scene {
+    /// Frame of every coordinate (default `map`).
     #[serde(default = "default_frame")]
     pub frame_id: String,
+    /// Metres by which the footprint is inflated.
     #[serde(default)]
     pub padding: f64,
+    /// The robot's footprint; absent in a zones file.
     #[serde(default)]
     pub footprint: Option<ShapeSpec>,
+    /// The obstacles, in file order.
     #[serde(default)]
     pub obstacles: Vec<ObstacleSpec>,
     /// The robot's constant body twist `[vx, vy, wz]` (m/s, m/s, rad/s)
@@ -139,6 +158,7 @@ pub enum FootprintError {
     /// The scene has no `footprint` entry.
     #[error("the scene has no footprint")]
     Missing,
+    /// The footprint is not a valid shape.
     #[error(transparent)]
     Shape(#[from] ShapeError),
 }
@@ -146,31 +166,56 @@ pub enum FootprintError {
 /// A file that could not be used, with where the problem is.
 #[derive(Debug, thiserror::Error)]
 pub enum SceneError {
+    /// The file could not be read.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// Not YAML, or not YAML this reader accepts (anchors, depth, documents).
     #[error("{}{}: {message}", path.display(), location(*line, *column))]
     Parse {
+        /// The file.
         path: PathBuf,
+        /// Line (1-based), when known.
         line: Option<usize>,
+        /// Column (1-based), when known.
         column: Option<usize>,
+        /// What is wrong there.
         message: String,
     },
+    /// Read, but unusable: not UTF-8, or a value out of range (padding,
+    /// velocity, ...).
     #[error("{}: {message}", path.display())]
-    Invalid { path: PathBuf, message: String },
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
     /// The path names something other than a regular file (`kind`: "a
     /// FIFO", "a directory", ...); it was not read.
     #[error("{}: not a regular file ({kind}); give a YAML file", path.display())]
-    NotAFile { path: PathBuf, kind: &'static str },
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it names instead.
+        kind: &'static str,
+    },
     /// The file is larger than `limit` bytes.
     #[error(
         "{}: larger than the limit of {limit} bytes ({} MiB)",
         path.display(),
         limit / (1024 * 1024)
     )]
-    TooLarge { path: PathBuf, limit: u64 },
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit (bytes).
+        limit: u64,
+    },
 }
 
 /// `:line:column` (each when known) after a path.
@@ -550,6 +595,7 @@ pub struct Prediction {
 pub struct FirstContact {
     /// Index of the obstacle in the scene.
     pub index: usize,
+    /// Its id.
     pub id: String,
     /// Seconds from the start.
     pub time: f64,
@@ -640,12 +686,20 @@ pub fn obstacle_line(text: &str, id: &str) -> Option<usize> {
 /// One obstacle's line in the report (also the `--json` schema).
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ObstacleLine {
+    /// The obstacle's id.
     pub id: String,
+    /// `ok`, `unchecked` or why the obstacle is invalid.
     pub status: Status,
+    /// It touches or overlaps the (padded) footprint.
     pub colliding: bool,
+    /// Penetration depth (m); 0 when apart.
     pub penetration_depth: f64,
+    /// Translation `[x, y]` (m) of the footprint that separates it; zero when
+    /// apart.
     pub mtv: [f64; 2],
+    /// Clearance (m); 0 when colliding.
     pub distance: f64,
+    /// Unit normal `[x, y]` from the footprint toward the obstacle.
     pub separating_axis: [f64; 2],
     /// Seconds until the moving footprint first touches this obstacle;
     /// `null` without a velocity, without contact within the horizon, or
@@ -656,8 +710,11 @@ pub struct ObstacleLine {
 /// Result of checking a scene.
 #[derive(Clone, Debug)]
 pub struct SceneReport {
+    /// The validated footprint, or why there is none.
     pub footprint: Result<Shape, FootprintError>,
+    /// The scene's obstacles, validated, in file order.
     pub obstacles: Vec<Obstacle>,
+    /// Per obstacle, in order (empty when the footprint is not valid).
     pub outcomes: Vec<ObstacleOutcome>,
     /// With a velocity and a valid footprint: the predicted contacts.
     pub prediction: Option<Prediction>,
@@ -666,8 +723,11 @@ pub struct SceneReport {
 /// JSON form of a scene report.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct JsonReport {
+    /// See [`SceneReport::colliding`].
     pub colliding: bool,
+    /// See [`SceneReport::valid`].
     pub valid: bool,
+    /// See [`SceneReport::status`].
     pub status: Status,
     /// Seconds to the first predicted contact; `null` without a velocity,
     /// without contact within the horizon, or with an invalid footprint.
@@ -677,6 +737,7 @@ pub struct JsonReport {
     /// The footprint's pose `[x, y, yaw]` (m, m, rad) at that contact
     /// (`null` likewise).
     pub predicted_pose: Option<[f64; 3]>,
+    /// One line per obstacle, in file order.
     pub obstacles: Vec<ObstacleLine>,
 }
 
@@ -706,6 +767,7 @@ impl SceneReport {
         }
     }
 
+    /// The status is `Ok`.
     pub fn valid(&self) -> bool {
         self.status().is_ok()
     }
@@ -716,6 +778,7 @@ impl SceneReport {
         !self.valid() || summarize(&self.outcomes).any_colliding
     }
 
+    /// The report's line per obstacle, in file order.
     pub fn lines(&self) -> Vec<ObstacleLine> {
         self.obstacles
             .iter()
@@ -747,6 +810,7 @@ impl SceneReport {
             .collect()
     }
 
+    /// The report as JSON (the `--json` schema).
     pub fn to_json(&self) -> JsonReport {
         JsonReport {
             colliding: self.colliding(),

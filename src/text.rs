@@ -71,13 +71,24 @@ pub fn escape_for_log(s: &str, max_chars: usize) -> Cow<'_, str> {
 pub enum NameError {
     /// More than the allowed number of bytes.
     #[error("{len} bytes, longer than the limit of {max} bytes")]
-    TooLong { len: usize, max: usize },
+    TooLong {
+        /// Bytes given.
+        len: usize,
+        /// Bytes allowed.
+        max: usize,
+    },
     /// A NUL byte, which would cut a C string short.
     #[error("contains a NUL byte at offset {offset}")]
-    ContainsNul { offset: usize },
+    ContainsNul {
+        /// Byte offset of the NUL.
+        offset: usize,
+    },
     /// Not valid UTF-8.
     #[error("not valid UTF-8 (invalid byte at offset {offset})")]
-    NotUtf8 { offset: usize },
+    NotUtf8 {
+        /// Byte offset of the first invalid byte.
+        offset: usize,
+    },
 }
 
 impl NameError {

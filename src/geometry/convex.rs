@@ -57,6 +57,7 @@ impl ConvexPolygon {
         }
     }
 
+    /// Counter-clockwise vertices, first vertex not repeated at the end.
     pub fn vertices(&self) -> &[Point] {
         &self.vertices
     }
@@ -71,10 +72,12 @@ impl ConvexPolygon {
         &self.normals
     }
 
+    /// Bounding box of the vertices.
     pub fn aabb(&self) -> &Aabb {
         &self.aabb
     }
 
+    /// Number of vertices (at least 3).
     pub fn len(&self) -> usize {
         self.vertices.len()
     }

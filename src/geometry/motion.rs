@@ -13,16 +13,22 @@ pub enum Motion {
     /// the fixed frame, m/s) while the heading turns at `angular` rad/s
     /// about the origin: a path segment, both linear in time.
     Interpolated {
+        /// The pose at time 0.
         start: Isometry2<f64>,
+        /// Velocity of the origin, fixed frame (m/s).
         velocity: Vector,
+        /// Turn rate (rad/s).
         angular: f64,
     },
     /// A constant body twist: `velocity` (m/s) is in the body frame, the
     /// body turns at `angular` rad/s; the origin moves on an arc (a
     /// rotation about a fixed point when `angular != 0`).
     Twist {
+        /// The pose at time 0.
         start: Isometry2<f64>,
+        /// Velocity of the origin, body frame (m/s).
         velocity: Vector,
+        /// Turn rate (rad/s).
         angular: f64,
     },
 }
@@ -56,6 +62,7 @@ impl Motion {
         }
     }
 
+    /// The pose at time 0.
     pub fn start(&self) -> &Isometry2<f64> {
         match self {
             Motion::Interpolated { start, .. } | Motion::Twist { start, .. } => start,

@@ -40,7 +40,9 @@ pub fn cross(a: &Vector, b: &Vector) -> f64 {
 /// Axis-aligned bounding box, used for scale and as a broad-phase pre-test.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Aabb {
+    /// Lower-left corner.
     pub min: Point,
+    /// Upper-right corner.
     pub max: Point,
 }
 

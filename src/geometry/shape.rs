@@ -34,14 +34,17 @@ impl Circle {
         Ok(Circle { center, radius })
     }
 
+    /// Centre (m).
     pub fn center(&self) -> Point {
         self.center
     }
 
+    /// Radius (m), finite and `> 0`.
     pub fn radius(&self) -> f64 {
         self.radius
     }
 
+    /// Bounding box of the disc.
     pub fn aabb(&self) -> Aabb {
         let r = Vector::new(self.radius, self.radius);
         Aabb {
@@ -72,10 +75,12 @@ impl CompoundPolygon {
         &self.pieces
     }
 
+    /// Bounding box of the outline.
     pub fn aabb(&self) -> &Aabb {
         &self.aabb
     }
 
+    /// The polygon moved by `pose` (outline and pieces alike).
     pub fn transformed(&self, pose: &Isometry2<f64>) -> Self {
         let outline: Vec<Point> = self.outline.iter().map(|p| pose * p).collect();
         let aabb = Aabb::from_points(&outline).unwrap_or(self.aabb);
@@ -90,6 +95,7 @@ impl CompoundPolygon {
 /// Why a shape could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ShapeError {
+    /// The points are not a valid polygon.
     #[error(transparent)]
     Polygon(#[from] PolygonError),
     /// A circle whose centre or radius is NaN, infinite, or larger in
@@ -145,8 +151,11 @@ impl PolygonBuilder {
 /// A validated footprint or obstacle.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
+    /// A convex polygon.
     Convex(ConvexPolygon),
+    /// A simple concave polygon, with its convex pieces.
     Compound(CompoundPolygon),
+    /// A disc.
     Circle(Circle),
 }
 
@@ -170,10 +179,12 @@ impl Shape {
         }))
     }
 
+    /// A disc: see [`Circle::new`].
     pub fn circle(center: Point, radius: f64) -> Result<Self, ShapeError> {
         Ok(Shape::Circle(Circle::new(center, radius)?))
     }
 
+    /// Bounding box of the shape.
     pub fn aabb(&self) -> Aabb {
         match self {
             Shape::Convex(p) => *p.aabb(),

@@ -7,8 +7,15 @@ use crate::geometry::{Point, Shape, ShapeError};
 /// with a radius (a circle).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ObstacleGeometry {
+    /// Vertices in order (either orientation), validated into a shape later.
     Polygon(Vec<Point>),
-    Circle { center: Point, radius: f64 },
+    /// A disc; the radius is validated later.
+    Circle {
+        /// Centre (m).
+        center: Point,
+        /// Radius (m).
+        radius: f64,
+    },
 }
 
 impl ObstacleGeometry {
@@ -25,6 +32,8 @@ impl ObstacleGeometry {
         }
     }
 
+    /// Validates into a [`Shape`]: a polygon (convex, or concave with its
+    /// convex pieces) or a circle.
     pub fn to_shape(&self) -> Result<Shape, ShapeError> {
         match self {
             ObstacleGeometry::Polygon(points) => Shape::polygon(points),
@@ -36,7 +45,9 @@ impl ObstacleGeometry {
 /// A validated (or rejected) obstacle.
 #[derive(Clone, Debug)]
 pub struct Obstacle {
+    /// The obstacle's id.
     pub id: String,
+    /// The validated shape, or why it was rejected.
     pub shape: Result<Shape, ShapeError>,
     /// For a rejected obstacle, its finite input points, so it can still be
     /// drawn (in grey); empty for a valid one.
@@ -44,6 +55,8 @@ pub struct Obstacle {
 }
 
 impl Obstacle {
+    /// Validates `geometry` into an obstacle; a rejected one keeps its
+    /// finite points for drawing.
     pub fn new(id: impl Into<String>, geometry: &ObstacleGeometry) -> Self {
         let shape = geometry.to_shape();
         let rejected_points = match (&shape, geometry) {

@@ -21,6 +21,7 @@ pub struct ObstacleOutcome {
 }
 
 impl ObstacleOutcome {
+    /// The obstacle touches or overlaps the (padded) footprint.
     pub fn colliding(&self) -> bool {
         self.contact.is_some_and(|c| c.colliding())
     }
@@ -72,7 +73,9 @@ pub fn append_outcomes(
 /// Summary over a set of outcomes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
+    /// Some valid obstacle touches or overlaps the footprint.
     pub any_colliding: bool,
+    /// Some obstacle is invalid.
     pub any_invalid: bool,
     /// Smallest clearance among valid obstacles (0 when one collides);
     /// infinite when there is none.
@@ -130,6 +133,8 @@ impl Summary {
     }
 }
 
+/// Folds `outcomes` into a [`Summary`] (in order: the first of equals
+/// is the nearest).
 pub fn summarize(outcomes: &[ObstacleOutcome]) -> Summary {
     let mut summary = Summary::empty();
     for (i, outcome) in outcomes.iter().enumerate() {

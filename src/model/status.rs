@@ -17,43 +17,74 @@ pub enum Status {
     /// Everything checked: the answer is valid.
     Ok,
     // Report and flag: the causes of `Cause`, in its order.
+    /// See [`Cause::NoClock`].
     NoClock,
+    /// See [`Cause::ClockStalled`].
     ClockStalled,
+    /// No footprint received yet.
     NoFootprint,
+    /// See [`Cause::ClockJumpedBack`].
     ClockJumpedBack,
+    /// The footprint is older than `footprint_timeout` (by arrival or by
+    /// stamp).
     StaleFootprint,
+    /// The footprint is not a valid shape.
     InvalidFootprint,
+    /// No obstacle information received yet.
     NoObstacles,
+    /// The obstacle array is older than `obstacles_timeout` (by arrival or
+    /// by stamp).
     StaleObstacles,
+    /// See [`Cause::Overloaded`].
     Overloaded,
+    /// See [`Cause::TransformConflict`].
     TransformConflict,
+    /// See [`Cause::InvalidTransform`].
     InvalidTransform,
     /// A frame the answer needs was dropped at the TF frame limit.
     TooManyFrames,
+    /// See [`Cause::TransformUnavailable`].
     TransformUnavailable,
+    /// See [`Cause::StaleTransform`].
     StaleTransform,
+    /// See [`Cause::FrameMismatch`].
     FrameMismatch,
+    /// Some obstacle is not a valid shape.
     InvalidObstacle,
     // A whole message refused (`Rejection`).
+    /// See [`Rejection::InvalidFrameId`].
     InvalidFrameId,
+    /// See [`Rejection::InvalidId`].
     InvalidId,
+    /// See [`Rejection::TooManyObstacles`].
     TooManyObstacles,
     /// A message, or one polygon, with more vertices than accepted.
     TooManyVertices,
     // One shape (`ShapeError`).
+    /// See [`PolygonError::TooFewPoints`].
     TooFewPoints,
+    /// A coordinate or radius NaN, infinite or out of range: see
+    /// [`PolygonError::NonFinite`], [`ShapeError::NonFiniteCircle`].
     NonFinite,
+    /// See [`PolygonError::ZeroArea`].
     ZeroArea,
+    /// See [`PolygonError::SelfIntersecting`].
     SelfIntersecting,
+    /// See [`PolygonError::NotConvex`].
     NotConvex,
+    /// See [`ShapeError::InvalidRadius`].
     InvalidRadius,
     // One obstacle line of an offline scene report.
     /// The obstacle was not checked because the footprint is invalid.
     Unchecked,
     // The planner service (`check_footprint`) refusing a request.
+    /// More work than `max_service_checks` allows.
     RequestTooLarge,
+    /// No footprint in the request and none configured.
     NoRobotFootprint,
+    /// Padding not finite or negative.
     InvalidPadding,
+    /// A pose that is not one (a field not finite, a zero quaternion).
     InvalidPose,
     // The prediction (`velocity_topic`).
     /// No velocity received yet.
@@ -156,6 +187,7 @@ impl Status {
         }
     }
 
+    /// True for [`Status::Ok`].
     pub fn is_ok(self) -> bool {
         self == Status::Ok
     }
@@ -200,14 +232,21 @@ pub enum Cause {
     /// ROS time has not advanced for longer than the timeouts (a `/clock`
     /// that stopped): freshness cannot be judged.
     ClockStalled,
+    /// No footprint received yet.
     NoFootprint,
     /// ROS time went back; an input in use was received before the jump.
     ClockJumpedBack,
+    /// The footprint is older than `footprint_timeout` (by arrival or by
+    /// stamp).
     StaleFootprint,
     /// The footprint message itself was refused (its frame id, its size).
     RejectedFootprint(Rejection),
+    /// The footprint is not a valid shape.
     InvalidFootprint,
+    /// No obstacle information received yet.
     NoObstacles,
+    /// The obstacle array is older than `obstacles_timeout` (by arrival or
+    /// by stamp).
     StaleObstacles,
     /// Newer obstacle information arrived but has not been taken in within
     /// the monitor's overload timeout: the node is behind.
@@ -232,6 +271,7 @@ pub enum Cause {
     StaleTransform,
     /// The inputs are in different frames and no TF has been received.
     FrameMismatch,
+    /// Some obstacle is not a valid shape.
     InvalidObstacle,
 }
 

@@ -92,7 +92,7 @@ pub struct MonitorConfig {
     /// The frame of the report, the markers and the planner's poses; empty:
     /// the footprint's frame (else the obstacles'). Must be fixed in the
     /// world (`map`, `odom`) when inputs are stamped at different times:
-    /// see [`placement`].
+    /// see `src/monitor/placement.rs`.
     pub global_frame: String,
     /// How far (s) a transform may be from the time asked before it counts
     /// as missing: a stamp past the newest sample, or (for the latest
@@ -131,8 +131,11 @@ impl Default for MonitorConfig {
 /// Answer to [`Monitor::check_trajectory`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrajectoryCheck {
+    /// The inputs were usable: the answer can be trusted.
     pub valid: bool,
+    /// [`Status::Ok`] or why the answer cannot be trusted.
     pub status: Status,
+    /// Per pose; with `fail_safe` and not `valid`, every pose colliding.
     pub check: crate::planner::PoseCheck,
 }
 
@@ -172,9 +175,11 @@ struct Instance {
 /// ([`Monitor::upsert_instances`]).
 #[derive(Clone, Debug)]
 pub struct InstanceUpdate {
+    /// The frame of the obstacle's points.
     pub frame_id: String,
     /// Header stamp (s); 0: placed with the latest transform.
     pub stamp: f64,
+    /// The obstacle, validated.
     pub obstacle: Obstacle,
     /// When it arrived (s).
     pub received: f64,
@@ -536,6 +541,8 @@ impl Clone for Monitor {
 }
 
 impl Monitor {
+    /// A monitor that knows nothing yet: its answers are not valid
+    /// until the inputs arrive.
     pub fn new(config: MonitorConfig) -> Self {
         let mut monitor = Monitor {
             config,
@@ -545,10 +552,13 @@ impl Monitor {
         monitor
     }
 
+    /// The settings in force.
     pub fn config(&self) -> &MonitorConfig {
         &self.config
     }
 
+    /// Replaces the settings; a new global frame places the inputs
+    /// again, without TF (see [`place`](Self::place)).
     pub fn set_config(&mut self, config: MonitorConfig) {
         let replace = config.global_frame != self.config.global_frame;
         self.config = config;
@@ -1236,7 +1246,7 @@ impl Monitor {
     }
 }
 
-/// Where the robot is going: see [`motion`].
+/// Where the robot is going: see `src/monitor/motion.rs`.
 impl Monitor {
     /// The robot's latest velocity: `linear` (m/s, in `frame_id`'s axes)
     /// and `angular` (rad/s) of `frame_id` (empty: `base_frame`),

@@ -56,8 +56,11 @@ pub struct MotionImpact {
 /// frame moved by `motion` (global frame) over `[0, duration]`.
 #[derive(Clone, Debug)]
 pub struct Sweep {
+    /// The footprint, in the body frame.
     pub shape: Shape,
+    /// The motion of the body frame (global frame).
     pub motion: Motion,
+    /// Seconds swept.
     pub duration: f64,
 }
 
@@ -77,6 +80,7 @@ pub struct Prediction {
 }
 
 impl Prediction {
+    /// The status is `Ok`: the prediction can be trusted.
     pub fn valid(&self) -> bool {
         self.status.is_ok()
     }
@@ -85,7 +89,9 @@ impl Prediction {
 /// Answer of [`Monitor::check_path`](super::Monitor::check_path).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PathCheck {
+    /// The inputs were usable: the answer can be trusted.
     pub valid: bool,
+    /// [`Status::Ok`] or why the answer cannot be trusted.
     pub status: Status,
     /// The pose that starts the segment in which contact begins (0: the
     /// first pose collides).

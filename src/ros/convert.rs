@@ -34,6 +34,8 @@ pub fn point(p: &Point32) -> Point {
     Point::new(f64::from(p.x), f64::from(p.y))
 }
 
+/// An obstacle message to an [`Obstacle`], validated (one point with a
+/// radius: a circle).
 pub fn obstacle(msg: &r2r::sat_collision_msgs::msg::Obstacle) -> Obstacle {
     let geometry = ObstacleGeometry::from_points_and_radius(points(&msg.polygon), msg.radius);
     Obstacle::new(msg.id.clone(), &geometry)
@@ -69,6 +71,8 @@ pub fn planar_pose(pose: &Pose) -> Option<Isometry2<f64>> {
     Some(Isometry2::new(Vector2::new(p.x, p.y), yaw))
 }
 
+/// A duration since the epoch as a message `Time` (seconds saturate at
+/// `i32::MAX`).
 pub fn time(since_epoch: Duration) -> Time {
     Time {
         sec: i32::try_from(since_epoch.as_secs()).unwrap_or(i32::MAX),
@@ -76,6 +80,7 @@ pub fn time(since_epoch: Duration) -> Time {
     }
 }
 
+/// A message header with `frame_id` and `stamp`.
 pub fn header(frame_id: &str, stamp: Duration) -> Header {
     Header {
         stamp: time(stamp),

@@ -110,9 +110,11 @@ pub fn seconds_of(stamp: &r2r::builtin_interfaces::msg::Time) -> f64 {
 /// A footprint message, its buffers reused from message to message.
 #[derive(Debug, Default)]
 pub struct FootprintInput {
+    /// The header's frame id.
     pub frame_id: String,
     /// Header stamp (s).
     pub stamp: f64,
+    /// The polygon's points.
     pub points: Vec<Point>,
     /// Set when the message was refused; `frame_id` and `points` are then
     /// meaningless.
@@ -142,13 +144,16 @@ impl FootprintInput {
 /// An obstacle array, or why it was refused.
 #[derive(Debug)]
 pub enum ArrayInput {
+    /// The obstacles as received.
     Obstacles {
+        /// The header's frame id.
         frame_id: String,
         /// Header stamp (s).
         stamp: f64,
         /// `(id, geometry)` in message order.
         obstacles: Vec<(String, ObstacleGeometry)>,
     },
+    /// The message was refused as a whole.
     Rejected(Rejection),
 }
 
@@ -193,17 +198,24 @@ impl ArrayInput {
 /// One obstacle instance, or why it was refused.
 #[derive(Debug)]
 pub enum InstanceInput {
+    /// The instance as received.
     Instance {
+        /// The header's frame id.
         frame_id: String,
         /// Header stamp (s).
         stamp: f64,
+        /// The instance's id (reported as `instance_<id>`).
         id: i64,
+        /// The polygon's points.
         points: Vec<Point>,
     },
+    /// The message was refused as a whole.
     Rejected(Rejection),
 }
 
 impl InstanceInput {
+    /// Reads a native obstacle instance; more points than a polygon may
+    /// have are refused unread.
     pub fn read(msg: &NativeInstance) -> InstanceInput {
         let mut frame_id = String::new();
         if let Err(r) = frame_into(&msg.header.frame_id, &mut frame_id) {
@@ -233,7 +245,9 @@ pub struct VelocityInput {
     pub frame_id: String,
     /// Header stamp (s); 0 for a `Twist` (no header).
     pub stamp: f64,
+    /// `(vx, vy)` (m/s), in `frame_id`'s axes.
     pub linear: (f64, f64),
+    /// `wz` (rad/s).
     pub angular: f64,
     /// The frame id was refused; the rest is meaningless.
     pub rejected: bool,
@@ -423,6 +437,7 @@ pub struct LatestVelocity {
 }
 
 impl LatestVelocity {
+    /// Keeps `input` as the latest velocity, replacing the previous one.
     pub fn put(&self, input: VelocityInput, arrival: Arrival) {
         *self
             .inner
@@ -535,6 +550,7 @@ struct PendingInner {
 /// Obstacle inputs taken together by the worker.
 #[derive(Debug, Default)]
 pub struct Batch {
+    /// The newest obstacle array, if one arrived.
     pub array: Option<(ArrayInput, Arrival)>,
     /// One per instance id, and at most one refusal (the newest).
     pub instances: Vec<(InstanceInput, Arrival)>,
@@ -599,6 +615,8 @@ impl PendingInner {
 }
 
 impl PendingObstacles {
+    /// Queues an obstacle array, replacing a queued one, and wakes the
+    /// worker.
     pub fn put_array(&self, input: ArrayInput, arrival: Arrival) {
         let mut inner = lock(&self.inner);
         inner.queued.array = Some((input, arrival));
@@ -607,6 +625,7 @@ impl PendingObstacles {
         self.wake.notify_one();
     }
 
+    /// Queues an obstacle instance and wakes the worker.
     pub fn put_instance(&self, input: InstanceInput, arrival: Arrival) {
         let mut inner = lock(&self.inner);
         inner.queue_instance(input, arrival);
@@ -654,6 +673,7 @@ impl PendingObstacles {
         }
     }
 
+    /// Tells the worker to stop.
     pub fn stop(&self) {
         lock(&self.inner).queued.stop = true;
         self.wake.notify_all();

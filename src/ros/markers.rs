@@ -20,11 +20,17 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::time::Duration;
 
+/// Namespace of the footprint's markers.
 pub const NS_FOOTPRINT: &str = "footprint";
+/// Namespace of the obstacles' markers.
 pub const NS_OBSTACLES: &str = "obstacles";
+/// Namespace of the separating axes.
 pub const NS_AXES: &str = "separating_axes";
+/// Namespace of the projections on the separating axes.
 pub const NS_PROJECTIONS: &str = "projections";
+/// Namespace of the penetration (MTV) arrows.
 pub const NS_PENETRATION: &str = "penetration";
+/// Namespace of the text labels.
 pub const NS_LABELS: &str = "labels";
 /// The footprint swept along the velocity, and where it first touches.
 pub const NS_PREDICTION: &str = "prediction";
@@ -116,17 +122,21 @@ pub type GroupPoses = [(Range<usize>, Option<Isometry2<f64>>)];
 /// Everything the markers are drawn from. Everything is drawn in the
 /// report's frame (the global frame).
 pub struct MarkerInput<'a> {
+    /// The report drawn.
     pub report: &'a Report,
     /// The footprint, in the report's frame.
     pub footprint: Option<&'a Shape>,
+    /// The padding (m) around the footprint.
     pub padding: f64,
     /// Each in its own frame; `groups` places them.
     pub obstacles: &'a [Obstacle],
+    /// Where each group of `obstacles` lies (see [`GroupPoses`]).
     pub groups: &'a GroupPoses,
     /// [`crate::monitor::ObstacleSet::revision`] of `obstacles`.
     pub obstacles_revision: u64,
     /// The prediction along the velocity, when there is one.
     pub prediction: Option<&'a Prediction>,
+    /// The markers' stamp.
     pub stamp: Duration,
 }
 
@@ -200,6 +210,7 @@ impl MarkerBuilder {
         });
     }
 
+    /// The marker array to publish for `input`.
     pub fn build(&mut self, input: &MarkerInput<'_>) -> MarkerArray {
         let mut markers = Vec::new();
         if !self.cleared {

@@ -46,6 +46,8 @@ fn to_r2r(e: ConfigError) -> r2r::Error {
 }
 
 impl Params {
+    /// A parameter's current value, as ROS sees it; `None` for an unknown
+    /// name.
     pub fn get(&self, name: &str) -> Option<ParameterValue> {
         self.0.get(name).map(to_ros)
     }

@@ -32,6 +32,7 @@ pub const SPIN_TIMEOUT: Duration = Duration::from_millis(5);
 pub struct StopFlag(Arc<AtomicBool>);
 
 impl StopFlag {
+    /// A flag not yet set.
     pub fn new() -> Self {
         Self::default()
     }
@@ -42,6 +43,7 @@ impl StopFlag {
         self.0.store(true, Ordering::Relaxed);
     }
 
+    /// True once [`stop`](Self::stop) was called on this flag or a clone.
     pub fn is_stopped(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }

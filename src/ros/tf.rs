@@ -82,8 +82,10 @@ impl std::fmt::Display for TfIntake {
 /// samples were received under, and what it refused.
 #[derive(Debug, Default)]
 pub struct TfBuffer {
+    /// The transforms received.
     pub tree: FrameTree,
     generation: u32,
+    /// What reading TF messages refused, since the counts were last taken.
     pub intake: TfIntake,
     /// The tree's eviction count when last read.
     evicted: u64,

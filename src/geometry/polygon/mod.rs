@@ -55,11 +55,17 @@ pub const MAX_COORDINATE: f64 = 1e150;
 pub enum PolygonError {
     /// Fewer than three distinct points (after merging repeated points).
     #[error("polygon needs at least 3 distinct points, got {distinct}")]
-    TooFewPoints { distinct: usize },
+    TooFewPoints {
+        /// Distinct points found.
+        distinct: usize,
+    },
     /// A coordinate is NaN, infinite, or larger in magnitude than
     /// [`MAX_COORDINATE`].
     #[error("point {index} has a NaN, infinite or out-of-range coordinate")]
-    NonFinite { index: usize },
+    NonFinite {
+        /// Index of the first such point in the input.
+        index: usize,
+    },
     /// All points lie on one line (within tolerance): the polygon has no area.
     #[error("polygon has zero area (all points collinear)")]
     ZeroArea,
@@ -71,12 +77,19 @@ pub enum PolygonError {
     /// first input edge of non-zero length of the merged edge.
     #[error("polygon is self-intersecting (edges {first_edge} and {second_edge})")]
     SelfIntersecting {
+        /// The lower-numbered edge.
         first_edge: usize,
+        /// The other edge.
         second_edge: usize,
     },
     /// More vertices than this library accepts for this kind of polygon.
     #[error("polygon has {count} vertices, at most {max} are accepted")]
-    TooManyVertices { count: usize, max: usize },
+    TooManyVertices {
+        /// Vertices given.
+        count: usize,
+        /// Vertices accepted.
+        max: usize,
+    },
     /// A convex polygon was required but the points form a concave one.
     #[error("polygon is not convex")]
     NotConvex,
@@ -85,9 +98,11 @@ pub enum PolygonError {
 /// Shape class of a closed polyline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Convexity {
+    /// Every interior angle below 180 degrees.
     Convex,
     /// Simple but with at least one reflex vertex.
     Concave,
+    /// Two edges cross or overlap: not a simple polygon.
     SelfIntersecting,
 }
 
@@ -199,10 +214,13 @@ impl SimplePolygon {
         &self.vertices
     }
 
+    /// True when every vertex is convex.
     pub fn is_convex(&self) -> bool {
         self.convex
     }
 
+    /// [`Convexity::Convex`] or [`Convexity::Concave`] (a validated
+    /// polygon is simple).
     pub fn convexity(&self) -> Convexity {
         if self.convex {
             Convexity::Convex
@@ -216,6 +234,7 @@ impl SimplePolygon {
         0.5 * twice_signed_area(&self.vertices)
     }
 
+    /// The counter-clockwise vertices, by value.
     pub fn into_vertices(self) -> Vec<Point> {
         self.vertices
     }

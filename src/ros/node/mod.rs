@@ -94,6 +94,7 @@ use std::time::Duration;
 use threads::lock;
 use zones::load_zones;
 
+/// The node's name.
 pub const NODE_NAME: &str = "sat_collision_node";
 
 /// Runs the node until Ctrl-C (SIGINT) or SIGTERM.
