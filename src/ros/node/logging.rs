@@ -11,33 +11,27 @@ use std::time::{Duration, Instant};
 /// How often a repeating warning may be logged.
 const WARN_PERIOD: Duration = Duration::from_secs(5);
 
-/// Logs a repeating warning at most once per [`WARN_PERIOD`] per key; the
+/// Logs a repeating warning at most once per [`WARN_PERIOD`] per key (the
+/// [`Throttle`]'s rule; the lines not logged are not reported); the
 /// message is only formatted when it is logged.
 #[derive(Debug)]
 pub(super) struct Warnings {
     logger: String,
-    last: HashMap<&'static str, Instant>,
+    throttle: Throttle,
 }
 
 impl Warnings {
     pub(super) fn new(logger: &str) -> Self {
         Warnings {
             logger: logger.to_owned(),
-            last: HashMap::new(),
+            throttle: Throttle::default(),
         }
     }
 
     pub(super) fn warn(&mut self, key: &'static str, message: impl FnOnce() -> String) {
-        let now = Instant::now();
-        if self
-            .last
-            .get(key)
-            .is_some_and(|t| now.duration_since(*t) < WARN_PERIOD)
-        {
-            return;
+        if let Admit::Log(_) = self.throttle.admit(key, Instant::now()) {
+            r2r::log_warn!(&self.logger, "{}", message());
         }
-        self.last.insert(key, now);
-        r2r::log_warn!(&self.logger, "{}", message());
     }
 }
 
