@@ -94,8 +94,14 @@ pub fn check_poses(
     padding: f64,
     obstacles: &[Obstacle],
 ) -> PoseCheck {
-    match check_poses_until(footprint, poses, padding, obstacles, &Cancel::new()) {
-        Ok(check) => check,
+    uncancelled(|cancel| check_poses_until(footprint, poses, padding, obstacles, cancel))
+}
+
+/// Runs a cancellable check with a flag nobody can set: the answer of the
+/// check's plain form.
+pub(crate) fn uncancelled<T>(check: impl FnOnce(&Cancel) -> Result<T, Cancelled>) -> T {
+    match check(&Cancel::new()) {
+        Ok(answer) => answer,
         Err(Cancelled) => unreachable!("a new Cancel is never cancelled"),
     }
 }

@@ -39,7 +39,7 @@ use crate::model::{
     append_outcomes, summarize, Cause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status,
     Summary,
 };
-use crate::planner::{Cancel, Cancelled};
+use crate::planner::{uncancelled, Cancel, Cancelled};
 use motion::Velocity;
 use nalgebra::Isometry2;
 use placement::{Frames, Placements};
@@ -1020,10 +1020,7 @@ impl Monitor {
         padding: f64,
         now: f64,
     ) -> TrajectoryCheck {
-        match self.check_trajectory_until(footprint, poses, padding, now, &Cancel::new()) {
-            Ok(check) => check,
-            Err(Cancelled) => unreachable!("a new Cancel is never cancelled"),
-        }
+        uncancelled(|cancel| self.check_trajectory_until(footprint, poses, padding, now, cancel))
     }
 
     /// [`check_trajectory`](Self::check_trajectory) that stops when
@@ -1440,10 +1437,7 @@ impl Monitor {
         padding: f64,
         now: f64,
     ) -> PathCheck {
-        match self.check_path_until(footprint, poses, times, padding, now, &Cancel::new()) {
-            Ok(check) => check,
-            Err(Cancelled) => unreachable!("a new Cancel is never cancelled"),
-        }
+        uncancelled(|cancel| self.check_path_until(footprint, poses, times, padding, now, cancel))
     }
 
     /// [`check_path`](Self::check_path) that stops when `cancel` is set
