@@ -1,5 +1,9 @@
 use super::*;
+use crate::geometry::{Point, Shape, Vector};
 use crate::model::ObstacleGeometry;
+use crate::model::{Cause, Flag, Obstacle, Rejection, Status};
+use nalgebra::Isometry2;
+use std::sync::Arc;
 
 pub(crate) fn square(cx: f64, cy: f64, half: f64) -> Vec<Point> {
     vec![

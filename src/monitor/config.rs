@@ -1,0 +1,74 @@
+//! The settings that shape the monitor's decision.
+
+use super::motion::{DEFAULT_TIME_HORIZON, DEFAULT_VELOCITY_TIMEOUT};
+
+/// [`MonitorConfig::transform_tolerance`] by default (s).
+pub const DEFAULT_TRANSFORM_TOLERANCE: f64 = 0.3;
+
+/// [`MonitorConfig::overload_timeout`] by default (s).
+pub const DEFAULT_OVERLOAD_TIMEOUT: f64 = 0.5;
+
+/// Settings that shape the decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MonitorConfig {
+    /// Seconds after which the footprint is stale (by arrival or by stamp:
+    /// see [Freshness](super#freshness)); 0 = never.
+    pub footprint_timeout: f64,
+    /// Seconds after which the obstacle array is stale and an obstacle
+    /// instance expires (by arrival or by stamp); 0 = never.
+    pub obstacles_timeout: f64,
+    /// Report a collision whenever the report is not valid.
+    pub fail_safe: bool,
+    /// Metres by which the footprint is inflated.
+    pub padding: f64,
+    /// Per-obstacle results stay exact for obstacles whose box is within
+    /// this many metres of the padded footprint's box; farther ones get an
+    /// honest, flagged lower bound ([`ObstacleOutcome::exact`](crate::model::ObstacleOutcome::exact) false),
+    /// which makes a report over thousands of obstacles cost little more
+    /// than the pass over their boxes. The collision flag, `min_distance`
+    /// and the nearest obstacle stay exact whatever the range.
+    /// `f64::INFINITY` (the default), NaN or a negative value: every
+    /// outcome exact.
+    pub exact_range: f64,
+    /// Seconds newer obstacle information may wait to be taken in (validated,
+    /// split into convex pieces, indexed) before the answer is
+    /// [`Cause::Overloaded`](crate::model::Cause::Overloaded); 0 = never.
+    pub overload_timeout: f64,
+    /// The frame of the report, the markers and the planner's poses; empty:
+    /// the footprint's frame (else the obstacles'). Must be fixed in the
+    /// world (`map`, `odom`) when inputs are stamped at different times:
+    /// see `src/monitor/placement.rs`.
+    pub global_frame: String,
+    /// How far (s) a transform may be from the time asked before it counts
+    /// as missing: a stamp past the newest sample, or (for the latest
+    /// transform) the newest sample's arrival before now.
+    pub transform_tolerance: f64,
+    /// The robot's own frame (empty: none): where the footprint is placed
+    /// from TF when the node has a robot shape, and the frame of a
+    /// velocity that names none.
+    pub base_frame: String,
+    /// Seconds the footprint is projected along the velocity
+    /// ([`Monitor::predict`](super::Monitor::predict)).
+    pub time_horizon: f64,
+    /// Seconds after which the velocity is stale (by arrival or by stamp);
+    /// 0 = never.
+    pub velocity_timeout: f64,
+}
+
+impl Default for MonitorConfig {
+    fn default() -> Self {
+        MonitorConfig {
+            footprint_timeout: 1.0,
+            obstacles_timeout: 1.0,
+            fail_safe: true,
+            padding: 0.0,
+            exact_range: f64::INFINITY,
+            overload_timeout: DEFAULT_OVERLOAD_TIMEOUT,
+            global_frame: String::new(),
+            transform_tolerance: DEFAULT_TRANSFORM_TOLERANCE,
+            base_frame: String::new(),
+            time_horizon: DEFAULT_TIME_HORIZON,
+            velocity_timeout: DEFAULT_VELOCITY_TIMEOUT,
+        }
+    }
+}

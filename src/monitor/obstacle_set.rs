@@ -1,0 +1,332 @@
+//! Every obstacle the monitor knows (zones, the latest array, instances),
+//! grouped by frame and stamp, with the boxes of the broad phase.
+
+use super::inputs::age_origin;
+use crate::broadphase::ObstacleIndex;
+use crate::geometry::Shape;
+use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
+use crate::model::{Obstacle, Rejection};
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// An obstacle instance's bookkeeping; its obstacle itself is held once,
+/// in [`ObstacleSet::obstacles`] (never copied when another is upserted).
+#[derive(Clone, Debug)]
+pub(super) struct Instance {
+    pub(super) frame_id: String,
+    pub(super) stamp: f64,
+    pub(super) received: f64,
+    pub(super) generation: u32,
+    /// Vertices its obstacle holds ([`held_vertices`]).
+    pub(super) vertices: usize,
+}
+
+/// One obstacle instance to insert or replace by id
+/// ([`Monitor::upsert_instances`](super::Monitor::upsert_instances)).
+#[derive(Clone, Debug)]
+pub struct InstanceUpdate {
+    /// The frame of the obstacle's points.
+    pub frame_id: String,
+    /// Header stamp (s); 0: placed with the latest transform.
+    pub stamp: f64,
+    /// The obstacle, validated.
+    pub obstacle: Obstacle,
+    /// When it arrived (s).
+    pub received: f64,
+}
+
+/// What [`Monitor::upsert_instances`](super::Monitor::upsert_instances) did not simply apply: the refused
+/// instances' ids with why, and the ids of those stale on arrival with how
+/// long before arriving they were stamped (s).
+#[derive(Debug, Default)]
+pub struct InstancesApplied {
+    /// Not applied: over a limit.
+    pub refused: Vec<(String, Rejection)>,
+    /// Applied, and gone at the next expiry: stamped beyond the timeout.
+    pub stale: Vec<(String, f64)>,
+}
+
+/// The vertices an obstacle holds: its outline, its rejected points, or
+/// the centre of a circle. What [`MAX_INSTANCE_VERTICES`] counts.
+pub(super) fn held_vertices(obstacle: &Obstacle) -> usize {
+    match &obstacle.shape {
+        Ok(Shape::Convex(p)) => p.len(),
+        Ok(Shape::Compound(c)) => c.outline().len(),
+        Ok(Shape::Circle(_)) => 1,
+        Err(_) => obstacle.rejected_points.len(),
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct ObstacleArray {
+    pub(super) frame_id: String,
+    pub(super) stamp: f64,
+    pub(super) received: f64,
+    pub(super) generation: u32,
+    /// Set when the array was refused as a whole (it then holds no obstacle).
+    pub(super) rejected: Option<Rejection>,
+}
+
+/// A refused obstacle instance: it keeps the report not valid for as long
+/// as the instance would have lived.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RejectedInstance {
+    pub(super) rejection: Rejection,
+    pub(super) received: f64,
+}
+
+/// Obstacles that share a frame and a stamp: the footprint is placed in
+/// their frame once for all of them, and they have their own box index.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Group {
+    pub(super) frame_id: String,
+    /// Header stamp (s); 0: the latest transform.
+    pub(super) stamp: f64,
+    /// Where they are in [`ObstacleSet::obstacles`].
+    pub(super) range: Range<usize>,
+    pub(super) index: ObstacleIndex,
+}
+
+/// Every obstacle the monitor knows (zones, the latest array, instances),
+/// with when each source arrived, and the boxes of the broad phase.
+///
+/// Shared behind an [`Arc`](std::sync::Arc): the node builds a new set away from the
+/// decision (validating and splitting big shapes takes time) and hands it
+/// over whole; a report or a planner query keeps the set it started with.
+#[derive(Clone, Debug, Default)]
+pub struct ObstacleSet {
+    /// Changes whenever the set does (unique in the process): what a viewer
+    /// compares to know whether it has drawn this set already.
+    pub(super) revision: u64,
+    pub(super) array: Option<ObstacleArray>,
+    pub(super) zones_frame: Option<String>,
+    pub(super) instances: BTreeMap<String, Instance>,
+    /// Vertices of every live instance (the sum of their
+    /// [`Instance::vertices`]).
+    pub(super) instance_vertices: usize,
+    pub(super) rejected_instance: Option<RejectedInstance>,
+    /// Zones, then the array's obstacles, then instances by frame, stamp
+    /// and id (the only copy of each instance's obstacle); kept in this
+    /// order on every change so evaluation walks one slice.
+    pub(super) obstacles: Vec<Obstacle>,
+    pub(super) zones_len: usize,
+    pub(super) array_len: usize,
+    /// `obstacles` by frame and stamp, each with its boxes; rebuilt with
+    /// it.
+    pub(super) groups: Vec<Group>,
+}
+
+impl ObstacleSet {
+    /// See [`ObstacleSet::revision`]'s field: equal revisions, equal sets.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Every obstacle: zones, array, instances.
+    pub fn obstacles(&self) -> &[Obstacle] {
+        &self.obstacles
+    }
+
+    /// How many obstacle instances are alive.
+    pub fn instance_count(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// Whether an instance with this id is alive.
+    pub fn has_instance(&self, id: &str) -> bool {
+        self.instances.contains_key(id)
+    }
+
+    /// Vertices held by the live instances, in total.
+    pub fn instance_vertices(&self) -> usize {
+        self.instance_vertices
+    }
+
+    /// Whether an instance `id` holding `vertices` may be upserted: a new
+    /// id beyond [`MAX_INSTANCES`] is `too_many_obstacles`, one that would
+    /// take the instances' vertices beyond [`MAX_INSTANCE_VERTICES`]
+    /// (counting what it replaces as gone) `too_many_vertices`.
+    pub fn admits(&self, id: &str, vertices: usize) -> Result<(), Rejection> {
+        let old = self.instances.get(id);
+        if old.is_none() && self.instances.len() >= MAX_INSTANCES {
+            return Err(Rejection::TooManyObstacles);
+        }
+        let others = self.instance_vertices - old.map_or(0, |i| i.vertices);
+        if others.saturating_add(vertices) > MAX_INSTANCE_VERTICES {
+            return Err(Rejection::TooManyVertices);
+        }
+        Ok(())
+    }
+
+    /// The earliest time at which an instance expires with `timeout`.
+    pub fn next_expiry(&self, timeout: f64) -> Option<f64> {
+        if timeout <= 0.0 {
+            return None;
+        }
+        self.instances
+            .values()
+            .map(|i| age_origin(i.received, i.stamp) + timeout)
+            .reduce(f64::min)
+    }
+
+    pub(super) fn set_zones(&mut self, frame_id: &str, zones: Vec<Obstacle>) {
+        self.zones_frame = (!zones.is_empty()).then(|| frame_id.to_owned());
+        let rest = self.obstacles.split_off(self.zones_len);
+        self.zones_len = zones.len();
+        self.obstacles = zones;
+        self.obstacles.extend(rest);
+        self.rebuild_instances();
+    }
+
+    pub(super) fn set_array(&mut self, array: ObstacleArray, obstacles: Vec<Obstacle>) {
+        self.array = Some(array);
+        let instances = self.obstacles.split_off(self.instances_start());
+        self.obstacles.truncate(self.zones_len);
+        self.array_len = obstacles.len();
+        self.obstacles.extend(obstacles);
+        self.obstacles.extend(instances);
+        self.rebuild_instances();
+        self.shrink();
+    }
+
+    /// Records a refused instance; of two, the one received last (it lives
+    /// longest).
+    pub(super) fn refuse(&mut self, rejection: Rejection, received: f64) {
+        if self
+            .rejected_instance
+            .is_none_or(|r| r.received <= received)
+        {
+            self.rejected_instance = Some(RejectedInstance {
+                rejection,
+                received,
+            });
+        }
+    }
+
+    /// Where the instances start in `obstacles`.
+    pub(super) fn instances_start(&self) -> usize {
+        self.zones_len + self.array_len
+    }
+
+    /// Inserts or replaces an instance's obstacle (moved in, replacing the
+    /// old one in place); [`rebuild_instances`](Self::rebuild_instances)
+    /// puts it in its place.
+    pub(super) fn upsert(&mut self, instance: Instance, obstacle: Obstacle) {
+        self.instance_vertices += instance.vertices;
+        let start = self.instances_start();
+        match self.instances.insert(obstacle.id.clone(), instance) {
+            Some(old) => {
+                self.instance_vertices -= old.vertices;
+                match self.obstacles[start..]
+                    .iter()
+                    .position(|o| o.id == obstacle.id)
+                {
+                    Some(i) => self.obstacles[start + i] = obstacle,
+                    None => self.obstacles.push(obstacle),
+                }
+            }
+            None => self.obstacles.push(obstacle),
+        }
+    }
+
+    /// Drops the instances `gone` says so of (their obstacles with them).
+    /// Returns how many.
+    pub(super) fn drop_instances(&mut self, mut gone: impl FnMut(&Instance) -> bool) -> usize {
+        let before = self.instances.len();
+        self.instances.retain(|_, i| !gone(i));
+        let count = before - self.instances.len();
+        if count > 0 {
+            let start = self.instances_start();
+            let instances = &self.instances;
+            let mut k = 0;
+            self.obstacles.retain(|o| {
+                k += 1;
+                k <= start || instances.contains_key(&o.id)
+            });
+            self.instance_vertices = instances.values().map(|i| i.vertices).sum();
+            self.rebuild_instances();
+        }
+        count
+    }
+
+    /// Puts the instances (after the zones and the array) in frame, stamp
+    /// and id order (those that share a frame and a stamp are one group),
+    /// moving them, and rebuilds the groups.
+    pub(super) fn rebuild_instances(&mut self) {
+        let start = self.instances_start();
+        let instances = &self.instances;
+        let key = |o: &Obstacle| instances.get(&o.id).map(|i| (&i.frame_id, i.stamp));
+        self.obstacles[start..].sort_by(|a, b| match (key(a), key(b)) {
+            (Some((fa, sa)), Some((fb, sb))) => {
+                fa.cmp(fb).then(sa.total_cmp(&sb)).then(a.id.cmp(&b.id))
+            }
+            _ => a.id.cmp(&b.id),
+        });
+        let spans = self.spans();
+        self.rebuild_groups(spans);
+    }
+
+    /// `(frame, stamp, count)` of each group, in `obstacles` order: the
+    /// zones, the array, then runs of instances (sorted) that share a
+    /// frame and a stamp.
+    pub(super) fn spans(&self) -> Vec<(String, f64, usize)> {
+        let mut spans: Vec<(String, f64, usize)> = Vec::new();
+        if self.zones_len > 0 {
+            let frame = self.zones_frame.clone().unwrap_or_default();
+            spans.push((frame, 0.0, self.zones_len));
+        }
+        if let Some(array) = self.array.as_ref().filter(|_| self.array_len > 0) {
+            spans.push((array.frame_id.clone(), array.stamp, self.array_len));
+        }
+        let fixed = spans.len();
+        let instances = self.obstacles[self.instances_start()..]
+            .iter()
+            .filter_map(|o| self.instances.get(&o.id));
+        for instance in instances {
+            let open = spans.len() > fixed;
+            match spans.last_mut() {
+                Some((frame, stamp, len))
+                    if open
+                        && *frame == instance.frame_id
+                        && stamp.to_bits() == instance.stamp.to_bits() =>
+                {
+                    *len += 1;
+                }
+                _ => spans.push((instance.frame_id.clone(), instance.stamp, 1)),
+            }
+        }
+        spans
+    }
+
+    /// The groups of `spans`, each with the boxes of its obstacles; the
+    /// previous groups' index buffers are reused.
+    pub(super) fn rebuild_groups(&mut self, spans: Vec<(String, f64, usize)>) {
+        let mut old = std::mem::take(&mut self.groups).into_iter();
+        let mut start = 0;
+        for (frame_id, stamp, len) in spans {
+            let range = start..start + len;
+            start += len;
+            let mut group = old.next().unwrap_or_default();
+            group.index.rebuild(&self.obstacles[range.clone()]);
+            group.frame_id = frame_id;
+            group.stamp = stamp;
+            group.range = range;
+            self.groups.push(group);
+        }
+    }
+
+    /// Whether any obstacle is invalid.
+    pub(super) fn any_invalid(&self) -> bool {
+        self.groups.iter().any(|g| g.index.any_invalid())
+    }
+
+    /// Gives memory back after a large message or many instances gone: a
+    /// buffer more than four times (and 4,096 entries) larger than what it
+    /// holds shrinks.
+    pub(super) fn shrink(&mut self) {
+        let len = self.obstacles.len();
+        if self.obstacles.capacity() > 4 * len.max(1024) {
+            self.obstacles.shrink_to_fit();
+        }
+    }
+}

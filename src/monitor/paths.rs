@@ -1,0 +1,247 @@
+//! The planners' questions: a footprint at many poses
+//! ([`Monitor::check_trajectory`]) and along a path
+//! ([`Monitor::check_path`]), against the obstacles the monitor holds.
+
+use super::motion::{MotionImpact, PathCheck};
+use super::state::Monitor;
+use crate::geometry::{Aabb, Impact, Motion, Shape};
+use crate::model::{Cause, Status};
+use crate::planner::{uncancelled, Cancel, Cancelled};
+use nalgebra::Isometry2;
+
+/// Answer to [`Monitor::check_trajectory`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrajectoryCheck {
+    /// The inputs were usable: the answer can be trusted.
+    pub valid: bool,
+    /// [`Status::Ok`] or why the answer cannot be trusted.
+    pub status: Status,
+    /// Per pose; with `fail_safe` and not `valid`, every pose colliding.
+    pub check: crate::planner::PoseCheck,
+}
+
+impl Monitor {
+    /// The planner's question: is this robot-frame `footprint`, placed at
+    /// each of `poses` (in the obstacles' frame), clear of every current
+    /// obstacle with `padding` (added to the configured padding)? Fails safe
+    /// like [`evaluate`](Self::evaluate): when the answer cannot be trusted,
+    /// `valid` is false and, with `fail_safe`, every pose reads colliding.
+    pub fn check_trajectory(
+        &self,
+        footprint: &Shape,
+        poses: &[nalgebra::Isometry2<f64>],
+        padding: f64,
+        now: f64,
+    ) -> TrajectoryCheck {
+        uncancelled(|cancel| self.check_trajectory_until(footprint, poses, padding, now, cancel))
+    }
+
+    /// [`check_trajectory`](Self::check_trajectory) that stops when
+    /// `cancel` is set (looked at before every pose).
+    pub fn check_trajectory_until(
+        &self,
+        footprint: &Shape,
+        poses: &[nalgebra::Isometry2<f64>],
+        padding: f64,
+        now: f64,
+        cancel: &Cancel,
+    ) -> Result<TrajectoryCheck, Cancelled> {
+        let padding = self.config.padding + padding.max(0.0);
+        let mut check = crate::planner::PoseCheck {
+            colliding: vec![false; poses.len()],
+            distance: vec![f64::INFINITY; poses.len()],
+            first_collision: None,
+            invalid_obstacles: 0,
+        };
+        let mut local = Vec::with_capacity(poses.len());
+        for (group, placement) in self.placed_groups() {
+            // The poses are in the global frame; this group's obstacles in
+            // its own.
+            local.clear();
+            match placement.to_global {
+                Some(to_global) => {
+                    let from_global = to_global.inverse();
+                    local.extend(poses.iter().map(|p| from_global * p));
+                }
+                None => local.extend_from_slice(poses),
+            }
+            let part = crate::planner::check_poses_until(
+                footprint,
+                &local,
+                padding,
+                &self.set.obstacles[group.range.clone()],
+                cancel,
+            )?;
+            for (all, one) in check.colliding.iter_mut().zip(&part.colliding) {
+                *all |= *one;
+            }
+            for (all, one) in check.distance.iter_mut().zip(&part.distance) {
+                *all = all.min(*one);
+            }
+            check.invalid_obstacles += part.invalid_obstacles;
+        }
+        check.first_collision = check.colliding.iter().position(|&c| c);
+        let cause = self
+            .clock_cause
+            .or_else(|| self.obstacles_cause(now))
+            .or_else(|| self.placements.groups_cause())
+            .or_else(|| (check.invalid_obstacles > 0).then_some(Cause::InvalidObstacle));
+        let mut result = TrajectoryCheck {
+            valid: cause.is_none(),
+            status: Status::of(cause),
+            check,
+        };
+        if !result.valid && self.config.fail_safe {
+            result.check.colliding.iter_mut().for_each(|c| *c = true);
+            result.check.first_collision = (!poses.is_empty()).then_some(0);
+        }
+        Ok(result)
+    }
+
+    /// The planner's question about a whole path: `footprint` (robot
+    /// frame) at `poses` (global frame), moving between consecutive poses
+    /// in a straight line while the yaw turns the short way, both linear
+    /// in time, at `times` (s, strictly increasing, one per pose). The
+    /// first contact (exact where a segment does not turn, never late
+    /// where it does) and the clearance at every pose, with `padding` on
+    /// top of the configured one. Fails safe like
+    /// [`check_trajectory`](Self::check_trajectory): when the answer
+    /// cannot be trusted, `valid` is false and, with `fail_safe`, the path
+    /// collides at its first pose.
+    pub fn check_path(
+        &self,
+        footprint: &Shape,
+        poses: &[Isometry2<f64>],
+        times: &[f64],
+        padding: f64,
+        now: f64,
+    ) -> PathCheck {
+        uncancelled(|cancel| self.check_path_until(footprint, poses, times, padding, now, cancel))
+    }
+
+    /// [`check_path`](Self::check_path) that stops when `cancel` is set
+    /// (looked at before every pose's clearance and every segment's
+    /// contact).
+    pub fn check_path_until(
+        &self,
+        footprint: &Shape,
+        poses: &[Isometry2<f64>],
+        times: &[f64],
+        padding: f64,
+        now: f64,
+        cancel: &Cancel,
+    ) -> Result<PathCheck, Cancelled> {
+        let padding = self.config.padding + padding.max(0.0);
+        let mut check = PathCheck {
+            valid: true,
+            status: Status::Ok,
+            first_collision: None,
+            impact: None,
+            distance_to_collision: None,
+            clearance: vec![f64::INFINITY; poses.len()],
+        };
+        // The segments, in the global frame: each a straight line with the
+        // yaw turning the short way (a path of one pose: the pose itself).
+        let segments: Vec<(Motion, f64)> = match poses.len() {
+            0 => Vec::new(),
+            1 => vec![(Motion::segment(&poses[0], &poses[0], 1.0), 0.0)],
+            _ => poses
+                .windows(2)
+                .zip(times.windows(2))
+                .map(|(p, t)| (Motion::segment(&p[0], &p[1], t[1] - t[0]), t[1] - t[0]))
+                .collect(),
+        };
+        // Per group: its obstacles near the box the whole path sweeps
+        // (nearest first), then every pose's clearance and every segment's
+        // first contact from that one list.
+        let mut first: Option<(usize, usize, Impact)> = None;
+        for (group, placement) in self.placed_groups() {
+            let from_global = placement.to_global.map(|p| p.inverse());
+            let local = |m: &Motion| match &from_global {
+                Some(from) => m.transformed(from),
+                None => *m,
+            };
+            let moved: Vec<(Motion, f64, Aabb)> = segments
+                .iter()
+                .map(|(m, d)| {
+                    let m = local(m);
+                    (m, *d, m.swept_aabb(footprint, padding, *d))
+                })
+                .collect();
+            let Some(region) = moved
+                .iter()
+                .map(|(_, _, swept)| *swept)
+                .reduce(|a, b| a.union(&b))
+            else {
+                continue;
+            };
+            let members = &self.set.obstacles[group.range.clone()];
+            let near = group.index.candidates(&region, members);
+            for (k, clearance) in check.clearance.iter_mut().enumerate() {
+                cancel.check()?;
+                let pose = match &from_global {
+                    Some(from) => from * poses[k],
+                    None => poses[k],
+                };
+                let placed = footprint.transformed(&pose);
+                *clearance = clearance.min(near.nearest(&placed, padding, members).distance);
+            }
+            // Segments after one where this group already has a contact
+            // cannot hold an earlier one.
+            let last = first.map_or(moved.len(), |(k, _, _)| k + 1);
+            for (k, (motion, duration, swept)) in moved.iter().enumerate().take(last) {
+                cancel.check()?;
+                let horizon = match first {
+                    Some((fk, _, hit)) if fk == k => hit.time,
+                    _ => *duration,
+                };
+                if let Some((i, hit)) =
+                    near.first_impact_within(swept, footprint, motion, horizon, padding, members)
+                {
+                    let earlier = match first {
+                        Some((fk, _, b)) => k < fk || hit.time < b.time,
+                        None => true,
+                    };
+                    if earlier {
+                        first = Some((k, group.range.start + i, hit));
+                    }
+                    break;
+                }
+            }
+        }
+        if let Some((k, obstacle, hit)) = first {
+            let (segment, _) = &segments[k];
+            let travelled: f64 = segments[..k].iter().map(|(m, d)| m.speed() * d).sum();
+            let t0 = times.first().copied().unwrap_or(0.0);
+            check.first_collision = Some(k);
+            check.distance_to_collision = Some(travelled + segment.speed() * hit.time);
+            check.impact = Some(MotionImpact {
+                time: times[k] - t0 + hit.time,
+                obstacle: Some(obstacle),
+                pose: segment.pose_at(hit.time),
+                exact: hit.exact,
+            });
+        }
+        let cause = self
+            .clock_cause
+            .or_else(|| self.obstacles_cause(now))
+            .or_else(|| self.placements.groups_cause())
+            .or_else(|| self.set.any_invalid().then_some(Cause::InvalidObstacle));
+        if let Some(cause) = cause {
+            check.valid = false;
+            check.status = Status::from(cause);
+            if self.config.fail_safe && !poses.is_empty() {
+                check.first_collision = Some(0);
+                check.distance_to_collision = Some(0.0);
+                check.impact = Some(MotionImpact {
+                    time: 0.0,
+                    obstacle: None,
+                    pose: poses[0],
+                    exact: false,
+                });
+                check.clearance.iter_mut().for_each(|c| *c = 0.0);
+            }
+        }
+        Ok(check)
+    }
+}
