@@ -5,6 +5,7 @@
 //!
 //! ```
 //! use nalgebra::{Isometry2, Vector2};
+//! use sat_collision::broadphase::ObstacleIndex;
 //! use sat_collision::geometry::{Point, Shape};
 //! use sat_collision::model::{Obstacle, ObstacleGeometry};
 //! use sat_collision::planner::check_poses;
@@ -19,91 +20,36 @@
 //! let trajectory: Vec<Isometry2<f64>> = (0..6)
 //!     .map(|k| Isometry2::new(Vector2::new(0.5 * k as f64, 0.0), 0.0))
 //!     .collect();
-//! let check = check_poses(&robot, &trajectory, 0.05, &[wall]);
+//! // Indexed once, for as many checks as the planner asks.
+//! let obstacles = ObstacleIndex::new(vec![wall]);
+//! let check = check_poses(&robot, &trajectory, 0.05, &obstacles);
 //! assert_eq!(check.first_collision, Some(5)); // x = 2.5 m: front at 3.0 m
 //! assert!(check.distance[4] > 0.4);
 //! ```
 
-use crate::geometry::query;
+use crate::broadphase::{uncancelled, ObstacleIndex};
 use crate::geometry::MAX_VERTICES;
 use crate::geometry::{Point, Shape};
 use crate::model::{Obstacle, Status};
 use nalgebra::Isometry2;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
-/// Asks a running check to stop; clones share the flag. A check looks at
-/// it before every pose (and every segment of a path), so a cancelled
-/// check ends within one pose's work.
-#[derive(Clone, Debug, Default)]
-pub struct Cancel(Arc<AtomicBool>);
-
-impl Cancel {
-    /// A flag not yet set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Asks every check that watches this flag (or a clone) to stop.
-    pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-
-    /// True once [`cancel`](Self::cancel) was called on this flag or a
-    /// clone.
-    pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-
-    /// `Err(Cancelled)` once cancelled: `cancel.check()?` in a loop.
-    pub fn check(&self) -> Result<(), Cancelled> {
-        if self.is_cancelled() {
-            Err(Cancelled)
-        } else {
-            Ok(())
-        }
-    }
-}
-
-/// A check stopped by its [`Cancel`] before it was done: it has no answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cancelled;
-
-/// Outcome per pose.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PoseCheck {
-    /// Per pose: the footprint at that pose touches or overlaps a valid
-    /// obstacle.
-    pub colliding: Vec<bool>,
-    /// Per pose: clearance to the nearest valid obstacle (m); 0 when
-    /// colliding, infinite when there is no obstacle.
-    pub distance: Vec<f64>,
-    /// Index of the first colliding pose.
-    pub first_collision: Option<usize>,
-    /// Obstacles that could not be checked because they are invalid.
-    pub invalid_obstacles: usize,
-}
+pub use crate::broadphase::{Cancel, Cancelled, PoseCheck};
 
 /// Places the robot-frame `footprint` at each pose (in the obstacles'
-/// frame) and checks it against every valid obstacle, with `padding` metres
-/// around the footprint. Invalid obstacles are counted, not guessed at: the
-/// caller decides (the node fails safe).
+/// frame) and checks it against every valid obstacle of `obstacles`, with
+/// `padding` metres around the footprint. Invalid obstacles are counted,
+/// not guessed at: the caller decides (the node fails safe). The index is
+/// built once for any number of checks
+/// ([`ObstacleIndex::new`](crate::broadphase::ObstacleIndex::new)); the
+/// check is the engine's
+/// ([`Span::check_poses`](crate::broadphase::Span::check_poses)).
 pub fn check_poses(
     footprint: &Shape,
     poses: &[Isometry2<f64>],
     padding: f64,
-    obstacles: &[Obstacle],
+    obstacles: &ObstacleIndex,
 ) -> PoseCheck {
     uncancelled(|cancel| check_poses_until(footprint, poses, padding, obstacles, cancel))
-}
-
-/// Runs a cancellable check with a flag nobody can set: the answer of the
-/// check's plain form.
-pub(crate) fn uncancelled<T>(check: impl FnOnce(&Cancel) -> Result<T, Cancelled>) -> T {
-    match check(&Cancel::new()) {
-        Ok(answer) => answer,
-        Err(Cancelled) => unreachable!("a new Cancel is never cancelled"),
-    }
 }
 
 /// [`check_poses`] that stops when `cancel` is set (looked at before
@@ -112,39 +58,12 @@ pub fn check_poses_until(
     footprint: &Shape,
     poses: &[Isometry2<f64>],
     padding: f64,
-    obstacles: &[Obstacle],
+    obstacles: &ObstacleIndex,
     cancel: &Cancel,
 ) -> Result<PoseCheck, Cancelled> {
-    let mut colliding = Vec::with_capacity(poses.len());
-    let mut distance = Vec::with_capacity(poses.len());
-    for pose in poses {
-        cancel.check()?;
-        let placed = footprint.transformed(pose);
-        let placed_box = placed.aabb().inflated(padding);
-        let mut hit = false;
-        let mut nearest = f64::INFINITY;
-        for shape in obstacles.iter().filter_map(|o| o.shape.as_ref().ok()) {
-            // A box gap larger than the nearest clearance so far cannot win.
-            if placed_box.distance(&shape.aabb()) > nearest {
-                continue;
-            }
-            let contact = query(&placed, shape, padding);
-            nearest = nearest.min(contact.distance());
-            if contact.colliding() {
-                hit = true;
-                nearest = 0.0;
-                break;
-            }
-        }
-        colliding.push(hit);
-        distance.push(nearest);
-    }
-    Ok(PoseCheck {
-        first_collision: colliding.iter().position(|&c| c),
-        colliding,
-        distance,
-        invalid_obstacles: obstacles.iter().filter(|o| o.shape.is_err()).count(),
-    })
+    obstacles
+        .all()
+        .check_poses(footprint, poses, padding, cancel)
 }
 
 /// A shape's vertices and convex pieces (a circle: one of each), what one

@@ -28,10 +28,9 @@
 //! than [`MAX_YAML_DEPTH`] or hold more than [`MAX_YAML_DOCUMENTS`]
 //! document; it may list at most [`MAX_OBSTACLES`] obstacles.
 
-use crate::geometry::{length_tolerance, time_of_impact, Motion, Point, Shape, ShapeError, Vector};
-use crate::model::{
-    check_obstacles, summarize, Obstacle, ObstacleGeometry, ObstacleOutcome, Status,
-};
+use crate::broadphase::ObstacleIndex;
+use crate::geometry::{Motion, Point, Shape, ShapeError, Vector};
+use crate::model::{summarize, Obstacle, ObstacleGeometry, ObstacleOutcome, Status};
 use nalgebra::Isometry2;
 use serde::{Deserialize, Serialize};
 use std::io::Read;
@@ -526,22 +525,26 @@ impl Scene {
             .collect()
     }
 
-    /// Checks the scene's footprint against its obstacles.
+    /// Checks the scene's footprint against its obstacles: every outcome
+    /// exact (the engine's report with an infinite exact range).
     pub fn evaluate(&self) -> SceneReport {
-        let obstacles = self.obstacles();
+        let index = ObstacleIndex::new(self.obstacles());
         let footprint = match &self.footprint {
             Some(spec) => spec.to_shape().map_err(FootprintError::Shape),
             None => Err(FootprintError::Missing),
         };
         let mut outcomes = Vec::new();
         if let Ok(shape) = &footprint {
-            check_obstacles(shape, self.padding, &obstacles, &mut outcomes);
+            let all_exact = f64::INFINITY;
+            index
+                .all()
+                .report(shape, self.padding, all_exact, None, &mut outcomes);
         }
         let prediction = match (&footprint, self.motion()) {
             (Ok(shape), Some(motion)) => Some(Prediction::new(
                 shape,
                 self.padding,
-                &obstacles,
+                &index,
                 motion,
                 self.horizon(),
             )),
@@ -549,7 +552,7 @@ impl Scene {
         };
         SceneReport {
             footprint,
-            obstacles,
+            obstacles: index.into_obstacles(),
             outcomes,
             prediction,
         }
@@ -607,28 +610,22 @@ pub struct FirstContact {
 
 impl Prediction {
     /// Time of impact of `footprint` (padded) moving by `motion` against
-    /// each valid obstacle within `horizon` seconds. Obstacles whose box
-    /// is apart from the box swept by the footprint are skipped.
+    /// each valid obstacle of `obstacles` within `horizon` seconds (the
+    /// engine's [`Span::impacts`](crate::broadphase::Span::impacts)).
+    /// Obstacles whose box is apart from the box swept by the footprint are
+    /// skipped.
     pub fn new(
         footprint: &Shape,
         padding: f64,
-        obstacles: &[Obstacle],
+        obstacles: &ObstacleIndex,
         motion: Motion,
         horizon: f64,
     ) -> Self {
-        let swept = motion.swept_aabb(footprint, padding, horizon);
-        let swept = swept.inflated(2.0 * length_tolerance(swept.magnitude()));
         let impacts: Vec<Option<(f64, bool)>> = obstacles
-            .iter()
-            .map(|obstacle| {
-                let shape = obstacle.shape.as_ref().ok()?;
-                if !swept.intersects(&shape.aabb()) {
-                    return None;
-                }
-                time_of_impact(footprint, &motion, horizon, shape, padding)
-                    .map(|impact| (impact.time, impact.exact))
-                    .filter(|(t, _)| *t <= horizon)
-            })
+            .all()
+            .impacts(footprint, &motion, horizon, padding)
+            .into_iter()
+            .map(|hit| hit.map(|impact| (impact.time, impact.exact)))
             .collect();
         let times: Vec<Option<f64>> = impacts.iter().map(|i| i.map(|(t, _)| t)).collect();
         let exact: Vec<bool> = impacts.iter().map(|i| i.is_none_or(|(_, e)| e)).collect();
@@ -642,7 +639,7 @@ impl Prediction {
             })
             .map(|(index, time)| FirstContact {
                 index,
-                id: obstacles[index].id.clone(),
+                id: obstacles.obstacles()[index].id.clone(),
                 time,
                 pose: motion.pose_at(time),
                 exact: exact[index],

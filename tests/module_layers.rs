@@ -20,7 +20,8 @@ use syn::visit::Visit;
 const LAYERS: &[&[&str]] = &[
     &["geometry", "text", "limits", "cli"],
     &["model", "frames"],
-    &["broadphase", "planner", "visual"],
+    &["broadphase", "visual"],
+    &["planner"],
     &["monitor", "scene"],
     &["config", "params_file", "svg"],
     &["ros"],

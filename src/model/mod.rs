@@ -10,6 +10,6 @@ mod report;
 mod status;
 
 pub use obstacle::{Obstacle, ObstacleGeometry};
-pub use outcome::{append_outcomes, check_obstacles, summarize, ObstacleOutcome, Summary};
+pub use outcome::{summarize, ObstacleOutcome, Summary};
 pub use report::{Flag, Report};
 pub use status::{Cause, Rejection, Status};

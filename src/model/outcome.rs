@@ -1,8 +1,7 @@
 //! The answer for each obstacle, and the summary over them all.
 
-use super::{Obstacle, Status};
-use crate::geometry::Shape;
-use crate::geometry::{query, Contact};
+use super::Status;
+use crate::geometry::Contact;
 
 /// The answer for one obstacle.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,42 +31,6 @@ impl ObstacleOutcome {
             *contact = contact.transformed(pose);
         }
     }
-}
-
-/// Checks every obstacle against the footprint. One outcome per obstacle,
-/// in order, written into `out` (cleared first) so a caller can reuse it.
-/// Every outcome is exact; `broadphase::ObstacleIndex::check` makes the same report
-/// faster for many obstacles, with lower bounds for far ones.
-pub fn check_obstacles(
-    footprint: &Shape,
-    padding: f64,
-    obstacles: &[Obstacle],
-    out: &mut Vec<ObstacleOutcome>,
-) {
-    out.clear();
-    append_outcomes(footprint, padding, obstacles, out);
-}
-
-/// [`check_obstacles`], with the outcomes appended to `out` (what is
-/// already there stays): obstacles in several frames, one buffer.
-pub fn append_outcomes(
-    footprint: &Shape,
-    padding: f64,
-    obstacles: &[Obstacle],
-    out: &mut Vec<ObstacleOutcome>,
-) {
-    out.extend(obstacles.iter().map(|obstacle| match &obstacle.shape {
-        Ok(shape) => ObstacleOutcome {
-            status: Status::Ok,
-            contact: Some(query(footprint, shape, padding)),
-            exact: true,
-        },
-        Err(e) => ObstacleOutcome {
-            status: Status::from(e),
-            contact: None,
-            exact: true,
-        },
-    }));
 }
 
 /// Summary over a set of outcomes.
@@ -100,18 +63,18 @@ impl Summary {
         }
     }
 
-    /// Takes in the summary of other obstacles, whose indices start at
-    /// `offset` in this one's numbering (a report over several frames).
+    /// Takes in the summary of other obstacles, numbered as in this one
+    /// (a report over several frames: each frame's span of one index).
     /// Ties resolve as in [`record`](Self::record): `self`'s nearest stays
     /// when `other` comes later.
-    pub fn merge(&mut self, other: &Summary, offset: usize) {
+    pub fn merge(&mut self, other: &Summary) {
         self.any_colliding |= other.any_colliding;
         self.any_invalid |= other.any_invalid;
         self.min_distance = self.min_distance.min(other.min_distance);
         if let Some(i) = other.nearest {
             if other.nearest_rank < self.nearest_rank || self.nearest.is_none() {
                 self.nearest_rank = other.nearest_rank;
-                self.nearest = Some(offset + i);
+                self.nearest = Some(i);
             }
         }
     }

@@ -1,8 +1,8 @@
 //! Every obstacle the monitor knows (zones, the latest array, instances),
-//! grouped by frame and stamp, with the boxes of the broad phase.
+//! grouped by frame and stamp, held once in the engine's index.
 
 use super::inputs::age_origin;
-use crate::broadphase::ObstacleIndex;
+use crate::broadphase::{ObstacleIndex, Span};
 use crate::geometry::Shape;
 use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
 use crate::model::{Obstacle, Rejection};
@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 /// An obstacle instance's bookkeeping; its obstacle itself is held once,
-/// in [`ObstacleSet::obstacles`] (never copied when another is upserted).
+/// in [`ObstacleSet::index`] (never copied when another is upserted).
 #[derive(Clone, Debug)]
 pub(super) struct Instance {
     pub(super) frame_id: String,
@@ -76,7 +76,8 @@ pub(super) struct RejectedInstance {
 }
 
 /// Obstacles that share a frame and a stamp: the footprint is placed in
-/// their frame once for all of them, and they have their own box index.
+/// their frame once for all of them, and they are one run of the index
+/// (queried as one span, with their own tolerance scale).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Group {
     pub(super) frame_id: String,
@@ -84,7 +85,6 @@ pub(super) struct Group {
     pub(super) stamp: f64,
     /// Where they are in [`ObstacleSet::obstacles`].
     pub(super) range: Range<usize>,
-    pub(super) index: ObstacleIndex,
 }
 
 /// Every obstacle the monitor knows (zones, the latest array, instances),
@@ -106,13 +106,18 @@ pub struct ObstacleSet {
     pub(super) instance_vertices: usize,
     pub(super) rejected_instance: Option<RejectedInstance>,
     /// Zones, then the array's obstacles, then instances by frame, stamp
-    /// and id (the only copy of each instance's obstacle); kept in this
-    /// order on every change so evaluation walks one slice.
-    pub(super) obstacles: Vec<Obstacle>,
+    /// and id (the only copy of each instance's obstacle), with their
+    /// boxes; kept in this order on every change so evaluation walks one
+    /// index, a span per group.
+    pub(super) index: ObstacleIndex,
+    /// Obstacles of instances upserted since the index was last rebuilt,
+    /// in order, each with whether it replaces one already there: moved in
+    /// by [`rebuild_instances`](Self::rebuild_instances), so a batch of
+    /// upserts indexes the boxes once.
+    staged: Vec<(Obstacle, bool)>,
     pub(super) zones_len: usize,
     pub(super) array_len: usize,
-    /// `obstacles` by frame and stamp, each with its boxes; rebuilt with
-    /// it.
+    /// The index by frame and stamp (its runs); rebuilt with it.
     pub(super) groups: Vec<Group>,
 }
 
@@ -124,7 +129,12 @@ impl ObstacleSet {
 
     /// Every obstacle: zones, array, instances.
     pub fn obstacles(&self) -> &[Obstacle] {
-        &self.obstacles
+        self.index.obstacles()
+    }
+
+    /// A group's obstacles, for the engine's queries.
+    pub(super) fn span(&self, group: &Group) -> Span<'_> {
+        self.index.span(group.range.clone())
     }
 
     /// How many obstacle instances are alive.
@@ -171,21 +181,25 @@ impl ObstacleSet {
 
     pub(super) fn set_zones(&mut self, frame_id: &str, zones: Vec<Obstacle>) {
         self.zones_frame = (!zones.is_empty()).then(|| frame_id.to_owned());
-        let rest = self.obstacles.split_off(self.zones_len);
-        self.zones_len = zones.len();
-        self.obstacles = zones;
-        self.obstacles.extend(rest);
-        self.rebuild_instances();
+        let old_len = std::mem::replace(&mut self.zones_len, zones.len());
+        self.rebuild_with(|obstacles, _| {
+            let rest = obstacles.split_off(old_len);
+            *obstacles = zones;
+            obstacles.extend(rest);
+        });
     }
 
     pub(super) fn set_array(&mut self, array: ObstacleArray, obstacles: Vec<Obstacle>) {
         self.array = Some(array);
-        let instances = self.obstacles.split_off(self.instances_start());
-        self.obstacles.truncate(self.zones_len);
+        let (zones_len, old_start) = (self.zones_len, self.instances_start());
         self.array_len = obstacles.len();
-        self.obstacles.extend(obstacles);
-        self.obstacles.extend(instances);
-        self.rebuild_instances();
+        let array = obstacles;
+        self.rebuild_with(|obstacles, _| {
+            let instances = obstacles.split_off(old_start);
+            obstacles.truncate(zones_len);
+            obstacles.extend(array);
+            obstacles.extend(instances);
+        });
         self.shrink();
     }
 
@@ -209,24 +223,18 @@ impl ObstacleSet {
     }
 
     /// Inserts or replaces an instance's obstacle (moved in, replacing the
-    /// old one in place); [`rebuild_instances`](Self::rebuild_instances)
-    /// puts it in its place.
+    /// old one in place, when [`rebuild_instances`](Self::rebuild_instances)
+    /// puts it in its place: the caller calls it after a batch).
     pub(super) fn upsert(&mut self, instance: Instance, obstacle: Obstacle) {
         self.instance_vertices += instance.vertices;
-        let start = self.instances_start();
-        match self.instances.insert(obstacle.id.clone(), instance) {
+        let replaces = match self.instances.insert(obstacle.id.clone(), instance) {
             Some(old) => {
                 self.instance_vertices -= old.vertices;
-                match self.obstacles[start..]
-                    .iter()
-                    .position(|o| o.id == obstacle.id)
-                {
-                    Some(i) => self.obstacles[start + i] = obstacle,
-                    None => self.obstacles.push(obstacle),
-                }
+                true
             }
-            None => self.obstacles.push(obstacle),
-        }
+            None => false,
+        };
+        self.staged.push((obstacle, replaces));
     }
 
     /// Drops the instances `gone` says so of (their obstacles with them).
@@ -237,30 +245,52 @@ impl ObstacleSet {
         let count = before - self.instances.len();
         if count > 0 {
             let start = self.instances_start();
-            let instances = &self.instances;
-            let mut k = 0;
-            self.obstacles.retain(|o| {
-                k += 1;
-                k <= start || instances.contains_key(&o.id)
+            self.rebuild_with(|obstacles, instances| {
+                let mut k = 0;
+                obstacles.retain(|o| {
+                    k += 1;
+                    k <= start || instances.contains_key(&o.id)
+                });
             });
-            self.instance_vertices = instances.values().map(|i| i.vertices).sum();
-            self.rebuild_instances();
+            self.instance_vertices = self.instances.values().map(|i| i.vertices).sum();
         }
         count
     }
 
-    /// Puts the instances (after the zones and the array) in frame, stamp
-    /// and id order (those that share a frame and a stamp are one group),
-    /// moving them, and rebuilds the groups.
+    /// Moves the staged instances in, puts the instances (after the zones
+    /// and the array) in frame, stamp and id order (those that share a
+    /// frame and a stamp are one group), moving them, indexes the boxes and
+    /// rebuilds the groups.
     pub(super) fn rebuild_instances(&mut self) {
+        self.rebuild_with(|_, _| {});
+    }
+
+    /// [`rebuild_instances`](Self::rebuild_instances) after `edit` has
+    /// changed the obstacles (given the instances' bookkeeping, already
+    /// up to date): one indexing of the boxes for the whole change.
+    fn rebuild_with(&mut self, edit: impl FnOnce(&mut Vec<Obstacle>, &BTreeMap<String, Instance>)) {
         let start = self.instances_start();
         let instances = &self.instances;
-        let key = |o: &Obstacle| instances.get(&o.id).map(|i| (&i.frame_id, i.stamp));
-        self.obstacles[start..].sort_by(|a, b| match (key(a), key(b)) {
-            (Some((fa, sa)), Some((fb, sb))) => {
-                fa.cmp(fb).then(sa.total_cmp(&sb)).then(a.id.cmp(&b.id))
+        let staged = &mut self.staged;
+        self.index.update(|obstacles| {
+            edit(obstacles, instances);
+            for (obstacle, replaces) in staged.drain(..) {
+                let old = match replaces {
+                    true => obstacles[start..].iter().position(|o| o.id == obstacle.id),
+                    false => None,
+                };
+                match old {
+                    Some(i) => obstacles[start + i] = obstacle,
+                    None => obstacles.push(obstacle),
+                }
             }
-            _ => a.id.cmp(&b.id),
+            let key = |o: &Obstacle| instances.get(&o.id).map(|i| (&i.frame_id, i.stamp));
+            obstacles[start..].sort_by(|a, b| match (key(a), key(b)) {
+                (Some((fa, sa)), Some((fb, sb))) => {
+                    fa.cmp(fb).then(sa.total_cmp(&sb)).then(a.id.cmp(&b.id))
+                }
+                _ => a.id.cmp(&b.id),
+            });
         });
         let spans = self.spans();
         self.rebuild_groups(spans);
@@ -279,7 +309,7 @@ impl ObstacleSet {
             spans.push((array.frame_id.clone(), array.stamp, self.array_len));
         }
         let fixed = spans.len();
-        let instances = self.obstacles[self.instances_start()..]
+        let instances = self.obstacles()[self.instances_start()..]
             .iter()
             .filter_map(|o| self.instances.get(&o.id));
         for instance in instances {
@@ -298,35 +328,30 @@ impl ObstacleSet {
         spans
     }
 
-    /// The groups of `spans`, each with the boxes of its obstacles; the
-    /// previous groups' index buffers are reused.
+    /// The groups of `spans`, each one run of the index.
     pub(super) fn rebuild_groups(&mut self, spans: Vec<(String, f64, usize)>) {
-        let mut old = std::mem::take(&mut self.groups).into_iter();
+        self.groups.clear();
         let mut start = 0;
         for (frame_id, stamp, len) in spans {
-            let range = start..start + len;
+            self.groups.push(Group {
+                frame_id,
+                stamp,
+                range: start..start + len,
+            });
             start += len;
-            let mut group = old.next().unwrap_or_default();
-            group.index.rebuild(&self.obstacles[range.clone()]);
-            group.frame_id = frame_id;
-            group.stamp = stamp;
-            group.range = range;
-            self.groups.push(group);
         }
+        self.index.split(self.groups.iter().map(|g| g.range.len()));
     }
 
     /// Whether any obstacle is invalid.
     pub(super) fn any_invalid(&self) -> bool {
-        self.groups.iter().any(|g| g.index.any_invalid())
+        self.index.any_invalid()
     }
 
     /// Gives memory back after a large message or many instances gone: a
     /// buffer more than four times (and 4,096 entries) larger than what it
     /// holds shrinks.
     pub(super) fn shrink(&mut self) {
-        let len = self.obstacles.len();
-        if self.obstacles.capacity() > 4 * len.max(1024) {
-            self.obstacles.shrink_to_fit();
-        }
+        self.index.shrink();
     }
 }

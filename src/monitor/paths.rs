@@ -4,9 +4,9 @@
 
 use super::motion::{MotionImpact, PathCheck};
 use super::state::Monitor;
+use crate::broadphase::{uncancelled, Cancel, Cancelled, PoseCheck};
 use crate::geometry::{Aabb, Impact, Motion, Shape};
 use crate::model::{Cause, Status};
-use crate::planner::{uncancelled, Cancel, Cancelled};
 use nalgebra::Isometry2;
 
 /// Answer to [`Monitor::check_trajectory`].
@@ -17,7 +17,7 @@ pub struct TrajectoryCheck {
     /// [`Status::Ok`] or why the answer cannot be trusted.
     pub status: Status,
     /// Per pose; with `fail_safe` and not `valid`, every pose colliding.
-    pub check: crate::planner::PoseCheck,
+    pub check: PoseCheck,
 }
 
 impl Monitor {
@@ -47,7 +47,7 @@ impl Monitor {
         cancel: &Cancel,
     ) -> Result<TrajectoryCheck, Cancelled> {
         let padding = self.config.padding + padding.max(0.0);
-        let mut check = crate::planner::PoseCheck {
+        let mut check = PoseCheck {
             colliding: vec![false; poses.len()],
             distance: vec![f64::INFINITY; poses.len()],
             first_collision: None,
@@ -65,13 +65,10 @@ impl Monitor {
                 }
                 None => local.extend_from_slice(poses),
             }
-            let part = crate::planner::check_poses_until(
-                footprint,
-                &local,
-                padding,
-                &self.set.obstacles[group.range.clone()],
-                cancel,
-            )?;
+            let part = self
+                .set
+                .span(group)
+                .check_poses(footprint, &local, padding, cancel)?;
             for (all, one) in check.colliding.iter_mut().zip(&part.colliding) {
                 *all |= *one;
             }
@@ -175,8 +172,7 @@ impl Monitor {
             else {
                 continue;
             };
-            let members = &self.set.obstacles[group.range.clone()];
-            let near = group.index.candidates(&region, members);
+            let mut near = self.set.span(group).near(&region);
             for (k, clearance) in check.clearance.iter_mut().enumerate() {
                 cancel.check()?;
                 let pose = match &from_global {
@@ -184,7 +180,7 @@ impl Monitor {
                     None => poses[k],
                 };
                 let placed = footprint.transformed(&pose);
-                *clearance = clearance.min(near.nearest(&placed, padding, members).distance);
+                *clearance = clearance.min(near.nearest(&placed, padding).distance);
             }
             // Segments after one where this group already has a contact
             // cannot hold an earlier one.
@@ -196,14 +192,14 @@ impl Monitor {
                     _ => *duration,
                 };
                 if let Some((i, hit)) =
-                    near.first_impact_within(swept, footprint, motion, horizon, padding, members)
+                    near.first_impact(footprint, motion, horizon, padding, Some(swept))
                 {
                     let earlier = match first {
                         Some((fk, _, b)) => k < fk || hit.time < b.time,
                         None => true,
                     };
                     if earlier {
-                        first = Some((k, group.range.start + i, hit));
+                        first = Some((k, i, hit));
                     }
                     break;
                 }

@@ -171,13 +171,10 @@ impl Monitor {
                 None => *motion,
             };
             let horizon = best.map_or(duration, |(_, b)| b.time);
-            let members = &self.set.obstacles[group.range.clone()];
-            if let Some((i, hit)) = group
-                .index
-                .first_impact(shape, &moved, horizon, padding, members)
-            {
+            let span = self.set.span(group);
+            if let Some((i, hit)) = span.first_impact(shape, &moved, horizon, padding) {
                 if best.is_none_or(|(_, b)| hit.time < b.time) {
-                    best = Some((group.range.start + i, hit));
+                    best = Some((i, hit));
                 }
             }
         }

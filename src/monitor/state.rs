@@ -10,10 +10,7 @@ use super::obstacle_set::{
 };
 use super::placement::{self, Frames, NoTransforms, Placements, Transforms};
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
-use crate::model::{
-    append_outcomes, summarize, Cause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status,
-    Summary,
-};
+use crate::model::{Cause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status, Summary};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -438,7 +435,7 @@ impl Monitor {
 
     /// Every obstacle currently known: zones, array, instances.
     pub fn obstacles(&self) -> &[Obstacle] {
-        &self.set.obstacles
+        self.set.obstacles()
     }
 
     /// Why the last footprint was rejected, when it was.
@@ -562,11 +559,9 @@ impl Monitor {
     pub fn flag(&self, now: f64) -> Flag {
         let geometry = self.footprint().is_some_and(|footprint| {
             self.placed_groups().any(|(group, placement)| {
-                group.index.any_collision(
-                    placement.footprint(footprint),
-                    self.config.padding,
-                    &self.set.obstacles[group.range.clone()],
-                )
+                self.set
+                    .span(group)
+                    .any_collision(placement.footprint(footprint), self.config.padding)
             })
         });
         self.decide(self.input_cause(now), self.set.any_invalid(), geometry)
@@ -609,7 +604,7 @@ impl Monitor {
             frame_id: String::new(),
             min_distance: f64::INFINITY,
             nearest_obstacle_id: String::new(),
-            outcomes: Vec::with_capacity(self.set.obstacles.len()),
+            outcomes: Vec::with_capacity(self.obstacles().len()),
         };
         self.evaluate_into(now, &mut report);
         report
@@ -625,7 +620,7 @@ impl Monitor {
         report.min_distance = f64::INFINITY;
         report.nearest_obstacle_id.clear();
         report.outcomes.clear();
-        let obstacles = &self.set.obstacles;
+        let obstacles = self.obstacles();
         if report.outcomes.capacity() > 4 * obstacles.len().max(1024) {
             report.outcomes.shrink_to_fit();
         }
@@ -634,18 +629,17 @@ impl Monitor {
         // doubt: it explains the picture, but it no longer decides alone.
         let mut summary = Summary::empty();
         if let Some(footprint) = self.footprint() {
-            let range = self.finite_exact_range();
+            // No range: every outcome exact.
+            let range = self.finite_exact_range().unwrap_or(f64::INFINITY);
             let padding = self.config.padding;
             for (group, placement) in self.set.groups.iter().zip(&self.placements.groups) {
-                let base = report.outcomes.len();
-                let members = &obstacles[group.range.clone()];
                 let placement = match placement {
                     Ok(placement) => placement,
                     Err(cause) => {
                         // Not placed: no geometry, the transform's status.
                         report
                             .outcomes
-                            .extend(members.iter().map(|_| ObstacleOutcome {
+                            .extend(group.range.clone().map(|_| ObstacleOutcome {
                                 status: Status::from(*cause),
                                 contact: None,
                                 exact: true,
@@ -653,29 +647,15 @@ impl Monitor {
                         continue;
                     }
                 };
-                let shape = placement.footprint(footprint);
-                let pose = placement.to_global.as_ref();
-                let part = match range {
-                    // Turned into the global frame as they are written.
-                    Some(range) => group.index.check_append_to(
-                        shape,
-                        padding,
-                        members,
-                        range,
-                        pose,
-                        &mut report.outcomes,
-                    ),
-                    None => {
-                        append_outcomes(shape, padding, members, &mut report.outcomes);
-                        if let Some(pose) = pose {
-                            for outcome in &mut report.outcomes[base..] {
-                                outcome.transform(pose);
-                            }
-                        }
-                        summarize(&report.outcomes[base..])
-                    }
-                };
-                summary.merge(&part, base);
+                // Turned into the global frame as they are written.
+                let part = self.set.span(group).report(
+                    placement.footprint(footprint),
+                    padding,
+                    range,
+                    placement.to_global.as_ref(),
+                    &mut report.outcomes,
+                );
+                summary.merge(&part);
             }
         }
         report.min_distance = summary.min_distance;

@@ -146,10 +146,11 @@ fn a_cancelled_check_stops_without_an_answer() {
     let robot = Shape::polygon(&square(0.5)).expect("a square");
     let poses: Vec<_> = (0..100).filter_map(|k| pose(f64::from(k))).collect();
     let cancel = Cancel::new();
-    assert!(check_poses_until(&robot, &poses, 0.0, &squares(2), &cancel).is_ok());
+    let obstacles = ObstacleIndex::new(squares(2));
+    assert!(check_poses_until(&robot, &poses, 0.0, &obstacles, &cancel).is_ok());
     cancel.clone().cancel();
     assert_eq!(
-        check_poses_until(&robot, &poses, 0.0, &squares(2), &cancel),
+        check_poses_until(&robot, &poses, 0.0, &obstacles, &cancel),
         Err(Cancelled)
     );
 }
