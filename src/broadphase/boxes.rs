@@ -24,6 +24,12 @@ pub(super) struct Boxes {
     parts: Vec<Part>,
 }
 
+/// The box of an invalid obstacle: empty, never near anything.
+const EMPTY: Aabb = Aabb {
+    min: Point::new(f64::INFINITY, f64::INFINITY),
+    max: Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+};
+
 /// A run of obstacles and the largest absolute coordinate among them.
 #[derive(Clone, Copy, Debug)]
 struct Part {
@@ -36,31 +42,44 @@ impl Boxes {
     /// Re-indexes `obstacles`, reusing the buffers: no allocation once they
     /// have held as many obstacles (and as many runs).
     pub(super) fn rebuild(&mut self, obstacles: &[Obstacle]) {
-        self.min_x.clear();
-        self.min_y.clear();
-        self.max_x.clear();
-        self.max_y.clear();
+        // Sized first (every entry is written below: what was there stays
+        // until then), then written in one pass over the four arrays
+        // together: no capacity check per box.
+        for column in [
+            &mut self.min_x,
+            &mut self.min_y,
+            &mut self.max_x,
+            &mut self.max_y,
+        ] {
+            column.resize(obstacles.len(), 0.0);
+        }
         self.invalid.clear();
-        self.magnitude = 0.0;
-        for (i, obstacle) in obstacles.iter().enumerate() {
-            match &obstacle.shape {
+        let mut magnitude = 0.0f64;
+        let columns = self
+            .min_x
+            .iter_mut()
+            .zip(self.min_y.iter_mut())
+            .zip(self.max_x.iter_mut().zip(self.max_y.iter_mut()));
+        for (i, (obstacle, ((min_x, min_y), (max_x, max_y)))) in
+            obstacles.iter().zip(columns).enumerate()
+        {
+            let aabb = match &obstacle.shape {
                 Ok(shape) => {
                     let aabb = shape.aabb();
-                    self.magnitude = self.magnitude.max(aabb.magnitude());
-                    self.min_x.push(aabb.min.x);
-                    self.min_y.push(aabb.min.y);
-                    self.max_x.push(aabb.max.x);
-                    self.max_y.push(aabb.max.y);
+                    magnitude = magnitude.max(aabb.magnitude());
+                    aabb
                 }
                 Err(_) => {
                     self.invalid.push(i);
-                    self.min_x.push(f64::INFINITY);
-                    self.min_y.push(f64::INFINITY);
-                    self.max_x.push(f64::NEG_INFINITY);
-                    self.max_y.push(f64::NEG_INFINITY);
+                    EMPTY
                 }
-            }
+            };
+            *min_x = aabb.min.x;
+            *min_y = aabb.min.y;
+            *max_x = aabb.max.x;
+            *max_y = aabb.max.y;
         }
+        self.magnitude = magnitude;
         self.parts.clear();
         self.parts.push(Part {
             start: 0,
@@ -113,7 +132,8 @@ impl Boxes {
     /// Largest absolute coordinate of the valid boxes in `range` (0 for
     /// none: an invalid obstacle's empty box counts -∞).
     fn magnitude_over(&self, range: Range<usize>) -> f64 {
-        range.fold(0.0, |m: f64, i| m.max(self.aabb(i).magnitude()))
+        self.iter(range)
+            .fold(0.0, |m: f64, aabb| m.max(aabb.magnitude()))
     }
 
     /// Obstacle `i`'s box (empty for an invalid one).
@@ -123,6 +143,24 @@ impl Boxes {
             min: Point::new(self.min_x[i], self.min_y[i]),
             max: Point::new(self.max_x[i], self.max_y[i]),
         }
+    }
+
+    /// The boxes of `range`, in order: the four arrays walked together
+    /// (sliced once, so the passes over them check no index per box).
+    #[inline]
+    pub(super) fn iter(&self, range: Range<usize>) -> impl Iterator<Item = Aabb> + '_ {
+        let min_x = &self.min_x[range.clone()];
+        let min_y = &self.min_y[range.clone()];
+        let max_x = &self.max_x[range.clone()];
+        let max_y = &self.max_y[range];
+        min_x
+            .iter()
+            .zip(min_y)
+            .zip(max_x.iter().zip(max_y))
+            .map(|((&x0, &y0), (&x1, &y1))| Aabb {
+                min: Point::new(x0, y0),
+                max: Point::new(x1, y1),
+            })
     }
 
     /// The invalid obstacles among `range`, ascending.
@@ -150,19 +188,6 @@ impl Boxes {
             self.invalid.shrink_to_fit();
         }
     }
-
-    /// A separating axis of the padded footprint's box `fp` and obstacle
-    /// `i`'s box, given their gaps: from the footprint toward the obstacle.
-    /// `axes`: +x, -x, +y, -y (turned into the report's frame).
-    #[inline]
-    pub(super) fn axis(&self, i: usize, fp: &Aabb, dx: f64, dy: f64, axes: &[Vector; 4]) -> Vector {
-        match dx >= dy {
-            true if self.min_x[i] >= fp.max.x => axes[0],
-            true => axes[1],
-            false if self.min_y[i] >= fp.max.y => axes[2],
-            false => axes[3],
-        }
-    }
 }
 
 /// The padded footprint's box and the tolerance one query against an index
@@ -185,12 +210,25 @@ impl Probe {
         }
     }
 
-    /// Gaps between obstacle `i`'s box and the padded footprint's box along
+    /// Gaps between an obstacle's box and the padded footprint's box along
     /// x and y (0 when they overlap).
     #[inline]
-    pub(super) fn gaps(&self, boxes: &Boxes, i: usize) -> (f64, f64) {
-        let gaps = self.fp.gaps(&boxes.aabb(i));
+    pub(super) fn gaps(&self, obstacle: &Aabb) -> (f64, f64) {
+        let gaps = self.fp.gaps(obstacle);
         (gaps.x, gaps.y)
+    }
+
+    /// A separating axis of the padded footprint's box and an obstacle's
+    /// box, given their gaps: from the footprint toward the obstacle.
+    /// `axes`: +x, -x, +y, -y (turned into the report's frame).
+    #[inline]
+    pub(super) fn axis(&self, obstacle: &Aabb, dx: f64, dy: f64, axes: &[Vector; 4]) -> Vector {
+        match dx >= dy {
+            true if obstacle.min.x >= self.fp.max.x => axes[0],
+            true => axes[1],
+            false if obstacle.min.y >= self.fp.max.y => axes[2],
+            false => axes[3],
+        }
     }
 }
 

@@ -24,17 +24,20 @@ impl Span<'_> {
         let (boxes, obstacles) = (&self.index.boxes, &self.index.obstacles);
         let probe = Probe::new(self.magnitude, footprint, padding);
         let reach = 2.0 * probe.tol;
-        (self.start..self.end).any(|i| {
-            let (dx, dy) = probe.gaps(boxes, i);
-            // Per-axis first: most boxes are rejected without the square root.
-            dx <= reach
-                && dy <= reach
-                && box_distance(dx, dy) <= reach
-                && obstacles[i]
-                    .shape
-                    .as_ref()
-                    .is_ok_and(|shape| intersects(footprint, shape, padding))
-        })
+        (self.start..)
+            .zip(boxes.iter(self.range()))
+            .any(|(i, aabb)| {
+                let (dx, dy) = probe.gaps(&aabb);
+                // Per-axis first: most boxes are rejected without the square
+                // root.
+                dx <= reach
+                    && dy <= reach
+                    && box_distance(dx, dy) <= reach
+                    && obstacles[i]
+                        .shape
+                        .as_ref()
+                        .is_ok_and(|shape| intersects(footprint, shape, padding))
+            })
     }
 
     /// The report for `footprint` (inflated by `padding`) against the
@@ -71,16 +74,16 @@ impl Span<'_> {
         let (boxes, obstacles) = (&self.index.boxes, &self.index.obstacles);
         let (start, end) = (self.start, self.end);
         let probe = Probe::new(self.magnitude, footprint, padding);
-        let (fp, tol) = (probe.fp, probe.tol);
-        let gaps = |i: usize| probe.gaps(boxes, i);
+        let tol = probe.tol;
+        let each_box = || (start..).zip(boxes.iter(start..end));
 
         // Pass 1, over the boxes only: the obstacle whose box is nearest.
         // One exact query against it bounds the nearest clearance: anything
         // whose box is farther cannot be the nearest, nor collide.
         let mut nearest_box = None;
         let mut nearest_squared = f64::INFINITY;
-        for i in start..end {
-            let (dx, dy) = gaps(i);
+        for (i, aabb) in each_box() {
+            let (dx, dy) = probe.gaps(&aabb);
             let squared = dx * dx + dy * dy;
             if squared < nearest_squared {
                 nearest_squared = squared;
@@ -100,8 +103,8 @@ impl Span<'_> {
         let mut near_len = 0;
         // Obstacle `i`'s outcome is `out[base + (i - start)]`.
         let base = out.len();
-        out.extend((start..end).map(|i| {
-            let (dx, dy) = gaps(i);
+        out.extend(each_box().map(|(i, aabb)| {
+            let (dx, dy) = probe.gaps(&aabb);
             let distance = box_distance(dx, dy);
             if distance <= threshold {
                 if near_len < NEAR_CAPACITY {
@@ -109,7 +112,7 @@ impl Span<'_> {
                 }
                 near_len += 1;
             }
-            far_outcome(distance - tol, boxes.axis(i, &fp, dx, dy, &axes))
+            far_outcome(distance - tol, probe.axis(&aabb, dx, dy, &axes))
         }));
 
         // Pass 3: exact answers within the threshold, and the summary over
@@ -138,12 +141,12 @@ impl Span<'_> {
         if near_len <= NEAR_CAPACITY {
             near[..near_len].iter().for_each(|&i| visit(i));
         } else {
-            (start..end)
-                .filter(|&i| {
-                    let (dx, dy) = gaps(i);
+            each_box()
+                .filter(|(_, aabb)| {
+                    let (dx, dy) = probe.gaps(aabb);
                     box_distance(dx, dy) <= threshold
                 })
-                .for_each(visit);
+                .for_each(|(i, _)| visit(i));
         }
         for &i in self.invalid() {
             let status = match &obstacles[i].shape {
