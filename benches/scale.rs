@@ -14,14 +14,19 @@
 //! collision, a nearest obstacle and exact near results to compute.
 //!
 //! Functions per N:
-//! * `exact_no_broadphase`: [`check_obstacles`] + [`summarize`], every
-//!   outcome exact (the narrow phase on every obstacle);
-//! * `broadphase_range_0`, `broadphase_range_1m`: [`ObstacleIndex::check`]
-//!   with an exact range of 0 and 1 m: the flag, `min_distance` and the
-//!   nearest obstacle exact, far obstacles a flagged lower bound;
-//! * `broadphase_all_exact`: the same with an infinite range (nothing can be
-//!   skipped: the broad phase's overhead);
-//! * `index_rebuild`: re-indexing after an obstacle message;
+//! * `exact_no_broadphase`: [`query`] on every obstacle in a plain loop +
+//!   [`summarize`], every outcome exact (the narrow phase on every
+//!   obstacle, no index: the reference the engine is measured against);
+//! * `broadphase_range_0`, `broadphase_range_1m`: the engine's report
+//!   ([`Span::report`](sat_collision::broadphase::Span::report) over the
+//!   whole [`ObstacleIndex`]) with an exact range of 0 and 1 m: the flag,
+//!   `min_distance` and the nearest obstacle exact, far obstacles a flagged
+//!   lower bound;
+//! * `broadphase_all_exact`: the same with an infinite range (every outcome
+//!   exact: the engine's one pass without the boxes, against
+//!   `exact_no_broadphase`);
+//! * `index_rebuild`: re-indexing the boxes after an obstacle message
+//!   ([`ObstacleIndex::update`]);
 //! * `monitor_evaluate_into_1m`: [`Monitor::evaluate_into`] with an exact
 //!   range of 1 m: the whole report the node builds when somebody wants
 //!   one, into a reused report;
@@ -30,7 +35,7 @@
 //!   looked at).
 //!
 //! The setup asserts that every broad-phase report decides exactly as the
-//! exact one (same summary) before anything is timed.
+//! plain loop (same summary) before anything is timed.
 //!
 //! Group `frames` (TF issue): 10,000 obstacles of the same scene, the
 //! footprint in `map`, `global_frame` `map`, exact range 1 m, each
@@ -66,8 +71,10 @@ use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode};
 use nalgebra::Isometry2;
 use sat_collision::broadphase::ObstacleIndex;
 use sat_collision::frames::FrameTree;
-use sat_collision::geometry::{Point, Shape, Vector};
-use sat_collision::model::{check_obstacles, summarize, Obstacle, ObstacleGeometry, Report};
+use sat_collision::geometry::{query, Point, Shape, Vector};
+use sat_collision::model::{
+    summarize, Obstacle, ObstacleGeometry, ObstacleOutcome, Report, Status,
+};
 use sat_collision::monitor::{Monitor, MonitorConfig};
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::TAU;
@@ -157,6 +164,42 @@ fn scene_geometry(count: usize) -> Vec<ObstacleGeometry> {
         .collect()
 }
 
+/// Every obstacle's exact outcome, in a plain loop over [`query`] (no
+/// index), into `out` (cleared first): the reference of
+/// `exact_no_broadphase`.
+fn exact_outcomes(
+    footprint: &Shape,
+    padding: f64,
+    obstacles: &[Obstacle],
+    out: &mut Vec<ObstacleOutcome>,
+) {
+    out.clear();
+    out.extend(obstacles.iter().map(|obstacle| match &obstacle.shape {
+        Ok(shape) => ObstacleOutcome {
+            status: Status::Ok,
+            contact: Some(query(footprint, shape, padding)),
+            exact: true,
+        },
+        Err(e) => ObstacleOutcome {
+            status: Status::from(e),
+            contact: None,
+            exact: true,
+        },
+    }));
+}
+
+/// The engine's report over every obstacle of `index`, into `out`
+/// (cleared first).
+fn engine_report(
+    index: &ObstacleIndex,
+    footprint: &Shape,
+    range: f64,
+    out: &mut Vec<ObstacleOutcome>,
+) -> sat_collision::model::Summary {
+    out.clear();
+    index.all().report(footprint, PADDING, range, None, out)
+}
+
 fn scale(c: &mut Criterion) {
     let robot = Shape::polygon(&footprint()).expect("valid footprint");
     let mut group = c.benchmark_group("scale");
@@ -167,14 +210,14 @@ fn scale(c: &mut Criterion) {
         .sampling_mode(SamplingMode::Flat);
     for count in COUNTS {
         let obstacles = scene(count);
-        let index = ObstacleIndex::new(&obstacles);
+        let index = ObstacleIndex::new(obstacles.clone());
         let mut out = Vec::with_capacity(count);
         let mut exact = Vec::with_capacity(count);
-        check_obstacles(&robot, PADDING, &obstacles, &mut exact);
+        exact_outcomes(&robot, PADDING, &obstacles, &mut exact);
         let want = summarize(&exact);
         assert!(want.any_colliding && want.nearest == Some(0), "{want:?}");
         for range in [0.0, 1.0, f64::INFINITY] {
-            let got = index.check(&robot, PADDING, &obstacles, range, &mut out);
+            let got = engine_report(&index, &robot, range, &mut out);
             assert_eq!(got, want, "N = {count}, range {range}");
             let exact_count = out.iter().filter(|o| o.exact).count();
             eprintln!("scale/{count}: exact range {range} m: {exact_count} exact outcomes");
@@ -184,7 +227,7 @@ fn scale(c: &mut Criterion) {
         let best = (0..300)
             .map(|_| {
                 let start = Instant::now();
-                black_box(index.check(&robot, PADDING, &obstacles, 1.0, &mut out));
+                black_box(engine_report(&index, &robot, 1.0, &mut out));
                 start.elapsed()
             })
             .min()
@@ -193,7 +236,7 @@ fn scale(c: &mut Criterion) {
 
         group.bench_function(BenchmarkId::new("exact_no_broadphase", count), |b| {
             b.iter(|| {
-                check_obstacles(black_box(&robot), PADDING, &obstacles, &mut out);
+                exact_outcomes(black_box(&robot), PADDING, &obstacles, &mut out);
                 black_box(summarize(&out))
             })
         });
@@ -203,12 +246,12 @@ fn scale(c: &mut Criterion) {
             ("broadphase_all_exact", f64::INFINITY),
         ] {
             group.bench_function(BenchmarkId::new(name, count), |b| {
-                b.iter(|| index.check(black_box(&robot), PADDING, &obstacles, range, &mut out))
+                b.iter(|| engine_report(&index, black_box(&robot), range, &mut out))
             });
         }
-        let mut rebuilt = ObstacleIndex::new(&obstacles);
+        let mut rebuilt = ObstacleIndex::new(obstacles.clone());
         group.bench_function(BenchmarkId::new("index_rebuild", count), |b| {
-            b.iter(|| rebuilt.rebuild(black_box(&obstacles)))
+            b.iter(|| rebuilt.update(|held| black_box(held.len())))
         });
         let mut monitor = Monitor::new(MonitorConfig {
             padding: PADDING,

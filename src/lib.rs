@@ -10,7 +10,8 @@
 //! | --- | --- | --- |
 //! | one pair of shapes | [`geometry::intersects`], [`geometry::query()`] | yes/no; or depth, MTV, clearance ([`geometry::Contact`]) |
 //! | one pair, one moving | [`geometry::time_of_impact`] with a [`geometry::Motion`] | the first contact ([`geometry::Impact`]) |
-//! | a footprint at many poses | [`planner::check_poses`] | per pose: colliding, clearance; the first colliding pose |
+//! | a footprint at many poses | [`planner::check_poses`] against a [`broadphase::ObstacleIndex`] | per pose: colliding, clearance; the first colliding pose |
+//! | one footprint against many obstacles, any question | [`broadphase::ObstacleIndex`]: `all()` or `span(range)`, then `report`, `any_collision`, `near`, `first_impact`, `impacts`, `check_poses` | the engine under every row here ([`broadphase`]) |
 //! | the same, with freshness and fail-safe | [`monitor::Monitor::check_trajectory`], [`monitor::Monitor::check_path`] (a path swept between its poses) | the above with `valid` and a [`model::Status`] |
 //! | a stateful monitor of timed inputs | [`monitor::Monitor`]: `set_footprint`, `set_obstacles`, then `flag` or `evaluate` | the node's decision ([`model::Flag`], [`model::Report`]) |
 //! | a YAML scene (the offline checker) | [`scene::Scene`]: `from_yaml` or `load`, then `evaluate` | a [`scene::SceneReport`] |
@@ -67,6 +68,7 @@
 //!
 //! ```
 //! use nalgebra::{Isometry2, Vector2};
+//! use sat_collision::broadphase::ObstacleIndex;
 //! use sat_collision::geometry::{Point, Shape};
 //! use sat_collision::model::{Obstacle, ObstacleGeometry};
 //! use sat_collision::planner::check_poses;
@@ -82,9 +84,21 @@
 //! let poses: Vec<Isometry2<f64>> = (0..6)
 //!     .map(|k| Isometry2::new(Vector2::new(0.5 * k as f64, 0.0), 0.0))
 //!     .collect();
-//! let check = check_poses(&robot, &poses, 0.0, &[wall]);
+//! // The obstacles are indexed once (their boxes), for every check.
+//! let obstacles = ObstacleIndex::new(vec![wall]);
+//! let check = check_poses(&robot, &poses, 0.0, &obstacles);
 //! assert_eq!(check.first_collision, Some(3));
 //! assert!((check.distance[0] - 1.5).abs() < 1e-9);
+//!
+//! // The same index answers the other questions: the report, exact for
+//! // every obstacle with an infinite exact range, ...
+//! let mut outcomes = Vec::new();
+//! let summary = obstacles.all().report(&robot, 0.0, f64::INFINITY, None, &mut outcomes);
+//! assert_eq!((summary.nearest, outcomes.len()), (Some(0), 1));
+//! // ... and the clearance of each pose from the obstacles near them all.
+//! let region = robot.aabb().union(&robot.transformed(&poses[2]).aabb());
+//! let mut near = obstacles.all().near(&region);
+//! assert!((near.nearest(&robot.transformed(&poses[2]), 0.0).distance - 0.5).abs() < 1e-9);
 //! # Ok::<(), sat_collision::geometry::ShapeError>(())
 //! ```
 //!
@@ -166,8 +180,11 @@
 //! * [`model`]: obstacles, per-obstacle outcomes, reports, typed statuses;
 //!   [`frames`]: the TF tree (planar transforms by frame and time, lookups
 //!   and their fail-safe rules);
-//! * [`broadphase`] (the report for thousands of obstacles, fast),
-//!   [`planner`] (poses along a trajectory), [`visual`];
+//! * [`broadphase`] (the engine for one footprint against many obstacles:
+//!   the report, the flag, poses, paths and contacts along a motion, fast
+//!   for thousands), [`visual`];
+//! * [`planner`] (poses along a trajectory: the requests, their cost, the
+//!   check over an index);
 //! * [`monitor`]: what the node knows, how fresh it is, and what it decides;
 //!   [`scene`]: YAML scenes and zone files;
 //! * [`config`] (the node's parameter table), [`params_file`], [`svg`];
