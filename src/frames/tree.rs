@@ -116,9 +116,6 @@
 //!
 //! Roll, pitch and z are not kept: each transform is projected to
 //! (x, y, yaw) before it is composed (see [`super::planar`]).
-//!
-//! [`MAX_TF_FRAMES`]: crate::limits::MAX_TF_FRAMES
-//! [`MAX_TF_SAMPLES`]: crate::limits::MAX_TF_SAMPLES
 
 use super::planar::TransformFault;
 use edge::{Edge, Poses, Rival};
@@ -131,6 +128,7 @@ mod edge;
 mod fault;
 mod names;
 
+pub use crate::limits::{MAX_TF_FRAMES, MAX_TF_SAMPLES};
 pub use bounds::{CONFLICT_WINDOW, FUTURE_TOLERANCE, MESSAGE_FRAMES, TF_HISTORY};
 pub use fault::{InsertError, LookupFault};
 
@@ -351,8 +349,6 @@ impl FrameTree {
     /// Frames known (named by any transform given to
     /// [`insert`](Self::insert), not refused as too many and not evicted):
     /// at most [`MAX_TF_FRAMES`].
-    ///
-    /// [`MAX_TF_FRAMES`]: crate::limits::MAX_TF_FRAMES
     pub fn frame_count(&self) -> usize {
         self.names.frame_count()
     }

@@ -34,7 +34,6 @@ use crate::broadphase::ObstacleIndex;
 use crate::geometry::{Aabb, Vector};
 use crate::geometry::{Impact, Motion};
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
-use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
 use crate::model::{
     append_outcomes, summarize, Cause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status,
     Summary,
@@ -51,6 +50,7 @@ pub mod clock;
 mod motion;
 mod placement;
 
+pub use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
 pub use motion::{
     path_times, MotionImpact, PathCheck, Prediction, Sweep, DEFAULT_TIME_HORIZON,
     DEFAULT_VELOCITY_TIMEOUT,

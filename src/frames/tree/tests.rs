@@ -1,5 +1,4 @@
 use super::*;
-use crate::limits::{MAX_TF_FRAMES, MAX_TF_SAMPLES};
 use nalgebra::{Point2, Vector2};
 use std::f64::consts::FRAC_PI_2;
 
