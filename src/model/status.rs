@@ -263,7 +263,7 @@ pub enum Cause {
     /// not finite, or its quaternion is not a rotation.
     InvalidTransform,
     /// A frame the answer needs is unknown because it was evicted or
-    /// refused at the TF frame limit (`limits::MAX_TF_FRAMES`).
+    /// refused at the TF frame limit (`frames::MAX_TF_FRAMES`).
     TooManyFrames,
     /// No transform between two frames the answer needs: a frame TF does
     /// not know, two trees, or an input stamped before the TF history.

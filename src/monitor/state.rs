@@ -99,7 +99,7 @@ impl Monitor {
         (metres.is_finite() && metres >= 0.0).then_some(metres)
     }
 
-    /// What the clock reading said (see [`clock::ClockWatch::observe`]):
+    /// What the clock reading said (see [`clock::ClockWatch::observe`](super::clock::ClockWatch::observe)):
     /// its generation (inputs from an older one are not trusted) and its
     /// cause, if ROS time cannot judge freshness now.
     pub fn set_clock(&mut self, generation: u32, cause: Option<Cause>) {
