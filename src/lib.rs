@@ -176,7 +176,7 @@
 //! Dependencies point down this list only (checked by
 //! `tests/module_layers.rs`; see ARCHITECTURE.md):
 //! * [`geometry`]: pure 2-D math (validation, convexity, SAT, MTV,
-//!   clearance, circles, convex decomposition); [`text`], [`limits`];
+//!   clearance, circles, convex decomposition);
 //! * [`model`]: obstacles, per-obstacle outcomes, reports, typed statuses;
 //!   [`frames`]: the TF tree (planar transforms by frame and time, lookups
 //!   and their fail-safe rules);
@@ -187,27 +187,44 @@
 //!   check over an index);
 //! * [`monitor`]: what the node knows, how fresh it is, and what it decides;
 //!   [`scene`]: YAML scenes and zone files;
-//! * [`config`] (the node's parameter table), [`params_file`], [`svg`];
-//!   [`cli`]: what the binaries share about their command lines;
+//! * [`config`]: the node's parameter table;
 //! * `ros` (feature `ros`): the r2r node glue.
+//!
+//! The rest is the crate's own and not API: `text` (id and frame checks,
+//! log escaping) and `limits` (input size limits) at the bottom layer,
+//! their constants re-exported where a public item depends on them
+//! ([`frames::MAX_TF_FRAMES`], [`monitor::MAX_INSTANCES`], ...);
+//! `params_file` (the node's `--params-file` checks) beside [`config`];
+//! `svg` (the offline picture) and `cli` (the command-line rule), which
+//! serve the binaries.
 
 #![warn(missing_docs)]
 
 pub mod broadphase;
+// Serves the crate's binaries (their command-line rule); not API.
+#[doc(hidden)]
 pub mod cli;
 pub mod config;
 pub mod frames;
 pub mod geometry;
-pub mod limits;
+// Without the node (feature `ros`), some limits have no user.
+#[cfg_attr(not(feature = "ros"), allow(dead_code))]
+pub(crate) mod limits;
 pub mod model;
 pub mod monitor;
-pub mod params_file;
+// The node's (feature `ros`); its unit tests run in every build.
+#[cfg(any(feature = "ros", test))]
+pub(crate) mod params_file;
 pub mod planner;
 #[cfg(feature = "ros")]
 pub mod ros;
 pub mod scene;
+// Serves the crate's binaries (the offline checker's picture); not API.
+#[doc(hidden)]
 pub mod svg;
-pub mod text;
+// Without the node (feature `ros`), only the frame-id check has a user.
+#[cfg_attr(not(feature = "ros"), allow(dead_code))]
+pub(crate) mod text;
 pub mod visual;
 
 /// The README's Rust snippets, compiled and run as doctests.

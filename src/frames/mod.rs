@@ -13,6 +13,6 @@ pub mod tree;
 pub use interpolate::{interpolate, wrap_angle};
 pub use planar::{planar_transform, TransformFault, QUATERNION_NORMALIZATION_TOLERANCE};
 pub use tree::{
-    FrameTree, InsertError, LookupFault, CONFLICT_WINDOW, FUTURE_TOLERANCE, MESSAGE_FRAMES,
-    TF_HISTORY,
+    FrameTree, InsertError, LookupFault, CONFLICT_WINDOW, FUTURE_TOLERANCE, MAX_TF_FRAMES,
+    MAX_TF_SAMPLES, MESSAGE_FRAMES, TF_HISTORY,
 };

@@ -8,8 +8,10 @@ mod obstacle;
 mod outcome;
 mod report;
 mod status;
+mod verdict;
 
 pub use obstacle::{Obstacle, ObstacleGeometry};
 pub use outcome::{summarize, ObstacleOutcome, Summary};
 pub use report::{Flag, Report};
 pub use status::{Cause, Rejection, Status};
+pub use verdict::Verdict;

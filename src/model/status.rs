@@ -224,8 +224,10 @@ impl serde::Serialize for Status {
     }
 }
 
-/// Why a report is not valid, in the order they are checked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Why an answer is not valid. The order of the variants is the order of
+/// precedence: when several hold, the first decides the status
+/// ([`Verdict`](super::Verdict)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Cause {
     /// `use_sim_time` and no `/clock` yet: ROS time reads 0.
     NoClock,
@@ -261,7 +263,7 @@ pub enum Cause {
     /// not finite, or its quaternion is not a rotation.
     InvalidTransform,
     /// A frame the answer needs is unknown because it was evicted or
-    /// refused at the TF frame limit (`limits::MAX_TF_FRAMES`).
+    /// refused at the TF frame limit (`frames::MAX_TF_FRAMES`).
     TooManyFrames,
     /// No transform between two frames the answer needs: a frame TF does
     /// not know, two trees, or an input stamped before the TF history.
@@ -273,6 +275,16 @@ pub enum Cause {
     FrameMismatch,
     /// Some obstacle is not a valid shape.
     InvalidObstacle,
+    /// A prediction without a velocity: none received yet.
+    NoVelocity,
+    /// The velocity is older than `velocity_timeout` (by arrival or by
+    /// stamp).
+    StaleVelocity,
+    /// The latest velocity was refused or is not finite.
+    InvalidVelocity,
+    /// The velocity names no frame and no `base_frame` is set: whose
+    /// motion it is cannot be known.
+    UnknownVelocityFrame,
 }
 
 impl From<Cause> for Status {
@@ -295,12 +307,16 @@ impl From<Cause> for Status {
             Cause::StaleTransform => Status::StaleTransform,
             Cause::FrameMismatch => Status::FrameMismatch,
             Cause::InvalidObstacle => Status::InvalidObstacle,
+            Cause::NoVelocity => Status::NoVelocity,
+            Cause::StaleVelocity => Status::StaleVelocity,
+            Cause::InvalidVelocity => Status::InvalidVelocity,
+            Cause::UnknownVelocityFrame => Status::UnknownVelocityFrame,
         }
     }
 }
 
 /// Why a whole input message was refused before its shapes were looked at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Rejection {
     /// `header.frame_id` too long, not UTF-8, or with a NUL.
     InvalidFrameId,
@@ -408,6 +424,10 @@ mod tests {
             (Cause::StaleTransform, "stale_transform"),
             (Cause::FrameMismatch, "frame_mismatch"),
             (Cause::InvalidObstacle, "invalid_obstacle"),
+            (Cause::NoVelocity, "no_velocity"),
+            (Cause::StaleVelocity, "stale_velocity"),
+            (Cause::InvalidVelocity, "invalid_velocity"),
+            (Cause::UnknownVelocityFrame, "unknown_velocity_frame"),
         ];
         for (cause, spelling) in causes {
             assert_eq!(Status::from(cause), spelling);

@@ -41,6 +41,7 @@ pub mod clock;
 mod motion;
 mod placement;
 
+pub use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
 pub use config::{MonitorConfig, DEFAULT_OVERLOAD_TIMEOUT, DEFAULT_TRANSFORM_TOLERANCE};
 pub use inputs::is_stale;
 pub use motion::{

@@ -12,7 +12,7 @@
 //! box the footprint sweeps.
 
 use crate::geometry::Motion;
-use crate::geometry::{Shape, Vector};
+use crate::geometry::Shape;
 use crate::model::Status;
 use nalgebra::Isometry2;
 
@@ -23,20 +23,6 @@ pub const DEFAULT_TIME_HORIZON: f64 = 2.0;
 /// [`MonitorConfig::velocity_timeout`](super::MonitorConfig::velocity_timeout)
 /// by default (s).
 pub const DEFAULT_VELOCITY_TIMEOUT: f64 = 0.5;
-
-/// The robot's latest velocity: a body twist of `frame_id`.
-#[derive(Clone, Debug)]
-pub(super) struct Velocity {
-    /// The frame whose motion it is (empty: `base_frame`, see
-    /// [`Monitor::predict`](super::Monitor::predict)).
-    pub(super) frame_id: String,
-    /// m/s in `frame_id`'s axes, and rad/s; `None`: not finite.
-    pub(super) twist: Option<(Vector, f64)>,
-    /// Header stamp (s); 0: none (a `Twist`), judged by arrival alone.
-    pub(super) stamp: f64,
-    pub(super) received: f64,
-    pub(super) generation: u32,
-}
 
 /// The first contact along a motion.
 #[derive(Clone, Copy, Debug, PartialEq)]

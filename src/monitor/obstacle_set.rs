@@ -1,25 +1,13 @@
 //! Every obstacle the monitor knows (zones, the latest array, instances),
 //! grouped by frame and stamp, held once in the engine's index.
 
-use super::inputs::age_origin;
+use super::inputs::{Instance, ObstacleArray};
 use crate::broadphase::{ObstacleIndex, Span};
 use crate::geometry::Shape;
 use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
 use crate::model::{Obstacle, Rejection};
 use std::collections::BTreeMap;
 use std::ops::Range;
-
-/// An obstacle instance's bookkeeping; its obstacle itself is held once,
-/// in [`ObstacleSet::index`] (never copied when another is upserted).
-#[derive(Clone, Debug)]
-pub(super) struct Instance {
-    pub(super) frame_id: String,
-    pub(super) stamp: f64,
-    pub(super) received: f64,
-    pub(super) generation: u32,
-    /// Vertices its obstacle holds ([`held_vertices`]).
-    pub(super) vertices: usize,
-}
 
 /// One obstacle instance to insert or replace by id
 /// ([`Monitor::upsert_instances`](super::Monitor::upsert_instances)).
@@ -57,16 +45,6 @@ pub(super) fn held_vertices(obstacle: &Obstacle) -> usize {
     }
 }
 
-#[derive(Clone, Debug)]
-pub(super) struct ObstacleArray {
-    pub(super) frame_id: String,
-    pub(super) stamp: f64,
-    pub(super) received: f64,
-    pub(super) generation: u32,
-    /// Set when the array was refused as a whole (it then holds no obstacle).
-    pub(super) rejected: Option<Rejection>,
-}
-
 /// A refused obstacle instance: it keeps the report not valid for as long
 /// as the instance would have lived.
 #[derive(Clone, Copy, Debug)]
@@ -102,7 +80,7 @@ pub struct ObstacleSet {
     pub(super) zones_frame: Option<String>,
     pub(super) instances: BTreeMap<String, Instance>,
     /// Vertices of every live instance (the sum of their
-    /// [`Instance::vertices`]).
+    /// `InstanceState::vertices`).
     pub(super) instance_vertices: usize,
     pub(super) rejected_instance: Option<RejectedInstance>,
     /// Zones, then the array's obstacles, then instances by frame, stamp
@@ -161,7 +139,7 @@ impl ObstacleSet {
         if old.is_none() && self.instances.len() >= MAX_INSTANCES {
             return Err(Rejection::TooManyObstacles);
         }
-        let others = self.instance_vertices - old.map_or(0, |i| i.vertices);
+        let others = self.instance_vertices - old.map_or(0, |i| i.payload.vertices);
         if others.saturating_add(vertices) > MAX_INSTANCE_VERTICES {
             return Err(Rejection::TooManyVertices);
         }
@@ -175,7 +153,7 @@ impl ObstacleSet {
         }
         self.instances
             .values()
-            .map(|i| age_origin(i.received, i.stamp) + timeout)
+            .map(|i| i.expiry(timeout))
             .reduce(f64::min)
     }
 
@@ -226,10 +204,10 @@ impl ObstacleSet {
     /// old one in place, when [`rebuild_instances`](Self::rebuild_instances)
     /// puts it in its place: the caller calls it after a batch).
     pub(super) fn upsert(&mut self, instance: Instance, obstacle: Obstacle) {
-        self.instance_vertices += instance.vertices;
+        self.instance_vertices += instance.payload.vertices;
         let replaces = match self.instances.insert(obstacle.id.clone(), instance) {
             Some(old) => {
-                self.instance_vertices -= old.vertices;
+                self.instance_vertices -= old.payload.vertices;
                 true
             }
             None => false,
@@ -252,7 +230,7 @@ impl ObstacleSet {
                     k <= start || instances.contains_key(&o.id)
                 });
             });
-            self.instance_vertices = self.instances.values().map(|i| i.vertices).sum();
+            self.instance_vertices = self.instances.values().map(|i| i.payload.vertices).sum();
         }
         count
     }

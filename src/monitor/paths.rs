@@ -6,7 +6,7 @@ use super::motion::{MotionImpact, PathCheck};
 use super::state::Monitor;
 use crate::broadphase::{uncancelled, Cancel, Cancelled, PoseCheck};
 use crate::geometry::{Aabb, Impact, Motion, Shape};
-use crate::model::{Cause, Status};
+use crate::model::{Cause, Status, Verdict};
 use nalgebra::Isometry2;
 
 /// Answer to [`Monitor::check_trajectory`].
@@ -20,7 +20,36 @@ pub struct TrajectoryCheck {
     pub check: PoseCheck,
 }
 
+impl TrajectoryCheck {
+    /// The answer `check` computed, as `verdict` judges it: with `valid`
+    /// and `status` from it and, when it forces a collision, every pose
+    /// colliding (the first one first).
+    pub fn judged(verdict: Verdict, mut check: PoseCheck) -> Self {
+        if verdict.forces_collision() {
+            check.colliding.iter_mut().for_each(|c| *c = true);
+            check.first_collision = (!check.colliding.is_empty()).then_some(0);
+        }
+        TrajectoryCheck {
+            valid: verdict.valid(),
+            status: verdict.status(),
+            check,
+        }
+    }
+}
+
 impl Monitor {
+    /// The verdict on a planner query at `now`: the clock, the obstacle
+    /// inputs and the groups' transforms (the query brings its own
+    /// footprint and poses), with `more` causes.
+    fn obstacles_verdict(&self, now: f64, more: impl IntoIterator<Item = Cause>) -> Verdict {
+        let causes = [self.clock_cause, self.placements.groups_cause()];
+        let obstacles = self.obstacles_cause(now);
+        Verdict::of(
+            causes.into_iter().chain([obstacles]).flatten().chain(more),
+            self.config.fail_safe,
+        )
+    }
+
     /// The planner's question: is this robot-frame `footprint`, placed at
     /// each of `poses` (in the obstacles' frame), clear of every current
     /// obstacle with `padding` (added to the configured padding)? Fails safe
@@ -78,21 +107,11 @@ impl Monitor {
             check.invalid_obstacles += part.invalid_obstacles;
         }
         check.first_collision = check.colliding.iter().position(|&c| c);
-        let cause = self
-            .clock_cause
-            .or_else(|| self.obstacles_cause(now))
-            .or_else(|| self.placements.groups_cause())
-            .or_else(|| (check.invalid_obstacles > 0).then_some(Cause::InvalidObstacle));
-        let mut result = TrajectoryCheck {
-            valid: cause.is_none(),
-            status: Status::of(cause),
+        let invalid = (check.invalid_obstacles > 0).then_some(Cause::InvalidObstacle);
+        Ok(TrajectoryCheck::judged(
+            self.obstacles_verdict(now, invalid),
             check,
-        };
-        if !result.valid && self.config.fail_safe {
-            result.check.colliding.iter_mut().for_each(|c| *c = true);
-            result.check.first_collision = (!poses.is_empty()).then_some(0);
-        }
-        Ok(result)
+        ))
     }
 
     /// The planner's question about a whole path: `footprint` (robot
@@ -218,15 +237,12 @@ impl Monitor {
                 exact: hit.exact,
             });
         }
-        let cause = self
-            .clock_cause
-            .or_else(|| self.obstacles_cause(now))
-            .or_else(|| self.placements.groups_cause())
-            .or_else(|| self.set.any_invalid().then_some(Cause::InvalidObstacle));
-        if let Some(cause) = cause {
+        let invalid = self.set.any_invalid().then_some(Cause::InvalidObstacle);
+        let verdict = self.obstacles_verdict(now, invalid);
+        if !verdict.valid() {
             check.valid = false;
-            check.status = Status::from(cause);
-            if self.config.fail_safe && !poses.is_empty() {
+            check.status = verdict.status();
+            if verdict.forces_collision() && !poses.is_empty() {
                 check.first_collision = Some(0);
                 check.distance_to_collision = Some(0.0);
                 check.impact = Some(MotionImpact {

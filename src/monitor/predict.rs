@@ -1,12 +1,12 @@
 //! The velocity the monitor holds, and where it takes the robot
 //! ([`Monitor::predict`], `collision_ahead`).
 
-use super::inputs::is_stale;
-use super::motion::{MotionImpact, Prediction, Sweep, Velocity};
+use super::inputs::{Twist, Velocity};
+use super::motion::{MotionImpact, Prediction, Sweep};
 use super::placement::Transforms;
 use super::state::Monitor;
 use crate::geometry::{Impact, Motion, Shape, Vector};
-use crate::model::{Cause, Status};
+use crate::model::{Cause, Status, Verdict};
 use nalgebra::Isometry2;
 
 impl Monitor {
@@ -29,16 +29,13 @@ impl Monitor {
         now: f64,
     ) {
         let finite = linear.x.is_finite() && linear.y.is_finite() && angular.is_finite();
-        let velocity = self.velocity.get_or_insert_with(|| Velocity {
-            frame_id: String::new(),
-            twist: None,
-            stamp,
-            received: now,
-            generation: self.generation,
-        });
+        let at = self.now(now);
+        let velocity = self
+            .velocity
+            .get_or_insert_with(|| Velocity::new("", stamp, Twist { twist: None }, at));
         velocity.frame_id.clear();
         velocity.frame_id.push_str(frame_id);
-        velocity.twist = finite.then_some((linear, angular));
+        velocity.payload.twist = finite.then_some((linear, angular));
         velocity.stamp = stamp;
         velocity.received = now;
         velocity.generation = self.generation;
@@ -51,21 +48,11 @@ impl Monitor {
     }
 
     /// Why the velocity cannot be used at `now`, if it cannot.
-    fn velocity_cause(&self, now: f64) -> Result<&Velocity, Status> {
-        let Some(velocity) = &self.velocity else {
-            return Err(Status::NoVelocity);
-        };
-        if self.before_jump(velocity.received, velocity.generation, now) {
-            return Err(Status::ClockJumpedBack);
+    fn velocity_cause(&self, now: f64) -> Option<Cause> {
+        match &self.velocity {
+            None => Some(Cause::NoVelocity),
+            Some(velocity) => velocity.cause(self.now(now), self.config.velocity_timeout),
         }
-        let timeout = self.config.velocity_timeout;
-        if is_stale(timeout, now, velocity.received, velocity.stamp) {
-            return Err(Status::StaleVelocity);
-        }
-        if velocity.twist.is_none() {
-            return Err(Status::InvalidVelocity);
-        }
-        Ok(velocity)
     }
 
     /// The footprint moved along the latest velocity (a constant body
@@ -82,30 +69,33 @@ impl Monitor {
     /// with `T(P ← B)` at the footprint's stamp (`P` the footprint's
     /// frame), and `B` moves on the arc from that pose.
     pub fn predict(&self, tf: &(impl Transforms + ?Sized), now: f64) -> Prediction {
-        let fail = |status: Status| Prediction {
-            status,
-            impact: None,
-            ahead: self.config.fail_safe,
-            sweep: None,
+        let fail = |cause: Cause| {
+            let verdict = Verdict::of([cause], self.config.fail_safe);
+            Prediction {
+                status: verdict.status(),
+                impact: None,
+                ahead: verdict.forces_collision(),
+                sweep: None,
+            }
         };
-        let cause = self
-            .input_cause(now)
-            .or(self.set.any_invalid().then_some(Cause::InvalidObstacle));
-        if let Some(cause) = cause {
-            return fail(Status::from(cause));
+        let invalid = self.set.any_invalid().then_some(Cause::InvalidObstacle);
+        let more = invalid.into_iter().chain(self.velocity_cause(now));
+        if let Some(cause) = self.verdict(now, more).cause() {
+            return fail(cause);
         }
-        let velocity = match self.velocity_cause(now) {
-            Ok(velocity) => velocity,
-            Err(status) => return fail(status),
-        };
+        // The verdict is valid: there is a footprint and a finite velocity.
         let (Some(footprint), Some(shape)) = (&self.footprint, self.footprint()) else {
-            return fail(Status::NoFootprint); // `input_cause` said otherwise.
+            return fail(Cause::NoFootprint);
         };
-        let Some((linear, angular)) = velocity.twist else {
-            return fail(Status::InvalidVelocity);
+        let Some((velocity, (linear, angular))) = self
+            .velocity
+            .as_ref()
+            .and_then(|v| v.payload.twist.map(|t| (v, t)))
+        else {
+            return fail(Cause::InvalidVelocity);
         };
         let frame = match (velocity.frame_id.as_str(), self.config.base_frame.as_str()) {
-            ("", "") => return fail(Status::UnknownVelocityFrame),
+            ("", "") => return fail(Cause::UnknownVelocityFrame),
             ("", base) => base,
             (frame, _) => frame,
         };
@@ -121,7 +111,7 @@ impl Monitor {
                 self.config.transform_tolerance,
             ) {
                 Ok(pose) => pose,
-                Err(cause) => return fail(Status::from(cause)),
+                Err(cause) => return fail(cause),
             }
         };
         let body_shape = match body == Isometry2::identity() {

@@ -1,16 +1,17 @@
 //! The monitor's state and its decision: the collision flag and the
 //! report.
 
-use super::clock;
 use super::config::MonitorConfig;
-use super::inputs::{is_stale, Footprint, FootprintFault};
-use super::motion::Velocity;
-use super::obstacle_set::{
-    held_vertices, Group, Instance, InstanceUpdate, InstancesApplied, ObstacleArray, ObstacleSet,
+use super::inputs::{
+    is_stale, ArrayState, Footprint, FootprintFault, FootprintShape, Instance, InstanceState, Now,
+    ObstacleArray, Stamped, Velocity,
 };
+use super::obstacle_set::{held_vertices, Group, InstanceUpdate, InstancesApplied, ObstacleSet};
 use super::placement::{self, Frames, NoTransforms, Placements, Transforms};
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
-use crate::model::{Cause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status, Summary};
+use crate::model::{
+    Cause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status, Summary, Verdict,
+};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -97,7 +98,7 @@ impl Monitor {
         (metres.is_finite() && metres >= 0.0).then_some(metres)
     }
 
-    /// What the clock reading said (see [`clock::ClockWatch::observe`]):
+    /// What the clock reading said (see [`clock::ClockWatch::observe`](super::clock::ClockWatch::observe)):
     /// its generation (inputs from an older one are not trusted) and its
     /// cause, if ROS time cannot judge freshness now.
     pub fn set_clock(&mut self, generation: u32, cause: Option<Cause>) {
@@ -108,6 +109,14 @@ impl Monitor {
     /// The clock generation that new inputs are tagged with.
     pub fn generation(&self) -> u32 {
         self.generation
+    }
+
+    /// The clock as inputs are judged at `now` (s).
+    pub(super) fn now(&self, now: f64) -> Now {
+        Now {
+            time: now,
+            generation: self.generation,
+        }
     }
 
     /// Obstacle information arrived at `since` and is being taken in
@@ -153,7 +162,7 @@ impl Monitor {
             footprint: self
                 .footprint
                 .as_ref()
-                .filter(|f| f.shape.is_ok())
+                .filter(|f| f.payload.0.is_ok())
                 .map(|f| (f.frame_id.as_str(), f.stamp)),
             now,
             tolerance: self.config.transform_tolerance,
@@ -226,18 +235,19 @@ impl Monitor {
         let mut frame = String::new();
         if let Some(previous) = self.footprint.take() {
             frame = previous.frame_id;
-            if let Ok(shape) = previous.shape {
+            if let Ok(shape) = previous.payload.0 {
                 self.builder.recycle(shape);
             }
         }
         frame.clear();
         frame.push_str(frame_id);
+        let shape = self.builder.polygon(points).map_err(FootprintFault::Shape);
         self.footprint = Some(Footprint {
             frame_id: frame,
             stamp,
-            shape: self.builder.polygon(points).map_err(FootprintFault::Shape),
             received: now,
             generation: self.generation,
+            payload: FootprintShape(shape),
         });
         self.replace();
     }
@@ -246,13 +256,8 @@ impl Monitor {
     /// It is placed with the latest transform; the node sets the robot's
     /// own footprint in its `base_frame` this way at every cycle.
     pub fn set_footprint_shape(&mut self, frame_id: &str, shape: Shape, now: f64) {
-        self.footprint = Some(Footprint {
-            frame_id: frame_id.to_owned(),
-            stamp: 0.0,
-            shape: Ok(shape),
-            received: now,
-            generation: self.generation,
-        });
+        let shape = FootprintShape(Ok(shape));
+        self.footprint = Some(Stamped::new(frame_id, 0.0, shape, self.now(now)));
         self.replace();
     }
 
@@ -260,13 +265,8 @@ impl Monitor {
     /// the previous footprint, and the report is not valid until a good one
     /// arrives.
     pub fn reject_footprint(&mut self, rejection: Rejection, now: f64) {
-        self.footprint = Some(Footprint {
-            frame_id: String::new(),
-            stamp: 0.0,
-            shape: Err(FootprintFault::Rejected(rejection)),
-            received: now,
-            generation: self.generation,
-        });
+        let refused = FootprintShape(Err(FootprintFault::Rejected(rejection)));
+        self.footprint = Some(Stamped::new("", 0.0, refused, self.now(now)));
         self.replace();
     }
 
@@ -284,13 +284,12 @@ impl Monitor {
         obstacles: Vec<Obstacle>,
         now: f64,
     ) {
-        let array = ObstacleArray {
-            frame_id: frame_id.to_owned(),
+        let array = ObstacleArray::new(
+            frame_id,
             stamp,
-            received: now,
-            generation: self.generation,
-            rejected: None,
-        };
+            ArrayState { rejected: None },
+            self.now(now),
+        );
         self.change_set(|set| set.set_array(array, obstacles));
     }
 
@@ -298,13 +297,10 @@ impl Monitor {
     /// (whose obstacles are gone), and the report is not valid until a good
     /// array arrives.
     pub fn reject_obstacles(&mut self, rejection: Rejection, now: f64) {
-        let array = ObstacleArray {
-            frame_id: String::new(),
-            stamp: 0.0,
-            received: now,
-            generation: self.generation,
+        let refused = ArrayState {
             rejected: Some(rejection),
         };
+        let array = ObstacleArray::new("", 0.0, refused, self.now(now));
         self.change_set(|set| set.set_array(array, Vec::new()));
     }
 
@@ -362,16 +358,16 @@ impl Monitor {
                     refused.push((update.obstacle.id, rejection));
                     continue;
                 }
-                if is_stale(timeout, update.received, update.received, update.stamp) {
-                    stale.push((update.obstacle.id.clone(), update.received - update.stamp));
-                }
                 let instance = Instance {
                     frame_id: update.frame_id,
                     stamp: update.stamp,
                     received: update.received,
                     generation,
-                    vertices,
+                    payload: InstanceState { vertices },
                 };
+                if instance.is_stale(update.received, timeout) {
+                    stale.push((update.obstacle.id.clone(), update.received - update.stamp));
+                }
                 set.upsert(instance, update.obstacle);
             }
             set.rebuild_instances();
@@ -398,7 +394,7 @@ impl Monitor {
             .set
             .instances
             .values()
-            .any(|i| expired(i.received, i.stamp))
+            .any(|i| i.is_stale(now, timeout))
             || self
                 .set
                 .rejected_instance
@@ -413,7 +409,7 @@ impl Monitor {
             {
                 set.rejected_instance = None;
             }
-            let count = set.drop_instances(|i| expired(i.received, i.stamp));
+            let count = set.drop_instances(|i| i.is_stale(now, timeout));
             set.shrink();
             count
         })
@@ -440,7 +436,7 @@ impl Monitor {
 
     /// Why the last footprint was rejected, when it was.
     pub fn footprint_error(&self) -> Option<&ShapeError> {
-        match self.footprint.as_ref().map(|f| &f.shape) {
+        match self.footprint.as_ref().map(|f| &f.payload.0) {
             Some(Err(FootprintFault::Shape(e))) => Some(e),
             _ => None,
         }
@@ -448,7 +444,9 @@ impl Monitor {
 
     /// The footprint shape, when one has arrived and is valid.
     pub fn footprint(&self) -> Option<&Shape> {
-        self.footprint.as_ref().and_then(|f| f.shape.as_ref().ok())
+        self.footprint
+            .as_ref()
+            .and_then(|f| f.payload.0.as_ref().ok())
     }
 
     /// The global frame: the report's, the markers' and the planner's
@@ -460,96 +458,82 @@ impl Monitor {
         }
         self.footprint
             .as_ref()
-            .filter(|f| !matches!(f.shape, Err(FootprintFault::Rejected(_))))
+            .filter(|f| !matches!(f.payload.0, Err(FootprintFault::Rejected(_))))
             .map(|f| f.frame_id.as_str())
             .or(self
                 .set
                 .array
                 .as_ref()
-                .filter(|a| a.rejected.is_none())
+                .filter(|a| a.payload.rejected.is_none())
                 .map(|a| a.frame_id.as_str()))
             .or(self.set.zones_frame.as_deref())
             .unwrap_or("")
     }
 
-    /// An input received under an older clock generation, or "in the
-    /// future" (only a jump back makes that): from before a jump.
-    pub(super) fn before_jump(&self, received: f64, generation: u32, now: f64) -> bool {
-        generation != self.generation || received > now + clock::JUMP_TOLERANCE
-    }
-
     /// Whether the obstacle information is missing, stale, refused or still
     /// being taken in, ignoring the footprint: what a planner query against
-    /// the obstacles depends on.
+    /// the obstacles depends on. The first such cause in the order of
+    /// [`Cause`].
     pub fn obstacles_cause(&self, now: f64) -> Option<Cause> {
-        let set = &self.set;
-        if set.array.is_none() && set.instances.is_empty() && set.zones_len == 0 {
-            if let Some(r) = set.rejected_instance {
-                return Some(Cause::RejectedObstacles(r.rejection));
-            }
-            return Some(Cause::NoObstacles);
-        }
-        let timeout = self.config.obstacles_timeout;
-        if let Some(array) = &set.array {
-            if self.before_jump(array.received, array.generation, now) {
-                return Some(Cause::ClockJumpedBack);
-            }
-            if is_stale(timeout, now, array.received, array.stamp) {
-                return Some(Cause::StaleObstacles);
-            }
-        }
-        if set
-            .instances
-            .values()
-            .any(|i| self.before_jump(i.received, i.generation, now))
-        {
-            return Some(Cause::ClockJumpedBack);
-        }
-        // Instances past their lifetime are dropped by `expire_instances`;
-        // until then they only add obstacles (never a wrong "clear").
-        let overload = self.config.overload_timeout;
-        if self
-            .pending_since
-            .is_some_and(|since| overload > 0.0 && now - since > overload)
-        {
-            return Some(Cause::Overloaded);
-        }
-        if let Some(rejection) = set.array.as_ref().and_then(|a| a.rejected) {
-            return Some(Cause::RejectedObstacles(rejection));
-        }
-        if let Some(r) = set.rejected_instance {
-            return Some(Cause::RejectedObstacles(r.rejection));
-        }
-        None
+        self.obstacle_causes(self.now(now))
+            .into_iter()
+            .flatten()
+            .min()
     }
 
-    /// The first reason the inputs cannot be trusted, if any (before looking
-    /// at individual obstacles).
-    pub(super) fn input_cause(&self, now: f64) -> Option<Cause> {
-        if let Some(cause) = self.clock_cause {
-            return Some(cause);
+    /// The causes the obstacle inputs hold against an answer (see
+    /// [`obstacles_cause`](Self::obstacles_cause)).
+    fn obstacle_causes(&self, now: Now) -> [Option<Cause>; 4] {
+        let set = &self.set;
+        let refused_instance = set
+            .rejected_instance
+            .map(|r| Cause::RejectedObstacles(r.rejection));
+        if set.array.is_none() && set.instances.is_empty() && set.zones_len == 0 {
+            return [
+                refused_instance.or(Some(Cause::NoObstacles)),
+                None,
+                None,
+                None,
+            ];
         }
-        let Some(footprint) = &self.footprint else {
-            return Some(Cause::NoFootprint);
+        let overload = self.config.overload_timeout;
+        let overloaded = self
+            .pending_since
+            .is_some_and(|since| overload > 0.0 && now.time - since > overload);
+        [
+            set.array
+                .as_ref()
+                .and_then(|a| a.cause(now, self.config.obstacles_timeout)),
+            // Instances past their lifetime are dropped by
+            // `expire_instances`; until then they only add obstacles (never
+            // a wrong "clear"): judged for clock jumps alone (timeout 0).
+            set.instances.values().find_map(|i| i.cause(now, 0.0)),
+            overloaded.then_some(Cause::Overloaded),
+            refused_instance,
+        ]
+    }
+
+    /// Every cause that holds against the report at `now`, one entry per
+    /// input kind: the clock, the footprint, the obstacle inputs, the
+    /// transforms. This is where an input kind is registered (see
+    /// ARCHITECTURE.md, "Adding an input kind"); [`Verdict::of`] picks the
+    /// first in the order of [`Cause`].
+    pub(super) fn causes(&self, now: f64) -> impl Iterator<Item = Cause> {
+        let now = self.now(now);
+        let footprint = match &self.footprint {
+            None => Some(Cause::NoFootprint),
+            Some(footprint) => footprint.cause(now, self.config.footprint_timeout),
         };
-        if self.before_jump(footprint.received, footprint.generation, now) {
-            return Some(Cause::ClockJumpedBack);
-        }
-        let timeout = self.config.footprint_timeout;
-        if is_stale(timeout, now, footprint.received, footprint.stamp) {
-            return Some(Cause::StaleFootprint);
-        }
-        match footprint.shape {
-            Err(FootprintFault::Rejected(rejection)) => {
-                return Some(Cause::RejectedFootprint(rejection))
-            }
-            Err(FootprintFault::Shape(_)) => return Some(Cause::InvalidFootprint),
-            Ok(_) => {}
-        }
-        if let Some(cause) = self.obstacles_cause(now) {
-            return Some(cause);
-        }
-        self.placements.cause()
+        [self.clock_cause, footprint, self.placements.cause()]
+            .into_iter()
+            .chain(self.obstacle_causes(now))
+            .flatten()
+    }
+
+    /// The verdict on the inputs at `now`, with `more` causes (an invalid
+    /// obstacle, the velocity's).
+    pub(super) fn verdict(&self, now: f64, more: impl IntoIterator<Item = Cause>) -> Verdict {
+        Verdict::of(self.causes(now).chain(more), self.config.fail_safe)
     }
 
     /// The decision of [`evaluate`](Self::evaluate) without the
@@ -564,7 +548,8 @@ impl Monitor {
                     .any_collision(placement.footprint(footprint), self.config.padding)
             })
         });
-        self.decide(self.input_cause(now), self.set.any_invalid(), geometry)
+        let invalid = self.set.any_invalid().then_some(Cause::InvalidObstacle);
+        self.verdict(now, invalid).flag(geometry)
     }
 
     /// The groups that could be placed, with their placement.
@@ -574,24 +559,6 @@ impl Monitor {
             .iter()
             .zip(&self.placements.groups)
             .filter_map(|(g, p)| p.as_ref().ok().map(|p| (g, p)))
-    }
-
-    /// The fail-safe rule, shared by [`flag`](Self::flag) and
-    /// [`evaluate_into`](Self::evaluate_into) so the two cannot drift:
-    /// `input_cause`, else an invalid obstacle, makes the answer not valid
-    /// and, with `fail_safe`, colliding.
-    pub(super) fn decide(
-        &self,
-        input_cause: Option<Cause>,
-        any_invalid: bool,
-        geometry: bool,
-    ) -> Flag {
-        let cause = input_cause.or(any_invalid.then_some(Cause::InvalidObstacle));
-        Flag {
-            colliding: geometry || (cause.is_some() && self.config.fail_safe),
-            valid: cause.is_none(),
-            status: Status::of(cause),
-        }
     }
 
     /// Decides. Instances past their timeout should be expired first with
@@ -624,7 +591,6 @@ impl Monitor {
         if report.outcomes.capacity() > 4 * obstacles.len().max(1024) {
             report.outcomes.shrink_to_fit();
         }
-        let cause = self.input_cause(now);
         // Geometry is still computed when only freshness or frames are in
         // doubt: it explains the picture, but it no longer decides alone.
         let mut summary = Summary::empty();
@@ -662,7 +628,8 @@ impl Monitor {
         if let Some(i) = summary.nearest {
             report.nearest_obstacle_id.push_str(&obstacles[i].id);
         }
-        let decision = self.decide(cause, summary.any_invalid, summary.any_colliding);
+        let invalid = summary.any_invalid.then_some(Cause::InvalidObstacle);
+        let decision = self.verdict(now, invalid).flag(summary.any_colliding);
         report.colliding = decision.colliding;
         report.valid = decision.valid;
         report.status = decision.status;

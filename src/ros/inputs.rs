@@ -1,14 +1,14 @@
 //! Input messages, read in their native (C) form as they are taken from
 //! rcl, and handed on through slots that keep the newest.
 //!
-//! Sizes and strings are checked against [`crate::limits`] and
-//! [`crate::text`] before anything is copied, so an oversized message costs
-//! the node no more than reading its lengths, and a frame id with a NUL or
-//! bytes that are not UTF-8 is refused instead of being compared after a
-//! lossy conversion (r2r's own conversion stops at a NUL and turns invalid
-//! UTF-8 into an empty string). The native reading itself (strings as
-//! bytes, sequences as slices) is `ros::native`'s: this module holds no
-//! `unsafe`.
+//! Sizes and strings are checked against the crate's input limits and its
+//! id and frame-id rules before anything is copied, so an oversized
+//! message costs the node no more than reading its lengths, and a frame id
+//! with a NUL or bytes that are not UTF-8 is refused instead of being
+//! compared after a lossy conversion (r2r's own conversion stops at a NUL
+//! and turns invalid UTF-8 into an empty string). The native reading
+//! itself (strings as bytes, sequences as slices) is `ros::native`'s: this
+//! module holds no `unsafe`.
 //!
 //! Every input is stamped with its arrival (ROS time and clock generation)
 //! the moment it is taken, on the thread that spins the node: freshness is

@@ -1,8 +1,8 @@
 //! `/tf` and `/tf_static` (tf2_msgs/TFMessage), read in native form into the
 //! node's [`FrameTree`].
 //!
-//! Frame ids are checked like every other frame id ([`crate::text`]) before
-//! anything is stored, and a message with more transforms than
+//! Frame ids are checked like every other frame id (the crate's `text`)
+//! before anything is stored, and a message with more transforms than
 //! [`MAX_TRANSFORMS_PER_MESSAGE`] is refused unread. A transform whose
 //! frame ids cannot be read cannot be attached to a frame: it is dropped
 //! and counted. One with a NaN or a quaternion that is not a rotation is
@@ -37,10 +37,10 @@ pub struct TfIntake {
     pub second_parents: u64,
     /// A frame's parent is the frame itself.
     pub self_transforms: u64,
-    /// New frames beyond [`crate::limits::MAX_TF_FRAMES`] when no frame
+    /// New frames beyond [`crate::frames::MAX_TF_FRAMES`] when no frame
     /// could be evicted.
     pub too_many_frames: u64,
-    /// Frames evicted at [`crate::limits::MAX_TF_FRAMES`] for new ones.
+    /// Frames evicted at [`crate::frames::MAX_TF_FRAMES`] for new ones.
     pub evicted_frames: u64,
     /// Dynamic transforms stamped later than their arrival plus
     /// [`crate::frames::FUTURE_TOLERANCE`].

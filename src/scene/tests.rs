@@ -1,4 +1,5 @@
 use super::*;
+use std::path::PathBuf;
 
 /// A NUL would truncate the id or the frame in a ROS string (and makes
 /// r2r's string conversion panic): the file is refused, naming it.

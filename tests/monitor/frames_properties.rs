@@ -380,6 +380,6 @@ fn a_steady_stream_of_samples_does_not_allocate() {
     feed(&mut tree, 3_000);
     let allocations = allocations_in(|| feed(&mut tree, 500));
     assert_eq!(allocations, 0);
-    assert!(tree.sample_count("base") <= sat_collision::limits::MAX_TF_SAMPLES);
+    assert!(tree.sample_count("base") <= sat_collision::frames::MAX_TF_SAMPLES);
     assert!(tree.lookup("odom", "laser", 0.0, t, 0.1).is_ok());
 }

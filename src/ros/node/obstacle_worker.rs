@@ -4,8 +4,8 @@
 //!
 //! The instances of one batch are applied as one change of the set
 //! ([`Monitor::upsert_instances`]): within the limits on live instances
-//! ([`crate::limits::MAX_INSTANCES`],
-//! [`crate::limits::MAX_INSTANCE_VERTICES`]), each refused with its
+//! ([`crate::monitor::MAX_INSTANCES`],
+//! [`crate::monitor::MAX_INSTANCE_VERTICES`]), each refused with its
 //! status. After a large change (an array, instances arriving or expiring,
 //! more than [`LARGE_INPUT_VERTICES`] vertices) freed memory is given back
 //! at once and again [`TRIM_AGAIN`] later, when the decision and the

@@ -12,9 +12,9 @@
 use super::ros_time::RosTime;
 use crate::config::FootprintTextError;
 use crate::geometry::Shape;
-use crate::model::Status;
-use crate::monitor::{path_times, Monitor, Transforms};
-use crate::planner::{Cancel, Cancelled, PoseRequest, ValidPoseRequest};
+use crate::model::{Status, Verdict};
+use crate::monitor::{path_times, Monitor, TrajectoryCheck, Transforms};
+use crate::planner::{Cancel, Cancelled, PoseCheck, PoseRequest, ValidPoseRequest};
 use crate::ros::convert;
 use crate::ros::inputs::{seconds_of, CheckedRequest};
 use crate::ros::tf::TfBuffer;
@@ -40,12 +40,19 @@ impl ServiceJob {
         let request = &self.request.message;
         let poses = self.request.poses;
         let fail_safe = self.fail_safe;
-        let refuse = |status: Status| CheckFootprint::Response {
-            valid: false,
-            status: status.as_str().to_owned(),
-            colliding: vec![fail_safe; poses],
-            distance: vec![0.0; poses],
-            first_collision: if fail_safe && poses > 0 { 0 } else { -1 },
+        // A refused request: nothing computed (every distance 0), judged
+        // like any answer that cannot be trusted.
+        let refuse = |status: Status| {
+            let nothing = PoseCheck {
+                colliding: vec![false; poses],
+                distance: vec![0.0; poses],
+                first_collision: None,
+                invalid_obstacles: 0,
+            };
+            footprint_response(TrajectoryCheck::judged(
+                Verdict::refused(status, fail_safe),
+                nothing,
+            ))
         };
         if let Some(status) = self.request.refused {
             return Ok(refuse(status));
@@ -83,17 +90,22 @@ impl ServiceJob {
             reading.ros,
             &self.cancel,
         )?;
-        Ok(CheckFootprint::Response {
-            valid: result.valid,
-            status: result.status.as_str().to_owned(),
-            colliding: result.check.colliding,
-            distance: result.check.distance,
-            first_collision: result
-                .check
-                .first_collision
-                .and_then(|i| i32::try_from(i).ok())
-                .unwrap_or(-1),
-        })
+        Ok(footprint_response(result))
+    }
+}
+
+/// The `check_footprint` response for an answer.
+fn footprint_response(result: TrajectoryCheck) -> CheckFootprint::Response {
+    CheckFootprint::Response {
+        valid: result.valid,
+        status: result.status.as_str().to_owned(),
+        colliding: result.check.colliding,
+        distance: result.check.distance,
+        first_collision: result
+            .check
+            .first_collision
+            .and_then(|i| i32::try_from(i).ok())
+            .unwrap_or(-1),
     }
 }
 
@@ -117,11 +129,15 @@ impl PathJob {
         let count = self.request.poses;
         let fail_safe = self.fail_safe;
         let first_pose = self.request.first_pose.as_ref();
+        // A refused request: nothing computed (every clearance 0), judged
+        // like any answer that cannot be trusted (a fail-safe contact at
+        // the first pose, as sent).
         let refuse = |status: Status| {
-            let first = first_pose.filter(|_| fail_safe);
+            let verdict = Verdict::refused(status, fail_safe);
+            let first = first_pose.filter(|_| verdict.forces_collision());
             CheckPath::Response {
-                valid: false,
-                status: status.as_str().to_owned(),
+                valid: verdict.valid(),
+                status: verdict.status().as_str().to_owned(),
                 first_collision: if first.is_some() { 0 } else { -1 },
                 time_to_collision: if first.is_some() { 0.0 } else { -1.0 },
                 distance_to_collision: if first.is_some() { 0.0 } else { -1.0 },
