@@ -14,6 +14,7 @@
 //! | one footprint against many obstacles, any question | [`broadphase::ObstacleIndex`]: `all()` or `span(range)`, then `report`, `any_collision`, `near`, `first_impact`, `impacts`, `check_poses` | the engine under every row here ([`broadphase`]) |
 //! | the same, with freshness and fail-safe | [`monitor::Monitor::check_trajectory`], [`monitor::Monitor::check_path`] (a path swept between its poses) | the above with `valid` and a [`model::Status`] |
 //! | a stateful monitor of timed inputs | [`monitor::Monitor`]: `set_footprint`, `set_obstacles`, then `flag` or `evaluate` | the node's decision ([`model::Flag`], [`model::Report`]) |
+//! | causes an answer cannot be trusted | [`model::Verdict::of`] (the rule every answer above uses) | `valid`, the deciding [`model::Status`], and whether `fail_safe` makes it read colliding |
 //! | a YAML scene (the offline checker) | [`scene::Scene`]: `from_yaml` or `load`, then `evaluate` | a [`scene::SceneReport`] |
 //!
 //! ## One pair of shapes
