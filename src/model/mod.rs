@@ -14,4 +14,4 @@ pub use obstacle::{Obstacle, ObstacleGeometry};
 pub use outcome::{summarize, ObstacleOutcome, Summary};
 pub use report::{Flag, Report};
 pub use status::{Cause, Rejection, Status};
-pub use verdict::Verdict;
+pub use verdict::{FirstCause, Verdict};

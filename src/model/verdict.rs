@@ -28,7 +28,7 @@ use super::status::{Cause, Status};
 /// assert_eq!(verdict.status(), Status::StaleFootprint); // first in `Cause`'s order
 /// assert!(verdict.colliding(false)); // fail-safe: "clear" is not trusted
 ///
-/// let trusted = Verdict::of([], true);
+/// let trusted = Verdict::of(None::<Cause>, true); // no cause holds
 /// assert!(trusted.valid() && !trusted.colliding(false) && trusted.colliding(true));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,12 +43,27 @@ pub struct Verdict {
 
 impl Verdict {
     /// The verdict on an answer that `causes` hold against (any order;
-    /// none: valid), with the `fail_safe` setting.
-    pub fn of(causes: impl IntoIterator<Item = Cause>, fail_safe: bool) -> Self {
-        let cause = causes.into_iter().min();
+    /// none: valid), with the `fail_safe` setting. The causes may be given
+    /// as [`Cause`]s or as `Option<Cause>`s (`None`: that input holds
+    /// nothing against it).
+    pub fn of<C: Into<Option<Cause>>>(
+        causes: impl IntoIterator<Item = C>,
+        fail_safe: bool,
+    ) -> Self {
+        let mut first = FirstCause::default();
+        for cause in causes {
+            first.note(cause.into());
+        }
+        Self::decided(first, fail_safe)
+    }
+
+    /// The verdict once every cause has been noted in `first` (what
+    /// [`of`](Self::of) does, for a caller that notes its causes one by
+    /// one: the monitor's flag, which pays a test per input for it).
+    pub fn decided(first: FirstCause, fail_safe: bool) -> Self {
         Verdict {
-            status: Status::of(cause),
-            cause,
+            status: Status::of(first.0),
+            cause: first.0,
             fail_safe,
         }
     }
@@ -99,5 +114,102 @@ impl Verdict {
             valid: self.valid(),
             status: self.status,
         }
+    }
+}
+
+/// The first of the causes noted so far, in the order of [`Cause`]: what
+/// decides a [`Verdict`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FirstCause(Option<Cause>);
+
+impl FirstCause {
+    /// Notes `cause` (`None`: nothing holds), keeping the first in the
+    /// order of [`Cause`].
+    #[inline]
+    pub fn note(&mut self, cause: Option<Cause>) {
+        if let Some(cause) = cause {
+            if self.0.is_none_or(|first| cause < first) {
+                self.0 = Some(cause);
+            }
+        }
+    }
+
+    /// The first cause noted, if any.
+    pub fn get(self) -> Option<Cause> {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Rejection;
+
+    /// Every cause, in declaration order (the precedence).
+    const ORDER: [Cause; 22] = [
+        Cause::NoClock,
+        Cause::ClockStalled,
+        Cause::NoFootprint,
+        Cause::ClockJumpedBack,
+        Cause::StaleFootprint,
+        Cause::RejectedFootprint(Rejection::InvalidFrameId),
+        Cause::InvalidFootprint,
+        Cause::NoObstacles,
+        Cause::StaleObstacles,
+        Cause::Overloaded,
+        Cause::RejectedObstacles(Rejection::TooManyVertices),
+        Cause::TransformConflict,
+        Cause::InvalidTransform,
+        Cause::TooManyFrames,
+        Cause::TransformUnavailable,
+        Cause::StaleTransform,
+        Cause::FrameMismatch,
+        Cause::InvalidObstacle,
+        Cause::NoVelocity,
+        Cause::StaleVelocity,
+        Cause::InvalidVelocity,
+        Cause::UnknownVelocityFrame,
+    ];
+
+    #[test]
+    fn the_earlier_cause_decides_whatever_the_order_they_are_noted_in() {
+        for (i, &early) in ORDER.iter().enumerate() {
+            for &late in &ORDER[i + 1..] {
+                for causes in [[Some(early), Some(late)], [Some(late), Some(early)]] {
+                    let verdict = Verdict::of(causes, false);
+                    assert_eq!(verdict.cause(), Some(early), "{causes:?}");
+                    assert_eq!(verdict.status(), Status::from(early));
+                    assert!(!verdict.valid() && !verdict.forces_collision());
+                    assert!(!verdict.colliding(false) && verdict.colliding(true));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fail_safe_forces_a_collision_only_when_not_valid() {
+        let none = [None::<Cause>, None];
+        assert_eq!(
+            Verdict::of(none, true).flag(false),
+            Flag {
+                colliding: false,
+                valid: true,
+                status: Status::Ok
+            }
+        );
+        let stale = Verdict::of([None, Some(Cause::StaleObstacles)], true);
+        assert!(stale.forces_collision());
+        assert_eq!(
+            stale.flag(false),
+            Flag {
+                colliding: true,
+                valid: false,
+                status: Status::StaleObstacles
+            }
+        );
+        let refused = Verdict::refused(Status::InvalidFrameId, true);
+        assert!(!refused.valid() && refused.forces_collision());
+        assert_eq!(refused.cause(), None);
+        assert!(Verdict::refused(Status::Ok, true).valid());
     }
 }

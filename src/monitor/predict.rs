@@ -79,8 +79,10 @@ impl Monitor {
             }
         };
         let invalid = self.set.any_invalid().then_some(Cause::InvalidObstacle);
-        let more = invalid.into_iter().chain(self.velocity_cause(now));
-        if let Some(cause) = self.verdict(now, more).cause() {
+        if let Some(cause) = self
+            .verdict(now, [invalid, self.velocity_cause(now)])
+            .cause()
+        {
             return fail(cause);
         }
         // The verdict is valid: there is a footprint and a finite velocity.

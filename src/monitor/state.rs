@@ -10,7 +10,7 @@ use super::obstacle_set::{held_vertices, Group, InstanceUpdate, InstancesApplied
 use super::placement::{self, Frames, NoTransforms, Placements, Transforms};
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
 use crate::model::{
-    Cause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status, Summary, Verdict,
+    Cause, FirstCause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status, Summary, Verdict,
 };
 use std::ops::Range;
 use std::sync::Arc;
@@ -475,65 +475,64 @@ impl Monitor {
     /// the obstacles depends on. The first such cause in the order of
     /// [`Cause`].
     pub fn obstacles_cause(&self, now: f64) -> Option<Cause> {
-        self.obstacle_causes(self.now(now))
-            .into_iter()
-            .flatten()
-            .min()
+        let mut first = FirstCause::default();
+        self.obstacle_causes(self.now(now), &mut first);
+        first.get()
     }
 
     /// The causes the obstacle inputs hold against an answer (see
     /// [`obstacles_cause`](Self::obstacles_cause)).
-    fn obstacle_causes(&self, now: Now) -> [Option<Cause>; 4] {
+    fn obstacle_causes(&self, now: Now, first: &mut FirstCause) {
         let set = &self.set;
         let refused_instance = set
             .rejected_instance
             .map(|r| Cause::RejectedObstacles(r.rejection));
         if set.array.is_none() && set.instances.is_empty() && set.zones_len == 0 {
-            return [
-                refused_instance.or(Some(Cause::NoObstacles)),
-                None,
-                None,
-                None,
-            ];
+            first.note(refused_instance.or(Some(Cause::NoObstacles)));
+            return;
+        }
+        if let Some(array) = &set.array {
+            first.note(array.cause(now, self.config.obstacles_timeout));
+        }
+        // Instances past their lifetime are dropped by `expire_instances`;
+        // until then they only add obstacles (never a wrong "clear"):
+        // judged for clock jumps alone (timeout 0).
+        if !set.instances.is_empty() {
+            first.note(set.instances.values().find_map(|i| i.cause(now, 0.0)));
         }
         let overload = self.config.overload_timeout;
-        let overloaded = self
+        if self
             .pending_since
-            .is_some_and(|since| overload > 0.0 && now.time - since > overload);
-        [
-            set.array
-                .as_ref()
-                .and_then(|a| a.cause(now, self.config.obstacles_timeout)),
-            // Instances past their lifetime are dropped by
-            // `expire_instances`; until then they only add obstacles (never
-            // a wrong "clear"): judged for clock jumps alone (timeout 0).
-            set.instances.values().find_map(|i| i.cause(now, 0.0)),
-            overloaded.then_some(Cause::Overloaded),
-            refused_instance,
-        ]
+            .is_some_and(|since| overload > 0.0 && now.time - since > overload)
+        {
+            first.note(Some(Cause::Overloaded));
+        }
+        first.note(refused_instance);
     }
 
     /// Every cause that holds against the report at `now`, one entry per
     /// input kind: the clock, the footprint, the obstacle inputs, the
     /// transforms. This is where an input kind is registered (see
-    /// ARCHITECTURE.md, "Adding an input kind"); [`Verdict::of`] picks the
-    /// first in the order of [`Cause`].
-    pub(super) fn causes(&self, now: f64) -> impl Iterator<Item = Cause> {
+    /// ARCHITECTURE.md, "Adding an input kind"), each noted in `first`,
+    /// which keeps the first in the order of [`Cause`].
+    pub(super) fn causes(&self, now: f64, first: &mut FirstCause) {
         let now = self.now(now);
-        let footprint = match &self.footprint {
+        first.note(self.clock_cause);
+        first.note(match &self.footprint {
             None => Some(Cause::NoFootprint),
             Some(footprint) => footprint.cause(now, self.config.footprint_timeout),
-        };
-        [self.clock_cause, footprint, self.placements.cause()]
-            .into_iter()
-            .chain(self.obstacle_causes(now))
-            .flatten()
+        });
+        self.obstacle_causes(now, first);
+        first.note(self.placements.cause());
     }
 
     /// The verdict on the inputs at `now`, with `more` causes (an invalid
     /// obstacle, the velocity's).
-    pub(super) fn verdict(&self, now: f64, more: impl IntoIterator<Item = Cause>) -> Verdict {
-        Verdict::of(self.causes(now).chain(more), self.config.fail_safe)
+    pub(super) fn verdict(&self, now: f64, more: [Option<Cause>; 2]) -> Verdict {
+        let mut first = FirstCause::default();
+        self.causes(now, &mut first);
+        more.into_iter().for_each(|cause| first.note(cause));
+        Verdict::decided(first, self.config.fail_safe)
     }
 
     /// The decision of [`evaluate`](Self::evaluate) without the
@@ -549,7 +548,7 @@ impl Monitor {
             })
         });
         let invalid = self.set.any_invalid().then_some(Cause::InvalidObstacle);
-        self.verdict(now, invalid).flag(geometry)
+        self.verdict(now, [invalid, None]).flag(geometry)
     }
 
     /// The groups that could be placed, with their placement.
@@ -629,7 +628,9 @@ impl Monitor {
             report.nearest_obstacle_id.push_str(&obstacles[i].id);
         }
         let invalid = summary.any_invalid.then_some(Cause::InvalidObstacle);
-        let decision = self.verdict(now, invalid).flag(summary.any_colliding);
+        let decision = self
+            .verdict(now, [invalid, None])
+            .flag(summary.any_colliding);
         report.colliding = decision.colliding;
         report.valid = decision.valid;
         report.status = decision.status;
