@@ -58,23 +58,34 @@ pub struct Separation {
 
 /// Exact signed distance between two cores. No allocation, O(n + m).
 pub fn separation(a: Core, b: Core) -> Separation {
+    match points_or_overlap(a, b) {
+        Ok(separation) => separation,
+        Err(_) => clearance(a, b),
+    }
+}
+
+/// The first walk of [`separation`] and [`separation_from`]: two point
+/// cores are measured at once; otherwise a light walk over the faces stops
+/// at the first one with a positive separation. `Ok`: the answer (points,
+/// or overlapping cores, whose deepest face it is); `Err`: the normal of a
+/// face along which the cores are apart (the clearance is still to find).
+#[inline(always)]
+fn points_or_overlap(a: Core, b: Core) -> Result<Separation, Vector> {
     if let (Some(p), Some(q)) = (a.as_point(), b.as_point()) {
-        return point_separation(p, q);
+        return Ok(point_separation(p, q));
     }
-    // Overlapping cores only need the deepest face: a light walk that stops
-    // at the first face with a positive separation (the cores are apart).
     let (max_sep, axis) = deepest_separation(a, b, |sep| sep > 0.0);
-    if max_sep <= 0.0 {
-        // The walk visited every face: its deepest face is the answer. A
-        // polygon core always has faces; with none, `max_sep` is -inf and
-        // this fails safe (overlapping).
-        return Separation {
-            value: if max_sep.is_finite() { max_sep } else { 0.0 },
-            axis,
-            closest: None,
-        };
+    if max_sep > 0.0 {
+        return Err(axis);
     }
-    clearance(a, b)
+    // The walk visited every face: its deepest face is the answer. A
+    // polygon core always has faces; with none, `max_sep` is -inf and this
+    // fails safe (overlapping).
+    Ok(Separation {
+        value: if max_sep.is_finite() { max_sep } else { 0.0 },
+        axis,
+        closest: None,
+    })
 }
 
 /// [`separation`] of cores known to be apart along some face (a walk over
@@ -282,21 +293,12 @@ pub(crate) fn separation_from(
             return descend(a, b, start, beyond).unwrap_or_else(|| separation(a, b));
         }
     }
-    if let (Some(p), Some(q)) = (a.as_point(), b.as_point()) {
-        return point_separation(p, q);
-    }
-    // `separation`'s first walk. It stops at the first face with a
-    // positive separation, whose normal then separates the cores: the
-    // descent starts at the support vertex for it.
-    let (max_sep, axis) = deepest_separation(a, b, |sep| sep > 0.0);
-    if max_sep <= 0.0 {
-        // As `separation`: the deepest face of a complete walk.
-        return Separation {
-            value: if max_sep.is_finite() { max_sep } else { 0.0 },
-            axis,
-            closest: None,
-        };
-    }
+    // `separation`'s first walk. A face with a positive separation
+    // separates the cores: the descent starts at the support vertex for it.
+    let axis = match points_or_overlap(a, b) {
+        Ok(separation) => return separation,
+        Err(axis) => axis,
+    };
     support_face(a, b, &axis)
         .and_then(|face| descend(a, b, face, beyond))
         .unwrap_or_else(|| clearance(a, b))
