@@ -1,6 +1,7 @@
 //! The settings that shape the monitor's decision.
 
 use super::motion::{DEFAULT_TIME_HORIZON, DEFAULT_VELOCITY_TIMEOUT};
+use super::sources::SourceSpec;
 
 /// [`MonitorConfig::transform_tolerance`] by default (s).
 pub const DEFAULT_TRANSFORM_TOLERANCE: f64 = 0.3;
@@ -53,6 +54,12 @@ pub struct MonitorConfig {
     /// Seconds after which the velocity is stale (by arrival or by stamp);
     /// 0 = never.
     pub velocity_timeout: f64,
+    /// The sensor sources (`observation_sources`), in order.
+    pub sources: Vec<SourceSpec>,
+    /// Points of all point sources together inside the padded footprint
+    /// that make the flag true (at least 1; polygon obstacles collide
+    /// alone).
+    pub min_points: usize,
 }
 
 impl Default for MonitorConfig {
@@ -69,6 +76,8 @@ impl Default for MonitorConfig {
             base_frame: String::new(),
             time_horizon: DEFAULT_TIME_HORIZON,
             velocity_timeout: DEFAULT_VELOCITY_TIMEOUT,
+            sources: Vec::new(),
+            min_points: 1,
         }
     }
 }

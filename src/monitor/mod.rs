@@ -35,6 +35,7 @@ mod inputs;
 mod obstacle_set;
 mod paths;
 mod predict;
+mod sources;
 mod state;
 
 pub mod clock;
@@ -51,6 +52,7 @@ pub use motion::{
 pub use obstacle_set::{InstanceUpdate, InstancesApplied, ObstacleSet};
 pub use paths::TrajectoryCheck;
 pub use placement::{NoTransforms, Transforms};
+pub use sources::{SourceKind, SourceSpec};
 pub use state::Monitor;
 
 #[cfg(test)]
