@@ -1,0 +1,615 @@
+//! `sensor_msgs/PointCloud2` as planar points in the robot's base frame.
+//!
+//! # The rule (nav2's collision monitor, `pointcloud.cpp`)
+//!
+//! For each point `p` of the cloud (its `x`, `y`, `z` in the cloud's
+//! frame):
+//! * its **range** is `|p|`, the distance from the sensor's origin in the
+//!   cloud's frame (before any transform); a point with `|p| < min_range`
+//!   is dropped;
+//! * it is moved into the base frame by the full 3-D `to_base`: `b = T p`;
+//! * its **height** is `b.z`, or with `use_global_height` the value of the
+//!   cloud's field named `height` (a height above the ground the cloud's
+//!   producer measured; not transformed), and the point is kept when
+//!   `min_height <= height <= max_height`;
+//! * the kept point is `(b.x, b.y)`.
+//!
+//! A point with a NaN or infinite coordinate (or height) is skipped and
+//! counted ([`CloudStats::non_finite`]), as is one whose base-frame
+//! coordinates lie beyond [`MAX_COORDINATE`] (which the geometry would
+//! refuse).
+//!
+//! # How it is read
+//!
+//! The layout is checked once, before any point is read ([`CloudError`]):
+//! every field read lies within `point_step`, every row within `row_step`,
+//! every row within `data`. The loop then walks `chunks_exact(point_step)`
+//! of each row and reads each field with `from_le_bytes`/`from_be_bytes`,
+//! monomorphised for the common case (x, y, z float32, little endian) and
+//! for the general one (float32 or float64 per field, either byte order, a
+//! `height` field). A point is written to a small buffer on the stack
+//! whether or not it is kept, and the buffer's write index moves on only
+//! when it is (no branch on the filter); the buffer is copied to `out` in
+//! one `extend_from_slice` per 256 points.
+
+use crate::geometry::{Point, MAX_COORDINATE};
+use crate::limits::MAX_SENSOR_POINTS;
+use nalgebra::Isometry3;
+
+/// `sensor_msgs/PointField` datatype of a 32-bit float.
+pub const DATATYPE_FLOAT32: u8 = 7;
+/// `sensor_msgs/PointField` datatype of a 64-bit float.
+pub const DATATYPE_FLOAT64: u8 = 8;
+
+/// One field of a point cloud's points (`sensor_msgs/PointField`).
+#[derive(Clone, Copy, Debug)]
+pub struct PointField<'a> {
+    /// The field's name, as bytes (`x`, `y`, `z`, `height`, ...).
+    pub name: &'a [u8],
+    /// Byte offset of the field within a point.
+    pub offset: u32,
+    /// Its type: [`DATATYPE_FLOAT32`] and [`DATATYPE_FLOAT64`] are read.
+    pub datatype: u8,
+    /// Number of elements (1 for the fields read).
+    pub count: u32,
+}
+
+/// A point cloud, borrowed from its message (`sensor_msgs/PointCloud2`).
+#[derive(Clone, Copy, Debug)]
+pub struct PointCloud<'a> {
+    /// Number of rows (1 for an unorganised cloud).
+    pub height: u32,
+    /// Points per row.
+    pub width: u32,
+    /// The points' fields.
+    pub fields: &'a [PointField<'a>],
+    /// Whether the fields are big endian.
+    pub is_bigendian: bool,
+    /// Bytes per point.
+    pub point_step: u32,
+    /// Bytes per row (at least `width * point_step`; more when rows are
+    /// padded).
+    pub row_step: u32,
+    /// The points, `row_step * height` bytes.
+    pub data: &'a [u8],
+}
+
+/// Which points of a cloud become obstacles, and where they go (nav2's
+/// `pointcloud` source parameters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CloudFilter {
+    /// The cloud's frame in the robot's base frame (from TF, at the
+    /// cloud's stamp): the full 3-D transform, a pitched camera included.
+    pub to_base: Isometry3<f64>,
+    /// Lowest height kept (metres, included).
+    pub min_height: f64,
+    /// Highest height kept (metres, included).
+    pub max_height: f64,
+    /// Points closer than this to the sensor's origin (in the cloud's
+    /// frame) are dropped.
+    pub min_range: f64,
+    /// Read the height from the cloud's `height` field instead of the
+    /// base-frame z.
+    pub use_global_height: bool,
+}
+
+impl Default for CloudFilter {
+    /// nav2's defaults: heights `[0.05, 0.5]`, no minimum range, the base
+    /// frame's z; the cloud already in the base frame.
+    fn default() -> Self {
+        CloudFilter {
+            to_base: Isometry3::identity(),
+            min_height: 0.05,
+            max_height: 0.5,
+            min_range: 0.0,
+            use_global_height: false,
+        }
+    }
+}
+
+/// What [`cloud_points`] did with a cloud's points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CloudStats {
+    /// Points read: `width * height`.
+    pub read: usize,
+    /// Points kept (appended to `out`).
+    pub kept: usize,
+    /// Points skipped for a NaN or infinite coordinate or height (or
+    /// base-frame coordinates beyond [`MAX_COORDINATE`]).
+    pub non_finite: usize,
+}
+
+/// A field [`cloud_points`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CloudField {
+    /// `x`.
+    X,
+    /// `y`.
+    Y,
+    /// `z`.
+    Z,
+    /// `height` (with `use_global_height`).
+    Height,
+}
+
+impl CloudField {
+    /// The field's name in the message.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CloudField::X => "x",
+            CloudField::Y => "y",
+            CloudField::Z => "z",
+            CloudField::Height => "height",
+        }
+    }
+}
+
+/// Why a point cloud gives no points (the message is malformed, or the
+/// filter is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CloudError {
+    /// The filter has a NaN bound, or a transform that is not finite.
+    #[error("the cloud filter has a NaN bound or a non-finite transform")]
+    InvalidFilter,
+    /// More than [`MAX_SENSOR_POINTS`] points (`width * height`).
+    #[error("more than {MAX_SENSOR_POINTS} points")]
+    TooManyPoints,
+    /// No field of that name.
+    #[error("no field `{}`", .0.name())]
+    MissingField(CloudField),
+    /// The field is neither float32 nor float64.
+    #[error("field `{}` has datatype {datatype}; float32 (7) or float64 (8) expected", field.name())]
+    UnsupportedDatatype {
+        /// The field.
+        field: CloudField,
+        /// Its datatype.
+        datatype: u8,
+    },
+    /// The field's `count` is not 1.
+    #[error("field `{}` has count {count}; 1 expected", field.name())]
+    UnsupportedCount {
+        /// The field.
+        field: CloudField,
+        /// Its count.
+        count: u32,
+    },
+    /// The field's offset plus its size goes beyond `point_step`.
+    #[error("field `{}` lies beyond point_step", .0.name())]
+    FieldOutsidePointStep(CloudField),
+    /// `row_step < width * point_step`.
+    #[error("row_step is shorter than width * point_step")]
+    RowStepTooShort,
+    /// `data` is shorter than `row_step * height`.
+    #[error("data is shorter than row_step * height")]
+    DataTooShort,
+    /// A size does not fit in memory's `usize`.
+    #[error("the cloud's sizes overflow")]
+    SizeOverflow,
+}
+
+impl CloudError {
+    /// The stable snake_case spelling (logs, statuses).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CloudError::InvalidFilter => "invalid_filter",
+            CloudError::TooManyPoints => "too_many_points",
+            CloudError::MissingField(CloudField::X) => "missing_field_x",
+            CloudError::MissingField(CloudField::Y) => "missing_field_y",
+            CloudError::MissingField(CloudField::Z) => "missing_field_z",
+            CloudError::MissingField(CloudField::Height) => "missing_field_height",
+            CloudError::UnsupportedDatatype { .. } => "unsupported_datatype",
+            CloudError::UnsupportedCount { .. } => "unsupported_count",
+            CloudError::FieldOutsidePointStep(_) => "field_outside_point_step",
+            CloudError::RowStepTooShort => "row_step_too_short",
+            CloudError::DataTooShort => "data_too_short",
+            CloudError::SizeOverflow => "size_overflow",
+        }
+    }
+}
+
+/// Appends the kept points of `cloud` to `out`, in the base frame (see the
+/// [module rule](self)), and returns what it read, kept and skipped.
+///
+/// # Errors
+///
+/// [`CloudError`], checked in this order before any point is read: the
+/// filter (NaN bounds, a non-finite transform), the point count
+/// ([`MAX_SENSOR_POINTS`]), the fields `x`, `y`, `z` (then `height` with
+/// `use_global_height`): missing, not float32/float64, `count != 1`,
+/// beyond `point_step`; then `row_step` and `data` too short. On error
+/// `out` is unchanged.
+pub fn cloud_points(
+    cloud: &PointCloud<'_>,
+    filter: &CloudFilter,
+    out: &mut Vec<Point>,
+) -> Result<CloudStats, CloudError> {
+    let kernel = Kernel::new(filter)?;
+    let layout = Layout::of(cloud, filter.use_global_height)?;
+    let mut stats = CloudStats {
+        read: layout.points,
+        ..CloudStats::default()
+    };
+    if layout.points == 0 {
+        return Ok(stats);
+    }
+    let before = out.len();
+    let [x, y, z] = layout.xyz;
+    let all_f32 = !x.double && !y.double && !z.double;
+    match (layout.height, cloud.is_bigendian) {
+        (None, false) if all_f32 => {
+            let reader = F32Le {
+                x: x.offset,
+                y: y.offset,
+                z: z.offset,
+            };
+            layout.for_rows(cloud.data, |row| {
+                kernel.run(row, layout.point_step, reader, out, &mut stats);
+            });
+        }
+        (None, big) => {
+            let reader = Any {
+                xyz: layout.xyz,
+                height: x,
+            };
+            layout.for_rows(cloud.data, |row| {
+                if big {
+                    kernel.run(
+                        row,
+                        layout.point_step,
+                        reader.with::<true, false>(),
+                        out,
+                        &mut stats,
+                    );
+                } else {
+                    kernel.run(
+                        row,
+                        layout.point_step,
+                        reader.with::<false, false>(),
+                        out,
+                        &mut stats,
+                    );
+                }
+            });
+        }
+        (Some(height), big) => {
+            let reader = Any {
+                xyz: layout.xyz,
+                height,
+            };
+            layout.for_rows(cloud.data, |row| {
+                if big {
+                    kernel.run(
+                        row,
+                        layout.point_step,
+                        reader.with::<true, true>(),
+                        out,
+                        &mut stats,
+                    );
+                } else {
+                    kernel.run(
+                        row,
+                        layout.point_step,
+                        reader.with::<false, true>(),
+                        out,
+                        &mut stats,
+                    );
+                }
+            });
+        }
+    }
+    stats.kept = out.len() - before;
+    Ok(stats)
+}
+
+/// A field's place in a point.
+#[derive(Clone, Copy, Debug)]
+struct Field {
+    offset: usize,
+    /// float64 (else float32).
+    double: bool,
+}
+
+/// A cloud's layout, checked: every field read lies within `point_step`,
+/// `row_step >= width * point_step`, `data.len() >= row_step * height`.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    xyz: [Field; 3],
+    height: Option<Field>,
+    point_step: usize,
+    row_step: usize,
+    /// `width * point_step`.
+    row_bytes: usize,
+    rows: usize,
+    /// `width * height`.
+    points: usize,
+}
+
+impl Layout {
+    fn of(cloud: &PointCloud<'_>, use_global_height: bool) -> Result<Layout, CloudError> {
+        let (width, rows) = (u64::from(cloud.width), u64::from(cloud.height));
+        // u32 * u32 < 2^64: no overflow in u64.
+        let points = width * rows;
+        if points > MAX_SENSOR_POINTS as u64 {
+            return Err(CloudError::TooManyPoints);
+        }
+        let field = |which: CloudField| -> Result<Field, CloudError> {
+            // The first field of that name, as sensor_msgs' iterators take it.
+            let f = cloud
+                .fields
+                .iter()
+                .find(|f| f.name == which.name().as_bytes())
+                .ok_or(CloudError::MissingField(which))?;
+            let size = match f.datatype {
+                DATATYPE_FLOAT32 => 4,
+                DATATYPE_FLOAT64 => 8,
+                datatype => {
+                    return Err(CloudError::UnsupportedDatatype {
+                        field: which,
+                        datatype,
+                    })
+                }
+            };
+            if f.count != 1 {
+                return Err(CloudError::UnsupportedCount {
+                    field: which,
+                    count: f.count,
+                });
+            }
+            if u64::from(f.offset) + size > u64::from(cloud.point_step) {
+                return Err(CloudError::FieldOutsidePointStep(which));
+            }
+            Ok(Field {
+                // Within point_step, a u32: fits a usize on every target
+                // with at least 32 bits.
+                offset: usize::try_from(f.offset).map_err(|_| CloudError::SizeOverflow)?,
+                double: size == 8,
+            })
+        };
+        let xyz = [
+            field(CloudField::X)?,
+            field(CloudField::Y)?,
+            field(CloudField::Z)?,
+        ];
+        let height = if use_global_height {
+            Some(field(CloudField::Height)?)
+        } else {
+            None
+        };
+        let row_bytes = width * u64::from(cloud.point_step);
+        let row_step = u64::from(cloud.row_step);
+        if row_step < row_bytes {
+            return Err(CloudError::RowStepTooShort);
+        }
+        // u32 * u32 < 2^64.
+        let needed = row_step * rows;
+        if (cloud.data.len() as u64) < needed {
+            return Err(CloudError::DataTooShort);
+        }
+        let size = |v: u64| usize::try_from(v).map_err(|_| CloudError::SizeOverflow);
+        Ok(Layout {
+            xyz,
+            height,
+            point_step: size(u64::from(cloud.point_step))?,
+            row_step: size(row_step)?,
+            row_bytes: size(row_bytes)?,
+            rows: size(rows)?,
+            points: size(points)?,
+        })
+    }
+
+    /// Calls `f` with each row's points (`row_bytes` bytes; the padding
+    /// left out): one slice for all of them when the rows are dense.
+    ///
+    /// Proof of the slicing: `row_bytes <= row_step` and `data.len() >=
+    /// row_step * rows` (checked by [`Layout::of`]), so row `r` ends at
+    /// `r * row_step + row_bytes <= rows * row_step <= data.len()`, and
+    /// dense rows end at `rows * row_bytes` within it.
+    fn for_rows<'d>(&self, data: &'d [u8], mut f: impl FnMut(&'d [u8])) {
+        if self.row_step == self.row_bytes || self.rows == 1 {
+            f(&data[..self.rows * self.row_bytes]);
+        } else {
+            for r in 0..self.rows {
+                let start = r * self.row_step;
+                f(&data[start..start + self.row_bytes]);
+            }
+        }
+    }
+}
+
+/// Reads a point's coordinates (and height) from its bytes. The point's
+/// slice is `point_step` long, and every field read lies within it
+/// ([`Layout::of`]).
+trait Reader: Copy {
+    /// Whether the height is read from a field (`use_global_height`).
+    const GLOBAL_HEIGHT: bool;
+    /// `x`, `y`, `z`.
+    fn xyz(self, p: &[u8]) -> [f64; 3];
+    /// The `height` field (only called with `GLOBAL_HEIGHT`).
+    fn height(self, p: &[u8]) -> f64;
+}
+
+#[inline(always)]
+fn bytes<const N: usize>(p: &[u8], offset: usize) -> [u8; N] {
+    let mut b = [0; N];
+    b.copy_from_slice(&p[offset..offset + N]);
+    b
+}
+
+/// The common case: `x`, `y`, `z` float32, little endian, no height field.
+#[derive(Clone, Copy, Debug)]
+struct F32Le {
+    x: usize,
+    y: usize,
+    z: usize,
+}
+
+impl Reader for F32Le {
+    const GLOBAL_HEIGHT: bool = false;
+    #[inline(always)]
+    fn xyz(self, p: &[u8]) -> [f64; 3] {
+        [self.x, self.y, self.z].map(|o| f64::from(f32::from_le_bytes(bytes(p, o))))
+    }
+    #[inline(always)]
+    fn height(self, _: &[u8]) -> f64 {
+        f64::NAN
+    }
+}
+
+/// The general case: each field float32 or float64, in the byte order
+/// `BIG`, with the `height` field when `GLOBAL`.
+#[derive(Clone, Copy, Debug)]
+struct Any<const BIG: bool, const GLOBAL: bool> {
+    xyz: [Field; 3],
+    height: Field,
+}
+
+impl Any<false, false> {
+    fn with<const BIG: bool, const GLOBAL: bool>(self) -> Any<BIG, GLOBAL> {
+        Any {
+            xyz: self.xyz,
+            height: self.height,
+        }
+    }
+}
+
+impl<const BIG: bool, const GLOBAL: bool> Any<BIG, GLOBAL> {
+    #[inline(always)]
+    fn read(p: &[u8], f: Field) -> f64 {
+        match (f.double, BIG) {
+            (false, false) => f64::from(f32::from_le_bytes(bytes(p, f.offset))),
+            (false, true) => f64::from(f32::from_be_bytes(bytes(p, f.offset))),
+            (true, false) => f64::from_le_bytes(bytes(p, f.offset)),
+            (true, true) => f64::from_be_bytes(bytes(p, f.offset)),
+        }
+    }
+}
+
+impl<const BIG: bool, const GLOBAL: bool> Reader for Any<BIG, GLOBAL> {
+    const GLOBAL_HEIGHT: bool = GLOBAL;
+    #[inline(always)]
+    fn xyz(self, p: &[u8]) -> [f64; 3] {
+        self.xyz.map(|f| Self::read(p, f))
+    }
+    #[inline(always)]
+    fn height(self, p: &[u8]) -> f64 {
+        Self::read(p, self.height)
+    }
+}
+
+/// Points per stack buffer (a power of two: the write index is masked
+/// with `CHUNK - 1`).
+const CHUNK: usize = 256;
+
+/// The filter, ready for the loop: the rotation as a matrix (rows), the
+/// translation, the height band and the squared range threshold.
+struct Kernel {
+    r: [[f64; 3]; 3],
+    t: [f64; 3],
+    min_height: f64,
+    max_height: f64,
+    /// Smallest squared range kept ([`range_threshold`]).
+    min_r2: f64,
+}
+
+impl Kernel {
+    fn new(filter: &CloudFilter) -> Result<Kernel, CloudError> {
+        let m = filter.to_base.rotation.to_rotation_matrix();
+        let m = m.matrix();
+        let t = filter.to_base.translation.vector;
+        let finite = m.iter().chain(t.iter()).all(|v| v.is_finite());
+        let bounds = [filter.min_height, filter.max_height, filter.min_range];
+        if !finite || bounds.iter().any(|b| b.is_nan()) {
+            return Err(CloudError::InvalidFilter);
+        }
+        Ok(Kernel {
+            r: [0, 1, 2].map(|i| [m[(i, 0)], m[(i, 1)], m[(i, 2)]]),
+            t: [t.x, t.y, t.z],
+            min_height: filter.min_height,
+            max_height: filter.max_height,
+            min_r2: range_threshold(filter.min_range),
+        })
+    }
+
+    /// Reads the points of one run of `point_step`-long points (a row, or
+    /// all rows when they are dense) into `out`.
+    #[inline(always)]
+    fn run<R: Reader>(
+        &self,
+        run: &[u8],
+        point_step: usize,
+        reader: R,
+        out: &mut Vec<Point>,
+        stats: &mut CloudStats,
+    ) {
+        let mut buf = [Point::origin(); CHUNK];
+        let [r0, r1, r2] = self.r;
+        let t = self.t;
+        let mut non_finite = 0;
+        // `point_step >= 4` (x lies within it): the chunk sizes are not 0.
+        for block in run.chunks(CHUNK * point_step) {
+            let mut k = 0;
+            // At most CHUNK points per block, and `k` counts the kept
+            // ones among those written so far: `k < CHUNK` at each write,
+            // so the mask changes nothing (it spares the bounds check).
+            for p in block.chunks_exact(point_step) {
+                let [x, y, z] = reader.xyz(p);
+                let bx = r0[0] * x + r0[1] * y + r0[2] * z + t[0];
+                let by = r1[0] * x + r1[1] * y + r1[2] * z + t[1];
+                let h = if R::GLOBAL_HEIGHT {
+                    reader.height(p)
+                } else {
+                    r2[0] * x + r2[1] * y + r2[2] * z + t[2]
+                };
+                // A NaN or infinite x, y or z makes bx and by NaN or
+                // infinite whatever the rotation (0 * inf and 0 * NaN are
+                // NaN), so these compares catch every non-finite input.
+                let finite = (bx.abs() <= MAX_COORDINATE)
+                    & (by.abs() <= MAX_COORDINATE)
+                    & (h.abs() <= MAX_COORDINATE);
+                let range2 = x * x + y * y + z * z;
+                let keep = finite
+                    & (h >= self.min_height)
+                    & (h <= self.max_height)
+                    & (range2 >= self.min_r2);
+                buf[k & (CHUNK - 1)] = Point::new(bx, by);
+                k += usize::from(keep);
+                non_finite += usize::from(!finite);
+            }
+            out.extend_from_slice(&buf[..k]);
+        }
+        stats.non_finite += non_finite;
+    }
+}
+
+/// The smallest squared range `t` with `sqrt(t) >= min_range` in floating
+/// point: `range2 >= t` keeps exactly the points nav2 keeps with
+/// `!(sqrt(range2) < min_range)` (`tf2::Vector3::length`, the same sum
+/// `x*x + y*y + z*z` in `f64`), without a square root per point. `-inf`
+/// when every range is kept (`min_range <= 0`).
+///
+/// `sqrt` is correctly rounded, hence non-decreasing, so the points kept
+/// are an up-set of the squared ranges; non-negative doubles order as
+/// their bit patterns, so a bisection over the bits finds its least
+/// element in at most 64 steps (`P(0)` is false for `min_range > 0`,
+/// `P(inf)` true).
+pub(super) fn range_threshold(min_range: f64) -> f64 {
+    if min_range.is_nan() || min_range <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    let kept = |bits: u64| f64::from_bits(bits).sqrt() >= min_range;
+    let (mut lo, mut hi) = (0.0f64.to_bits(), f64::INFINITY.to_bits());
+    // Start near min_range² when it brackets the threshold.
+    let guess = (min_range * min_range).to_bits();
+    if guess > 16 && guess + 16 < hi && !kept(guess - 16) && kept(guess + 16) {
+        (lo, hi) = (guess - 16, guess + 16);
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if kept(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    f64::from_bits(hi)
+}
