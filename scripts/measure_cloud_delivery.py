@@ -21,6 +21,11 @@ run in a temporary directory). Other variables (ROS_DOMAIN_ID, RMW_IMPLEMENTATIO
 ROS_AUTOMATIC_DISCOVERY_RANGE, RMW_FASTRTPS_PUBLICATION_MODE, ...) are passed on as they
 are; --publication-mode sets RMW_FASTRTPS_PUBLICATION_MODE for the publisher only.
 
+--udp-only measures the path between two machines on this one: both processes get a copy
+of the profile (or of Fast DDS's defaults) whose participants use only its UDPv4
+transports, and ROS_AUTOMATIC_DISCOVERY_RANGE=SUBNET (with LOCALHOST, rmw_fastrtps would
+add a shared-memory transport of its own).
+
 Reported per run: clouds delivered of those sent (intact ones: width, point_step and data
 length as sent), the longest run of consecutive lost clouds (what a freshness timeout must
 cover), latency p50 / p99 / max in ms, and the time the publish call took (p50 / max).
@@ -42,10 +47,23 @@ import sys
 import tempfile
 import threading
 import time
+import xml.etree.ElementTree as ET
 
 TOPIC = 'measure_cloud_delivery/points'
 POINT_STEP = 16  # x, y, z, intensity: float32 each
 PROFILE_VARS = ('FASTRTPS_DEFAULT_PROFILES_FILE', 'FASTDDS_DEFAULT_PROFILES_FILE')
+FASTDDS_NS = 'http://www.eprosima.com/XMLSchemas/fastRTPS_Profiles'
+UDP_ONLY_DEFAULT = f'''<?xml version="1.0" encoding="UTF-8"?>
+<dds xmlns="{FASTDDS_NS}"><profiles>
+  <transport_descriptors><transport_descriptor>
+    <transport_id>udp_default</transport_id><type>UDPv4</type>
+  </transport_descriptor></transport_descriptors>
+  <participant profile_name="udp_only" is_default_profile="true"><rtps>
+    <useBuiltinTransports>false</useBuiltinTransports>
+    <userTransports><transport_id>udp_default</transport_id></userTransports>
+  </rtps></participant>
+</profiles></dds>
+'''
 
 
 # --- the two children -----------------------------------------------------------------------
@@ -276,13 +294,48 @@ class Child:
             self.proc.wait(10)
 
 
+def udp_only_profile(profile, out_path):
+    """Write a copy of `profile` (None: Fast DDS's defaults) whose participants keep only
+    their UDPv4 transports; return its path. ValueError when nothing of UDP would be left."""
+    if profile is None:
+        with open(out_path, 'w') as f:
+            f.write(UDP_ONLY_DEFAULT)
+        return out_path
+    ET.register_namespace('', FASTDDS_NS)
+    tree = ET.parse(profile)
+    q = f'{{{FASTDDS_NS}}}'
+    kinds = {d.findtext(f'{q}transport_id'): d.findtext(f'{q}type')
+             for d in tree.iter(f'{q}transport_descriptor')}
+    participants = list(tree.iter(f'{q}participant'))
+    for participant in participants:
+        users = participant.find(f'{q}rtps/{q}userTransports')
+        builtin = participant.findtext(f'{q}rtps/{q}useBuiltinTransports', 'true')
+        if users is None or builtin.strip() != 'false':
+            raise ValueError(f'{profile}: participant {participant.get("profile_name")!r} '
+                             'does not list its transports (userTransports, '
+                             'useBuiltinTransports false): cannot make it UDP-only')
+        for tid in list(users):
+            if kinds.get(tid.text) != 'UDPv4':
+                users.remove(tid)
+        if not len(users):
+            raise ValueError(f'{profile}: participant {participant.get("profile_name")!r} '
+                             'has no UDPv4 transport')
+    if not participants:
+        raise ValueError(f'{profile}: no participant profile')
+    tree.write(out_path, encoding='UTF-8', xml_declaration=True)
+    return out_path
+
+
 def child_env(args, role):
     env = dict(os.environ)
     for var in PROFILE_VARS:
         env.pop(var, None)
-    if args.profile and args.profile_side in ('both', role):
+    profile = args.udp_profile or (os.path.abspath(args.profile) if args.profile else None)
+    if profile and args.profile_side in ('both', role):
         for var in PROFILE_VARS:
-            env[var] = os.path.abspath(args.profile)
+            env[var] = profile
+    if args.udp_only:
+        env['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'SUBNET'
     if role == 'publisher' and args.publication_mode:
         env['RMW_FASTRTPS_PUBLICATION_MODE'] = args.publication_mode
     env['PYTHONUNBUFFERED'] = '1'
@@ -339,6 +392,8 @@ def summarize(sent, received, args):
 
 def one_run(args):
     with tempfile.TemporaryDirectory(prefix='measure_cloud_') as cwd:
+        args.udp_profile = (udp_only_profile(args.profile, os.path.join(cwd, 'udp_only.xml'))
+                            if args.udp_only else None)
         sub = Child('subscriber', args, child_env(args, 'subscriber'), cwd)
         pub = None
         try:
@@ -363,7 +418,9 @@ def describe_env(args):
         'profile': os.path.abspath(args.profile) if args.profile else None,
         'profile_side': args.profile_side if args.profile else None,
         'rmw_implementation': os.environ.get('RMW_IMPLEMENTATION') or 'default (rmw_fastrtps_cpp)',
-        'discovery_range': os.environ.get('ROS_AUTOMATIC_DISCOVERY_RANGE') or 'default (SUBNET)',
+        'udp_only': args.udp_only,
+        'discovery_range': 'SUBNET' if args.udp_only
+        else os.environ.get('ROS_AUTOMATIC_DISCOVERY_RANGE') or 'default (SUBNET)',
         'publication_mode': args.publication_mode
         or os.environ.get('RMW_FASTRTPS_PUBLICATION_MODE') or 'default (SYNCHRONOUS)',
         'ros_domain_id': os.environ.get('ROS_DOMAIN_ID') or '0',
@@ -376,6 +433,7 @@ def print_text(setting, runs):
     print(f"{runs[0]['points']} points ({runs[0]['bytes'] / 1e6:.2f} MB) x {setting['count']} at "
           f"{setting['rate_hz']:g} Hz; profile: {setting['profile'] or 'none (defaults)'}"
           + (f" ({setting['profile_side']})" if setting['profile'] else '')
+          + ('; UDP only' if setting['udp_only'] else '')
           + f"; discovery range: {setting['discovery_range']}; publication mode: "
           f"{setting['publication_mode']}; depth {setting['depth']}")
     for i, r in enumerate(runs, 1):
@@ -408,6 +466,8 @@ def parse_args(argv):
                    help='which process gets --profile (default both)')
     p.add_argument('--publication-mode', choices=('SYNCHRONOUS', 'ASYNCHRONOUS', 'AUTO'),
                    help="RMW_FASTRTPS_PUBLICATION_MODE of the publisher (default: the environment's)")
+    p.add_argument('--udp-only', action='store_true',
+                   help='UDPv4 transports only (the path between machines), discovery range SUBNET')
     p.add_argument('--depth', type=int, default=1,
                    help='keep-last depth of the subscription (default 1)')
     p.add_argument('--pub-depth', type=int, default=5,
@@ -435,6 +495,13 @@ def parse_args(argv):
         p.error('--points: a cloud must stay under 2 GiB')
     if args.profile and not os.path.isfile(args.profile):
         p.error(f'--profile: no file {args.profile}')
+    if args.udp_only and args.role is None:
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                udp_only_profile(args.profile, os.path.join(tmp, 'check.xml'))
+        except (ValueError, ET.ParseError) as e:
+            p.error(f'--udp-only: {e}')
+    args.udp_profile = None
     return args
 
 
