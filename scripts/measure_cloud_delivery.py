@@ -465,9 +465,11 @@ def parse_args(argv):
     p.add_argument('--profile-side', choices=('both', 'publisher', 'subscriber'), default='both',
                    help='which process gets --profile (default both)')
     p.add_argument('--publication-mode', choices=('SYNCHRONOUS', 'ASYNCHRONOUS', 'AUTO'),
-                   help="RMW_FASTRTPS_PUBLICATION_MODE of the publisher (default: the environment's)")
+                   help='RMW_FASTRTPS_PUBLICATION_MODE of the publisher '
+                   "(default: the environment's)")
     p.add_argument('--udp-only', action='store_true',
-                   help='UDPv4 transports only (the path between machines), discovery range SUBNET')
+                   help='UDPv4 transports only (the path between machines), '
+                   'discovery range SUBNET')
     p.add_argument('--depth', type=int, default=1,
                    help='keep-last depth of the subscription (default 1)')
     p.add_argument('--pub-depth', type=int, default=5,
