@@ -136,7 +136,10 @@ def generate_launch_description():
         default_value=EnvironmentVariable(
             DDS_PROFILE_VARIABLES[0],
             default_value=PathJoinSubstitution([share, 'config', 'fastdds_large_data.xml'])),
-        description="Fast DDS XML profile of the node, with Fast DDS only ('': none set)",
+        # (--show-args prints the default as EnvVar(...) alone: the fallback is said here.)
+        description='Fast DDS XML profile of the node, set only with a Fast DDS RMW (default: '
+                    '$FASTRTPS_DEFAULT_PROFILES_FILE if set, else the installed '
+                    "config/fastdds_large_data.xml; '': none set)",
     )
 
     sim_time = ParameterValue(use_sim_time, value_type=bool)

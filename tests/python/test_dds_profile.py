@@ -12,13 +12,17 @@
   (launch's own LaunchContext, no process started) gives the node the two variables with
   the argument's value (default: $FASTRTPS_DEFAULT_PROFILES_FILE, else the installed
   config/fastdds_large_data.xml), only with a Fast DDS RMW and a non-empty argument, and
-  never to RViz2 or past the node's group. Needs `launch_ros`: a sourced regular install's,
-  or ../shared/ros2_cli (as test_launch_file.py); skipped, saying why, without either.
+  never to RViz2 or past the node's group. And once for real: `ros2 launch` of the launch
+  file from a stand-in install prefix (launch/ and config/ copied, a script in place of the
+  node binary that records its environment), so no Rust build is needed.
+  Needs `launch_ros` and `ros2 launch`: a sourced regular install's, or ../shared/ros2_cli
+  (as test_launch_file.py); skipped, saying why, without either.
 """
 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -169,7 +173,7 @@ print('NODES ' + json.dumps({'nodes': nodes, 'after': after}))
 
 @pytest.fixture(scope='module')
 def launch_python():
-    """(python, environment) that can import launch_ros."""
+    """(python, environment) that can import launch_ros and run `ros2 launch`."""
     if os.environ.get('SAT_COLLISION_ROS_MODE_USED') == 'system':
         python, env = sys.executable, dict(os.environ)
     else:
@@ -186,6 +190,7 @@ def launch_python():
         env = dict(item.split('=', 1) for item in result.stdout.decode().split('\0')
                    if '=' in item)
         python = str(bin_dir / 'python3')
+        env['PATH'] = f'{bin_dir}:{env["PATH"]}'
     check = subprocess.run([python, '-c', 'import launch_ros.actions'], env=env,
                            cwd='/', capture_output=True, text=True, timeout=60)
     if check.returncode != 0:
@@ -263,3 +268,42 @@ def test_launch_sets_nothing_for_other_rmws_or_an_empty_argument(launch_python, 
         assert _node_env(found) == _unset(), (rmw, found)
     found = _evaluate(launch_python, fake_share, {'dds_profile': ''})
     assert _node_env(found) == _unset(), found
+
+
+FAKE_NODE = """#!/bin/sh
+# Stand-in for sat_collision_node: records the profile variables it was started with.
+env | grep -E '^FAST(RTPS|DDS)_DEFAULT_PROFILES_FILE=' | sort > "{out}"
+echo started >> "{out}"
+"""
+
+
+def test_ros2_launch_starts_the_node_with_the_installed_profile(launch_python, tmp_path):
+    _, env = launch_python
+    ros2 = shutil.which('ros2', path=env['PATH'])
+    if ros2 is None:
+        pytest.skip(f'no ros2 on {env["PATH"]}')
+    prefix = tmp_path / 'prefix'
+    share = prefix / 'share' / 'sat_collision'
+    shutil.copytree(ROOT / 'launch', share / 'launch')
+    shutil.copytree(ROOT / 'config', share / 'config')
+    index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True)
+    (index / 'sat_collision').write_text('')
+    out = tmp_path / 'node_env'
+    node = prefix / 'lib' / 'sat_collision' / 'sat_collision_node'
+    node.parent.mkdir(parents=True)
+    node.write_text(FAKE_NODE.format(out=out))
+    node.chmod(0o755)
+    env = dict(env, AMENT_PREFIX_PATH=f'{prefix}:{env.get("AMENT_PREFIX_PATH", "")}',
+               ROS_LOG_DIR=str(tmp_path / 'log'))
+    for var in VARIABLES + ('RMW_IMPLEMENTATION',):
+        env.pop(var, None)
+    # The stand-in exits at once, and `ros2 launch` with it.
+    result = subprocess.run([ros2, 'launch', 'sat_collision', 'sat_collision.launch.py'],
+                            env=env, cwd=str(tmp_path), stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=60,
+                            start_new_session=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    profile = share / 'config' / 'fastdds_large_data.xml'
+    assert out.read_text().splitlines() == [f'{v}={profile}' for v in sorted(VARIABLES)] + [
+        'started'], result.stdout + result.stderr
