@@ -49,7 +49,7 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 
-TOPIC = 'measure_cloud_delivery/points'
+TOPIC = 'measure_cloud_delivery/points'  # + _<parent pid>: concurrent measurements stay apart
 POINT_STEP = 16  # x, y, z, intensity: float32 each
 PROFILE_VARS = ('FASTRTPS_DEFAULT_PROFILES_FILE', 'FASTDDS_DEFAULT_PROFILES_FILE')
 FASTDDS_NS = 'http://www.eprosima.com/XMLSchemas/fastRTPS_Profiles'
@@ -134,7 +134,7 @@ def run_subscriber(args):
         with lock:
             received.append((stamp, arrival, intact))
 
-    node.create_subscription(PointCloud2, TOPIC, on_cloud, _sensor_qos(args.depth))
+    node.create_subscription(PointCloud2, args.topic, on_cloud, _sensor_qos(args.depth))
     stop = threading.Event()
 
     def spin():
@@ -144,7 +144,7 @@ def run_subscriber(args):
     spinner = threading.Thread(target=spin, daemon=True)
     spinner.start()
     deadline = time.monotonic() + args.match_timeout
-    while node.count_publishers(TOPIC) < 1:
+    while node.count_publishers(args.topic) < 1:
         if time.monotonic() > deadline:
             _say('ERROR', {'what': 'subscriber: no publisher matched'})
             return 1
@@ -170,7 +170,7 @@ def run_publisher(args):
     from sensor_msgs.msg import PointCloud2, PointField
 
     rclpy, context, node, executor = _node('measure_cloud_publisher')
-    publisher = node.create_publisher(PointCloud2, TOPIC, _sensor_qos(args.pub_depth))
+    publisher = node.create_publisher(PointCloud2, args.topic, _sensor_qos(args.pub_depth))
     msg = PointCloud2()
     msg.header.frame_id = 'measure_cloud'
     msg.height = 1
@@ -227,7 +227,7 @@ class Child:
                 '--points', str(args.points), '--count', str(args.count),
                 '--rate', str(args.rate), '--depth', str(args.depth),
                 '--pub-depth', str(args.pub_depth), '--drain', str(args.drain),
-                '--match-timeout', str(args.match_timeout)]
+                '--match-timeout', str(args.match_timeout), '--topic', args.topic]
         self.role = role
         self.lines = []
         self.cond = threading.Condition()
@@ -436,12 +436,15 @@ def print_text(setting, runs):
           + ('; UDP only' if setting['udp_only'] else '')
           + f"; discovery range: {setting['discovery_range']}; publication mode: "
           f"{setting['publication_mode']}; depth {setting['depth']}")
+    def ms(x):
+        return '-' if x is None else f'{x} ms'
+
     for i, r in enumerate(runs, 1):
         lat = r['latency_ms']
         print(f"  run {i}: delivered {r['delivered']:>3}/{r['sent']}  longest loss run "
-              f"{r['longest_loss_run']:>2}  latency p50 {lat['p50']} ms  p99 {lat['p99']} ms  "
-              f"max {lat['max']} ms  publish p50 {r['publish_ms']['p50']} ms max "
-              f"{r['publish_ms']['max']} ms  rate {r['achieved_rate_hz']} Hz"
+              f"{r['longest_loss_run']:>2}  latency p50 {ms(lat['p50'])}  p99 {ms(lat['p99'])}  "
+              f"max {ms(lat['max'])}  publish p50 {ms(r['publish_ms']['p50'])} max "
+              f"{ms(r['publish_ms']['max'])}  rate {r['achieved_rate_hz']} Hz"
               + (f"  malformed {r['malformed']}" if r['malformed'] else ''))
     if len(runs) > 1:
         d = [r['delivered'] for r in runs]
@@ -474,7 +477,8 @@ def parse_args(argv):
                    help='keep-last depth of the subscription (default 1)')
     p.add_argument('--pub-depth', type=int, default=5,
                    help='keep-last depth of the publisher (default 5, the sensor-data QoS)')
-    p.add_argument('--runs', type=int, default=1, help='repetitions, fresh processes each (default 1)')
+    p.add_argument('--runs', type=int, default=1,
+                   help='repetitions, fresh processes each (default 1)')
     p.add_argument('--json', action='store_true', help='print one JSON object instead of text')
     p.add_argument('--drain', type=float, default=1.0,
                    help='seconds the subscriber keeps listening after the last cloud (default 1)')
@@ -483,6 +487,7 @@ def parse_args(argv):
     p.add_argument('--match-timeout', type=float, default=30.0,
                    help='seconds to wait for discovery (default 30)')
     p.add_argument('--role', choices=('subscriber', 'publisher'), help=argparse.SUPPRESS)
+    p.add_argument('--topic', default=f'{TOPIC}_{os.getpid()}', help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     for name in ('points', 'count', 'depth', 'pub_depth', 'runs'):
         if getattr(args, name) < 1:
