@@ -151,6 +151,17 @@ pub(super) type ObstacleArray = Stamped<ArrayState>;
 pub(super) struct InstanceState {
     /// Vertices its obstacle holds (`held_vertices`).
     pub(super) vertices: usize,
+    /// Its own lifetime (s), when it has one (a polygon source's
+    /// `source_timeout`).
+    pub(super) lifetime: Option<f64>,
+}
+
+impl InstanceState {
+    /// How long it lives (s; 0 = for ever): its own lifetime, or
+    /// `obstacles_timeout`.
+    pub(super) fn lifetime(&self, obstacles_timeout: f64) -> f64 {
+        self.lifetime.unwrap_or(obstacles_timeout)
+    }
 }
 
 impl Input for InstanceState {

@@ -42,7 +42,7 @@ pub const DATATYPE_FLOAT32: u8 = 7;
 pub const DATATYPE_FLOAT64: u8 = 8;
 
 /// One field of a point cloud's points (`sensor_msgs/PointField`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct PointField<'a> {
     /// The field's name, as bytes (`x`, `y`, `z`, `height`, ...).
     pub name: &'a [u8],
