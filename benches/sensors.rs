@@ -230,35 +230,76 @@ criterion_group! {
     targets = sensors
 }
 
-/// `SENSORS_RUNS=N`: decodes the 24,000-point f32 cloud N times outside
-/// criterion (for instruction counts under callgrind).
+/// `SENSORS_RUNS=N`: each case N times outside criterion, timed one call
+/// at a time; prints the fastest and the median call per case (the
+/// fastest is the time of a call nothing interrupted: a measure that holds
+/// on a shared machine, where criterion's means carry the other processes'
+/// time slices). `SENSORS_CASE=f32_24000` runs that case alone (for
+/// instruction counts under callgrind).
 fn count_mode(runs: &str) {
     let runs: usize = runs.parse().expect("SENSORS_RUNS: a count");
-    let filter = CloudFilter {
-        to_base: camera(),
-        min_range: 0.1,
-        ..CloudFilter::default()
-    };
-    let points = scene(24_000, 7);
-    let cloud = Cloud::f32(&points, SIZES[0], false);
-    let fields = cloud.fields();
-    let view = cloud.view(&fields);
+    let only = std::env::var("SENSORS_CASE").ok();
     let mut out: Vec<Point> = Vec::new();
-    let mut times = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        out.clear();
-        let start = std::time::Instant::now();
-        black_box(decode_f32(black_box(&view), &filter, &mut out));
-        times.push(start.elapsed().as_nanos());
+    let mut time = |name: String, n: usize, f: &mut dyn FnMut(&mut Vec<Point>) -> usize| {
+        if only.as_ref().is_some_and(|o| *o != name) {
+            return;
+        }
+        let mut times: Vec<u128> = (0..runs)
+            .map(|_| {
+                out.clear();
+                let start = std::time::Instant::now();
+                black_box(f(black_box(&mut out)));
+                start.elapsed().as_nanos()
+            })
+            .collect();
+        times.sort_unstable();
+        let (min, median) = (times[0], times[runs / 2]);
+        println!(
+            "{name:>20}: min {min:>8} ns ({:.2} ns/point), median {median:>8} ns",
+            min as f64 / n as f64
+        );
+    };
+    for size in SIZES {
+        let n = (size.0 * size.1) as usize;
+        let points = scene(n, 7);
+        let clouds = [
+            ("f32", Cloud::f32(&points, size, false)),
+            ("f64_padded", Cloud::f64_padded(&points, size)),
+            ("f32_be", Cloud::f32(&points, size, true)),
+        ];
+        for (name, cloud) in &clouds {
+            let fields = cloud.fields();
+            let view = cloud.view(&fields);
+            for min_range in [0.1, 0.0] {
+                let filter = CloudFilter {
+                    to_base: camera(),
+                    min_range,
+                    ..CloudFilter::default()
+                };
+                let case = if min_range > 0.0 {
+                    format!("{name}_{n}")
+                } else {
+                    format!("{name}_{n}_no_min_range")
+                };
+                time(case, n, &mut |out| decode(&view, &filter, out));
+            }
+        }
     }
-    times.sort_unstable();
-    if let (Some(min), Some(median)) = (times.first(), times.get(runs / 2)) {
-        println!("24,000 points, f32 LE dense: min {min} ns, median {median} ns per cloud");
-    }
+    let ranges: Vec<f32> = (0..360).map(|i| 1.0 + (i % 7) as f32).collect();
+    let scan = LaserScan {
+        angle_min: -std::f32::consts::PI,
+        angle_increment: std::f32::consts::TAU / 360.0,
+        range_min: 0.1,
+        range_max: 12.0,
+        ranges: &ranges,
+    };
+    time("scan_360".into(), 360, &mut |out| {
+        scan_points(&scan, out).unwrap_or(0)
+    });
 }
 
 #[inline(never)]
-fn decode_f32(view: &PointCloud<'_>, filter: &CloudFilter, out: &mut Vec<Point>) -> usize {
+fn decode(view: &PointCloud<'_>, filter: &CloudFilter, out: &mut Vec<Point>) -> usize {
     cloud_points(view, filter, out).map_or(0, |s| s.kept)
 }
 

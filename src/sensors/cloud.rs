@@ -27,9 +27,10 @@
 //! of each row, 256 points at a time (a block), in three passes over the
 //! block, none with a branch per point:
 //! 1. read `x`, `y`, `z` (and `height`) with `from_le_bytes` or
-//!    `from_be_bytes` into arrays, monomorphised for the common case (x, y,
-//!    z float32, little endian) and for the general one (float32 or
-//!    float64 per field, either byte order, a `height` field);
+//!    `from_be_bytes` into arrays, monomorphised for the byte order, the
+//!    height field and the coordinates' width (all float32, the common
+//!    case and kept float32 until the filter widens them; all float64; or
+//!    mixed);
 //! 2. over the arrays, the height, the checks and the filter (vectorised
 //!    by the compiler), into a kept/not kept mark per point;
 //! 3. the indices of the kept points, then their base-frame `(x, y)`
@@ -40,6 +41,7 @@
 use crate::geometry::{Point, MAX_COORDINATE};
 use crate::limits::MAX_SENSOR_POINTS;
 use nalgebra::Isometry3;
+use std::marker::PhantomData;
 
 /// `sensor_msgs/PointField` datatype of a 32-bit float.
 pub const DATATYPE_FLOAT32: u8 = 7;
@@ -239,29 +241,57 @@ pub fn cloud_points(
         return Ok(stats);
     }
     let before = out.len();
-    let [x, y, z] = layout.xyz;
-    let any = Any {
-        xyz: layout.xyz,
-        height: layout.height.unwrap_or(x),
-    };
     let data = cloud.data;
     let s = &mut stats;
     match (layout.height.is_some(), cloud.is_bigendian) {
-        (false, false) if !x.double && !y.double && !z.double => {
-            let fast = F32Le {
-                x: x.offset,
-                y: y.offset,
-                z: z.offset,
-            };
-            decode(&kernel, &layout, data, fast, out, s);
-        }
-        (false, false) => decode(&kernel, &layout, data, any.with::<false, false>(), out, s),
-        (false, true) => decode(&kernel, &layout, data, any.with::<true, false>(), out, s),
-        (true, false) => decode(&kernel, &layout, data, any.with::<false, true>(), out, s),
-        (true, true) => decode(&kernel, &layout, data, any.with::<true, true>(), out, s),
+        (false, false) => by_width::<false, false>(&kernel, &layout, data, out, s),
+        (false, true) => by_width::<true, false>(&kernel, &layout, data, out, s),
+        (true, false) => by_width::<false, true>(&kernel, &layout, data, out, s),
+        (true, true) => by_width::<true, true>(&kernel, &layout, data, out, s),
     }
     stats.kept = out.len() - before;
     Ok(stats)
+}
+
+/// Picks the reader for the byte order `BIG`, the height field (`GLOBAL`)
+/// and the widths of `x`, `y`, `z`: one type for all three (the common
+/// case, float32 little endian without a height field, is
+/// `Same<f32, false, false>`), or a mix.
+fn by_width<const BIG: bool, const GLOBAL: bool>(
+    kernel: &Kernel,
+    layout: &Layout,
+    data: &[u8],
+    out: &mut Vec<Point>,
+    stats: &mut CloudStats,
+) {
+    let [x, y, z] = layout.xyz;
+    let height = layout.height.unwrap_or(x);
+    let offsets = [x.offset, y.offset, z.offset];
+    match (x.double, y.double, z.double) {
+        (false, false, false) => {
+            let reader = Same::<f32, BIG, GLOBAL> {
+                offsets,
+                height,
+                width: PhantomData,
+            };
+            decode(kernel, layout, data, reader, out, stats);
+        }
+        (true, true, true) => {
+            let reader = Same::<f64, BIG, GLOBAL> {
+                offsets,
+                height,
+                width: PhantomData,
+            };
+            decode(kernel, layout, data, reader, out, stats);
+        }
+        _ => {
+            let reader = Mixed::<BIG, GLOBAL> {
+                xyz: layout.xyz,
+                height,
+            };
+            decode(kernel, layout, data, reader, out, stats);
+        }
+    }
 }
 
 /// Reads every row of `data` with `reader` through `kernel`.
@@ -469,59 +499,89 @@ fn bytes<const N: usize>(p: &[u8], offset: usize) -> [u8; N] {
     b
 }
 
-/// The common case: `x`, `y`, `z` float32, little endian, no height field.
-#[derive(Clone, Copy, Debug)]
-struct F32Le {
-    x: usize,
-    y: usize,
-    z: usize,
+/// A float read from a point's bytes.
+trait Float: Copy + Default + Into<f64> {
+    /// float64.
+    const WIDE: bool;
+    /// The float at `offset` of `p`, in the byte order `BIG`.
+    fn read<const BIG: bool>(p: &[u8], offset: usize) -> Self;
 }
 
-impl Reader for F32Le {
-    const GLOBAL_HEIGHT: bool = false;
-    const CHECK_INPUTS: bool = false;
-    type Coord = f32;
+impl Float for f32 {
+    const WIDE: bool = false;
     #[inline(always)]
-    fn fill<'p>(self, points: impl Iterator<Item = &'p [u8]>, b: &mut Block<f32>) {
-        let arrays = b.x.iter_mut().zip(b.y.iter_mut()).zip(b.z.iter_mut());
-        for (p, ((x, y), z)) in points.zip(arrays) {
-            *x = f32::from_le_bytes(bytes(p, self.x));
-            *y = f32::from_le_bytes(bytes(p, self.y));
-            *z = f32::from_le_bytes(bytes(p, self.z));
+    fn read<const BIG: bool>(p: &[u8], offset: usize) -> f32 {
+        let b = bytes(p, offset);
+        if BIG {
+            f32::from_be_bytes(b)
+        } else {
+            f32::from_le_bytes(b)
         }
     }
 }
 
-/// The general case: each field float32 or float64, in the byte order
-/// `BIG`, with the `height` field when `GLOBAL`.
+impl Float for f64 {
+    const WIDE: bool = true;
+    #[inline(always)]
+    fn read<const BIG: bool>(p: &[u8], offset: usize) -> f64 {
+        let b = bytes(p, offset);
+        if BIG {
+            f64::from_be_bytes(b)
+        } else {
+            f64::from_le_bytes(b)
+        }
+    }
+}
+
+/// A field of either width, in the byte order `BIG`.
+#[inline(always)]
+fn read_field<const BIG: bool>(p: &[u8], f: Field) -> f64 {
+    if f.double {
+        f64::read::<BIG>(p, f.offset)
+    } else {
+        f32::read::<BIG>(p, f.offset).into()
+    }
+}
+
+/// `x`, `y`, `z` all of type `T`, in the byte order `BIG`, with the
+/// `height` field (either width) when `GLOBAL`. `Same<f32, false, false>`
+/// is the common case.
 #[derive(Clone, Copy, Debug)]
-struct Any<const BIG: bool, const GLOBAL: bool> {
+struct Same<T, const BIG: bool, const GLOBAL: bool> {
+    offsets: [usize; 3],
+    height: Field,
+    width: PhantomData<T>,
+}
+
+impl<T: Float, const BIG: bool, const GLOBAL: bool> Reader for Same<T, BIG, GLOBAL> {
+    const GLOBAL_HEIGHT: bool = GLOBAL;
+    const CHECK_INPUTS: bool = T::WIDE || GLOBAL;
+    type Coord = T;
+    #[inline(always)]
+    fn fill<'p>(self, points: impl Iterator<Item = &'p [u8]>, b: &mut Block<T>) {
+        let [ox, oy, oz] = self.offsets;
+        let arrays = b.x.iter_mut().zip(b.y.iter_mut()).zip(b.z.iter_mut());
+        let arrays = arrays.zip(b.h.iter_mut());
+        for (p, (((x, y), z), h)) in points.zip(arrays) {
+            *x = T::read::<BIG>(p, ox);
+            *y = T::read::<BIG>(p, oy);
+            *z = T::read::<BIG>(p, oz);
+            if GLOBAL {
+                *h = read_field::<BIG>(p, self.height);
+            }
+        }
+    }
+}
+
+/// `x`, `y`, `z` of mixed widths (each float32 or float64), in the byte
+/// order `BIG`, with the `height` field when `GLOBAL`.
+#[derive(Clone, Copy, Debug)]
+struct Mixed<const BIG: bool, const GLOBAL: bool> {
     xyz: [Field; 3],
     height: Field,
 }
 
-impl Any<false, false> {
-    fn with<const BIG: bool, const GLOBAL: bool>(self) -> Any<BIG, GLOBAL> {
-        Any {
-            xyz: self.xyz,
-            height: self.height,
-        }
-    }
-}
-
-impl<const BIG: bool, const GLOBAL: bool> Any<BIG, GLOBAL> {
-    #[inline(always)]
-    fn read(p: &[u8], f: Field) -> f64 {
-        match (f.double, BIG) {
-            (false, false) => f64::from(f32::from_le_bytes(bytes(p, f.offset))),
-            (false, true) => f64::from(f32::from_be_bytes(bytes(p, f.offset))),
-            (true, false) => f64::from_le_bytes(bytes(p, f.offset)),
-            (true, true) => f64::from_be_bytes(bytes(p, f.offset)),
-        }
-    }
-}
-
-impl<const BIG: bool, const GLOBAL: bool> Reader for Any<BIG, GLOBAL> {
+impl<const BIG: bool, const GLOBAL: bool> Reader for Mixed<BIG, GLOBAL> {
     const GLOBAL_HEIGHT: bool = GLOBAL;
     const CHECK_INPUTS: bool = true;
     type Coord = f64;
@@ -531,11 +591,11 @@ impl<const BIG: bool, const GLOBAL: bool> Reader for Any<BIG, GLOBAL> {
         let arrays = b.x.iter_mut().zip(b.y.iter_mut()).zip(b.z.iter_mut());
         let arrays = arrays.zip(b.h.iter_mut());
         for (p, (((x, y), z), h)) in points.zip(arrays) {
-            *x = Self::read(p, fx);
-            *y = Self::read(p, fy);
-            *z = Self::read(p, fz);
+            *x = read_field::<BIG>(p, fx);
+            *y = read_field::<BIG>(p, fy);
+            *z = read_field::<BIG>(p, fz);
             if GLOBAL {
-                *h = Self::read(p, self.height);
+                *h = read_field::<BIG>(p, self.height);
             }
         }
     }
