@@ -294,7 +294,9 @@ fn by_width<const BIG: bool, const GLOBAL: bool>(
     }
 }
 
-/// Reads every row of `data` with `reader` through `kernel`.
+/// Reads every row of `data` with `reader` through `kernel`. Not inlined:
+/// each reader's loops get registers of their own.
+#[inline(never)]
 fn decode<R: Reader>(
     kernel: &Kernel,
     layout: &Layout,
