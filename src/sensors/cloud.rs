@@ -1,23 +1,6 @@
 //! `sensor_msgs/PointCloud2` as planar points in the robot's base frame.
 //!
-//! # The rule (nav2's collision monitor, `pointcloud.cpp`)
-//!
-//! For each point `p` of the cloud (its `x`, `y`, `z` in the cloud's
-//! frame):
-//! * its **range** is `|p|`, the distance from the sensor's origin in the
-//!   cloud's frame (before any transform); a point with `|p| < min_range`
-//!   is dropped;
-//! * it is moved into the base frame by the full 3-D `to_base`: `b = T p`;
-//! * its **height** is `b.z`, or with `use_global_height` the value of the
-//!   cloud's field named `height` (a height above the ground the cloud's
-//!   producer measured; not transformed), and the point is kept when
-//!   `min_height <= height <= max_height`;
-//! * the kept point is `(b.x, b.y)`.
-//!
-//! A point with a NaN or infinite coordinate (or height field) is skipped
-//! and counted ([`CloudStats::non_finite`]), as is a float64 one beyond
-//! `MAX_COORDINATE / 10` (1e149 m: the kept points stay within
-//! [`MAX_COORDINATE`], which the geometry requires).
+//! The rule is [`cloud_points`]'s documentation.
 //!
 //! # How it is read
 //!
@@ -215,8 +198,37 @@ impl CloudError {
     }
 }
 
-/// Appends the kept points of `cloud` to `out`, in the base frame (see the
-/// [module rule](self)), and returns what it read, kept and skipped.
+/// Appends the kept points of `cloud` to `out`, in the base frame, and
+/// returns what it read, kept and skipped.
+///
+/// # The rule (nav2's collision monitor, `pointcloud.cpp`)
+///
+/// For each point `p` of the cloud (its `x`, `y`, `z` in the cloud's
+/// frame):
+/// * its **range** is `|p|`, the distance from the sensor's origin in the
+///   cloud's frame (before any transform); a point with `|p| < min_range`
+///   is dropped;
+/// * it is moved into the base frame by the full 3-D `to_base`: `b = T p`;
+/// * its **height** is `b.z`, or with `use_global_height` the value of the
+///   cloud's field named `height` (a height above the ground the cloud's
+///   producer measured; not transformed), and the point is kept when
+///   `min_height <= height <= max_height`;
+/// * the kept point is `(b.x, b.y)`.
+///
+/// A point with a NaN or infinite coordinate (or height field) is skipped
+/// and counted ([`CloudStats::non_finite`]), as is a float64 one beyond
+/// `MAX_COORDINATE / 10` (1e149 m: the kept points stay within
+/// [`MAX_COORDINATE`], which the geometry requires).
+///
+/// The height is the transformed z: nav2 compared the cloud's own z for a
+/// while (navigation2 #5586) and went back to the base frame's
+/// (navigation2 #5794); this is the latter.
+///
+/// Every row is read (`row_step` apart: padded rows are fine), an
+/// organised cloud (`height > 1`) like an unorganised one; the fields at
+/// any offsets, float32 or float64 each, in either byte order; the first
+/// field of a name is the one read. The points are appended in the
+/// cloud's order.
 ///
 /// # Errors
 ///
