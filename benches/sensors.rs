@@ -10,7 +10,7 @@
 //! with boxes on it: 60 % floor points, 30 % box points (0.1 to 0.6 m
 //! high), 10 % NaN (no depth), in the camera's frame; the filter is the
 //! camera's `to_base` (the full 3-D transform), heights `[0.05, 0.5]`,
-//! `min_range` 0.1 m, so about a quarter of the points are kept. Every
+//! `min_range` 0.1 m, so about 30 % of the points are kept. Every
 //! iteration decodes, transforms and filters the whole cloud into a reused
 //! `Vec` (no allocation once it has grown); the time per point is
 //! criterion's time divided by the point count (its throughput).
