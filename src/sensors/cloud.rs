@@ -1,40 +1,30 @@
 //! `sensor_msgs/PointCloud2` as planar points in the robot's base frame.
 //!
-//! # The rule (nav2's collision monitor, `pointcloud.cpp`)
-//!
-//! For each point `p` of the cloud (its `x`, `y`, `z` in the cloud's
-//! frame):
-//! * its **range** is `|p|`, the distance from the sensor's origin in the
-//!   cloud's frame (before any transform); a point with `|p| < min_range`
-//!   is dropped;
-//! * it is moved into the base frame by the full 3-D `to_base`: `b = T p`;
-//! * its **height** is `b.z`, or with `use_global_height` the value of the
-//!   cloud's field named `height` (a height above the ground the cloud's
-//!   producer measured; not transformed), and the point is kept when
-//!   `min_height <= height <= max_height`;
-//! * the kept point is `(b.x, b.y)`.
-//!
-//! A point with a NaN or infinite coordinate (or height) is skipped and
-//! counted ([`CloudStats::non_finite`]), as is one whose base-frame
-//! coordinates lie beyond [`MAX_COORDINATE`] (which the geometry would
-//! refuse).
+//! The rule is [`cloud_points`]'s documentation.
 //!
 //! # How it is read
 //!
 //! The layout is checked once, before any point is read ([`CloudError`]):
 //! every field read lies within `point_step`, every row within `row_step`,
 //! every row within `data`. The loop then walks `chunks_exact(point_step)`
-//! of each row and reads each field with `from_le_bytes`/`from_be_bytes`,
-//! monomorphised for the common case (x, y, z float32, little endian) and
-//! for the general one (float32 or float64 per field, either byte order, a
-//! `height` field). A point is written to a small buffer on the stack
-//! whether or not it is kept, and the buffer's write index moves on only
-//! when it is (no branch on the filter); the buffer is copied to `out` in
-//! one `extend_from_slice` per 256 points.
+//! of each row, 256 points at a time (a block), in three passes over the
+//! block, none with a branch per point:
+//! 1. read `x`, `y`, `z` (and `height`) with `from_le_bytes` or
+//!    `from_be_bytes` into arrays, monomorphised for the byte order, the
+//!    height field and the coordinates' width (all float32, the common
+//!    case and kept float32 until the filter widens them; all float64; or
+//!    mixed);
+//! 2. over the arrays, the height, the checks and the filter (vectorised
+//!    by the compiler), into a kept/not kept mark per point;
+//! 3. the indices of the kept points, then their base-frame `(x, y)`
+//!    appended to `out` in one `extend`.
+//!
+//! Only the kept points are moved into the base frame's `x` and `y`.
 
 use crate::geometry::{Point, MAX_COORDINATE};
 use crate::limits::MAX_SENSOR_POINTS;
 use nalgebra::Isometry3;
+use std::marker::PhantomData;
 
 /// `sensor_msgs/PointField` datatype of a 32-bit float.
 pub const DATATYPE_FLOAT32: u8 = 7;
@@ -114,8 +104,8 @@ pub struct CloudStats {
     pub read: usize,
     /// Points kept (appended to `out`).
     pub kept: usize,
-    /// Points skipped for a NaN or infinite coordinate or height (or
-    /// base-frame coordinates beyond [`MAX_COORDINATE`]).
+    /// Points skipped for a NaN or infinite coordinate or height field
+    /// (or one beyond `MAX_COORDINATE / 10`).
     pub non_finite: usize,
 }
 
@@ -148,7 +138,8 @@ impl CloudField {
 /// filter is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CloudError {
-    /// The filter has a NaN bound, or a transform that is not finite.
+    /// The filter has a NaN bound, or a transform that is not finite (or
+    /// a translation beyond `MAX_COORDINATE / 10`).
     #[error("the cloud filter has a NaN bound or a non-finite transform")]
     InvalidFilter,
     /// More than [`MAX_SENSOR_POINTS`] points (`width * height`).
@@ -207,13 +198,42 @@ impl CloudError {
     }
 }
 
-/// Appends the kept points of `cloud` to `out`, in the base frame (see the
-/// [module rule](self)), and returns what it read, kept and skipped.
+/// Appends the kept points of `cloud` to `out`, in the base frame, and
+/// returns what it read, kept and skipped.
+///
+/// # The rule (nav2's collision monitor, `pointcloud.cpp`)
+///
+/// For each point `p` of the cloud (its `x`, `y`, `z` in the cloud's
+/// frame):
+/// * its **range** is `|p|`, the distance from the sensor's origin in the
+///   cloud's frame (before any transform); a point with `|p| < min_range`
+///   is dropped;
+/// * it is moved into the base frame by the full 3-D `to_base`: `b = T p`;
+/// * its **height** is `b.z`, or with `use_global_height` the value of the
+///   cloud's field named `height` (a height above the ground the cloud's
+///   producer measured; not transformed), and the point is kept when
+///   `min_height <= height <= max_height`;
+/// * the kept point is `(b.x, b.y)`.
+///
+/// A point with a NaN or infinite coordinate (or height field) is skipped
+/// and counted ([`CloudStats::non_finite`]), as is a float64 one beyond
+/// `MAX_COORDINATE / 10` (1e149 m: the kept points stay within
+/// [`MAX_COORDINATE`], which the geometry requires).
+///
+/// The height is the transformed z: nav2 compared the cloud's own z for a
+/// while (navigation2 #5586) and went back to the base frame's
+/// (navigation2 #5794); this is the latter.
+///
+/// Every row is read (`row_step` apart: padded rows are fine), an
+/// organised cloud (`height > 1`) like an unorganised one; the fields at
+/// any offsets, float32 or float64 each, in either byte order; the first
+/// field of a name is the one read. The points are appended in the
+/// cloud's order.
 ///
 /// # Errors
 ///
 /// [`CloudError`], checked in this order before any point is read: the
-/// filter (NaN bounds, a non-finite transform), the point count
+/// filter (NaN bounds, a transform not finite), the point count
 /// ([`MAX_SENSOR_POINTS`]), the fields `x`, `y`, `z` (then `height` with
 /// `use_global_height`): missing, not float32/float64, `count != 1`,
 /// beyond `point_step`; then `row_step` and `data` too short. On error
@@ -233,72 +253,81 @@ pub fn cloud_points(
         return Ok(stats);
     }
     let before = out.len();
-    let [x, y, z] = layout.xyz;
-    let all_f32 = !x.double && !y.double && !z.double;
-    match (layout.height, cloud.is_bigendian) {
-        (None, false) if all_f32 => {
-            let reader = F32Le {
-                x: x.offset,
-                y: y.offset,
-                z: z.offset,
-            };
-            layout.for_rows(cloud.data, |row| {
-                kernel.run(row, layout.point_step, reader, out, &mut stats);
-            });
-        }
-        (None, big) => {
-            let reader = Any {
-                xyz: layout.xyz,
-                height: x,
-            };
-            layout.for_rows(cloud.data, |row| {
-                if big {
-                    kernel.run(
-                        row,
-                        layout.point_step,
-                        reader.with::<true, false>(),
-                        out,
-                        &mut stats,
-                    );
-                } else {
-                    kernel.run(
-                        row,
-                        layout.point_step,
-                        reader.with::<false, false>(),
-                        out,
-                        &mut stats,
-                    );
-                }
-            });
-        }
-        (Some(height), big) => {
-            let reader = Any {
-                xyz: layout.xyz,
-                height,
-            };
-            layout.for_rows(cloud.data, |row| {
-                if big {
-                    kernel.run(
-                        row,
-                        layout.point_step,
-                        reader.with::<true, true>(),
-                        out,
-                        &mut stats,
-                    );
-                } else {
-                    kernel.run(
-                        row,
-                        layout.point_step,
-                        reader.with::<false, true>(),
-                        out,
-                        &mut stats,
-                    );
-                }
-            });
-        }
+    let data = cloud.data;
+    let s = &mut stats;
+    match (layout.height.is_some(), cloud.is_bigendian) {
+        (false, false) => by_width::<false, false>(&kernel, &layout, data, out, s),
+        (false, true) => by_width::<true, false>(&kernel, &layout, data, out, s),
+        (true, false) => by_width::<false, true>(&kernel, &layout, data, out, s),
+        (true, true) => by_width::<true, true>(&kernel, &layout, data, out, s),
     }
     stats.kept = out.len() - before;
     Ok(stats)
+}
+
+/// Picks the reader for the byte order `BIG`, the height field (`GLOBAL`)
+/// and the widths of `x`, `y`, `z`: one type for all three (the common
+/// case, float32 little endian without a height field, is
+/// `Same<f32, false, false>`), or a mix.
+fn by_width<const BIG: bool, const GLOBAL: bool>(
+    kernel: &Kernel,
+    layout: &Layout,
+    data: &[u8],
+    out: &mut Vec<Point>,
+    stats: &mut CloudStats,
+) {
+    let [x, y, z] = layout.xyz;
+    let height = layout.height.unwrap_or(x);
+    let offsets = [x.offset, y.offset, z.offset];
+    match (x.double, y.double, z.double) {
+        (false, false, false) => {
+            let reader = Same::<f32, BIG, GLOBAL> {
+                offsets,
+                height,
+                width: PhantomData,
+            };
+            decode(kernel, layout, data, reader, out, stats);
+        }
+        (true, true, true) => {
+            let reader = Same::<f64, BIG, GLOBAL> {
+                offsets,
+                height,
+                width: PhantomData,
+            };
+            decode(kernel, layout, data, reader, out, stats);
+        }
+        _ => {
+            let reader = Mixed::<BIG, GLOBAL> {
+                xyz: layout.xyz,
+                height,
+            };
+            decode(kernel, layout, data, reader, out, stats);
+        }
+    }
+}
+
+/// Reads every row of `data` with `reader` through `kernel`. Not inlined:
+/// each reader's loops get registers of their own.
+#[inline(never)]
+fn decode<R: Reader>(
+    kernel: &Kernel,
+    layout: &Layout,
+    data: &[u8],
+    reader: R,
+    out: &mut Vec<Point>,
+    stats: &mut CloudStats,
+) {
+    let mut block = Block::<R::Coord>::new();
+    let step = layout.point_step;
+    if kernel.has_min_range() {
+        for row in layout.rows(data) {
+            kernel.run::<R, true>(row, step, reader, &mut block, out, stats);
+        }
+    } else {
+        for row in layout.rows(data) {
+            kernel.run::<R, false>(row, step, reader, &mut block, out, stats);
+        }
+    }
 }
 
 /// A field's place in a point.
@@ -397,35 +426,84 @@ impl Layout {
         })
     }
 
-    /// Calls `f` with each row's points (`row_bytes` bytes; the padding
-    /// left out): one slice for all of them when the rows are dense.
+    /// Each row's points (`row_bytes` bytes; the padding left out): one
+    /// slice for all of them when the rows are dense.
     ///
     /// Proof of the slicing: `row_bytes <= row_step` and `data.len() >=
-    /// row_step * rows` (checked by [`Layout::of`]), so row `r` ends at
-    /// `r * row_step + row_bytes <= rows * row_step <= data.len()`, and
-    /// dense rows end at `rows * row_bytes` within it.
-    fn for_rows<'d>(&self, data: &'d [u8], mut f: impl FnMut(&'d [u8])) {
-        if self.row_step == self.row_bytes || self.rows == 1 {
-            f(&data[..self.rows * self.row_bytes]);
+    /// row_step * rows` (checked by [`Layout::of`]), so the first `rows`
+    /// chunks of `row_step` bytes are whole and each holds `row_bytes`;
+    /// dense rows are one chunk of `rows * row_bytes <= data.len()`.
+    #[inline(always)]
+    fn rows<'d>(&self, data: &'d [u8]) -> impl Iterator<Item = &'d [u8]> {
+        let (step, len, count) = if self.row_step == self.row_bytes || self.rows == 1 {
+            let all = self.rows * self.row_bytes;
+            (all, all, 1)
         } else {
-            for r in 0..self.rows {
-                let start = r * self.row_step;
-                f(&data[start..start + self.row_bytes]);
-            }
+            (self.row_step, self.row_bytes, self.rows)
+        };
+        // `step >= len > 0` here (`cloud_points` returns early without
+        // points): `chunks` gets no 0.
+        data.chunks(step).take(count).map(move |row| &row[..len])
+    }
+}
+
+/// Largest magnitude of a coordinate read, of a height field, and of the
+/// filter's translation: a point beyond it is skipped as not finite, so
+/// that the points kept lie within [`MAX_COORDINATE`] (see
+/// [`Kernel::filter`]).
+const MAX_INPUT: f64 = MAX_COORDINATE / 10.0;
+
+/// Points per block: the loop reads a block's points into arrays, filters
+/// them there, then copies the kept ones out. 256, so that a `u8` indexes a
+/// block's arrays without a bounds check.
+const BLOCK: usize = 256;
+
+/// One block of points, as arrays (structure of arrays: the filter's loop
+/// over them is vectorised).
+struct Block<T> {
+    /// Coordinates as read (float32 ones stay float32 here: the filter's
+    /// loop widens them, two at a time).
+    x: [T; BLOCK],
+    y: [T; BLOCK],
+    z: [T; BLOCK],
+    /// The `height` field (with `use_global_height`).
+    h: [f64; BLOCK],
+    /// 1 when the point is kept.
+    keep: [u64; BLOCK],
+    /// The kept points' indices, in order.
+    kept: [u8; BLOCK],
+}
+
+impl<T: Copy + Default> Block<T> {
+    fn new() -> Block<T> {
+        Block {
+            x: [T::default(); BLOCK],
+            y: [T::default(); BLOCK],
+            z: [T::default(); BLOCK],
+            h: [0.0; BLOCK],
+            keep: [0; BLOCK],
+            kept: [0; BLOCK],
         }
     }
 }
 
-/// Reads a point's coordinates (and height) from its bytes. The point's
-/// slice is `point_step` long, and every field read lies within it
-/// ([`Layout::of`]).
+/// Reads a block's points (at most [`BLOCK`] of them, each `point_step`
+/// long; every field read lies within a point, [`Layout::of`]) into the
+/// block's arrays.
 trait Reader: Copy {
     /// Whether the height is read from a field (`use_global_height`).
     const GLOBAL_HEIGHT: bool;
-    /// `x`, `y`, `z`.
-    fn xyz(self, p: &[u8]) -> [f64; 3];
-    /// The `height` field (only called with `GLOBAL_HEIGHT`).
-    fn height(self, p: &[u8]) -> f64;
+    /// Whether `x`, `y`, `z` must be checked one by one: float64 values
+    /// may be finite and still too large ([`MAX_INPUT`]), and a height
+    /// read from a field says nothing about them. Without it (float32
+    /// coordinates, the height computed from them) a finite height is
+    /// proof enough ([`Kernel::filter`]).
+    const CHECK_INPUTS: bool;
+    /// The coordinates' type in the block's arrays.
+    type Coord: Copy + Default + Into<f64>;
+    /// Fills `x`, `y`, `z` (and `h` with `GLOBAL_HEIGHT`) from `points`
+    /// (`chunks_exact(point_step)` of a block).
+    fn fill<'p>(self, points: impl Iterator<Item = &'p [u8]>, block: &mut Block<Self::Coord>);
 }
 
 #[inline(always)]
@@ -435,70 +513,107 @@ fn bytes<const N: usize>(p: &[u8], offset: usize) -> [u8; N] {
     b
 }
 
-/// The common case: `x`, `y`, `z` float32, little endian, no height field.
-#[derive(Clone, Copy, Debug)]
-struct F32Le {
-    x: usize,
-    y: usize,
-    z: usize,
+/// A float read from a point's bytes.
+trait Float: Copy + Default + Into<f64> {
+    /// float64.
+    const WIDE: bool;
+    /// The float at `offset` of `p`, in the byte order `BIG`.
+    fn read<const BIG: bool>(p: &[u8], offset: usize) -> Self;
 }
 
-impl Reader for F32Le {
-    const GLOBAL_HEIGHT: bool = false;
+impl Float for f32 {
+    const WIDE: bool = false;
     #[inline(always)]
-    fn xyz(self, p: &[u8]) -> [f64; 3] {
-        [self.x, self.y, self.z].map(|o| f64::from(f32::from_le_bytes(bytes(p, o))))
-    }
-    #[inline(always)]
-    fn height(self, _: &[u8]) -> f64 {
-        f64::NAN
+    fn read<const BIG: bool>(p: &[u8], offset: usize) -> f32 {
+        let b = bytes(p, offset);
+        if BIG {
+            f32::from_be_bytes(b)
+        } else {
+            f32::from_le_bytes(b)
+        }
     }
 }
 
-/// The general case: each field float32 or float64, in the byte order
-/// `BIG`, with the `height` field when `GLOBAL`.
+impl Float for f64 {
+    const WIDE: bool = true;
+    #[inline(always)]
+    fn read<const BIG: bool>(p: &[u8], offset: usize) -> f64 {
+        let b = bytes(p, offset);
+        if BIG {
+            f64::from_be_bytes(b)
+        } else {
+            f64::from_le_bytes(b)
+        }
+    }
+}
+
+/// A field of either width, in the byte order `BIG`.
+#[inline(always)]
+fn read_field<const BIG: bool>(p: &[u8], f: Field) -> f64 {
+    if f.double {
+        f64::read::<BIG>(p, f.offset)
+    } else {
+        f32::read::<BIG>(p, f.offset).into()
+    }
+}
+
+/// `x`, `y`, `z` all of type `T`, in the byte order `BIG`, with the
+/// `height` field (either width) when `GLOBAL`. `Same<f32, false, false>`
+/// is the common case.
 #[derive(Clone, Copy, Debug)]
-struct Any<const BIG: bool, const GLOBAL: bool> {
+struct Same<T, const BIG: bool, const GLOBAL: bool> {
+    offsets: [usize; 3],
+    height: Field,
+    width: PhantomData<T>,
+}
+
+impl<T: Float, const BIG: bool, const GLOBAL: bool> Reader for Same<T, BIG, GLOBAL> {
+    const GLOBAL_HEIGHT: bool = GLOBAL;
+    const CHECK_INPUTS: bool = T::WIDE || GLOBAL;
+    type Coord = T;
+    #[inline(always)]
+    fn fill<'p>(self, points: impl Iterator<Item = &'p [u8]>, b: &mut Block<T>) {
+        let [ox, oy, oz] = self.offsets;
+        let arrays = b.x.iter_mut().zip(b.y.iter_mut()).zip(b.z.iter_mut());
+        let arrays = arrays.zip(b.h.iter_mut());
+        for (p, (((x, y), z), h)) in points.zip(arrays) {
+            *x = T::read::<BIG>(p, ox);
+            *y = T::read::<BIG>(p, oy);
+            *z = T::read::<BIG>(p, oz);
+            if GLOBAL {
+                *h = read_field::<BIG>(p, self.height);
+            }
+        }
+    }
+}
+
+/// `x`, `y`, `z` of mixed widths (each float32 or float64), in the byte
+/// order `BIG`, with the `height` field when `GLOBAL`.
+#[derive(Clone, Copy, Debug)]
+struct Mixed<const BIG: bool, const GLOBAL: bool> {
     xyz: [Field; 3],
     height: Field,
 }
 
-impl Any<false, false> {
-    fn with<const BIG: bool, const GLOBAL: bool>(self) -> Any<BIG, GLOBAL> {
-        Any {
-            xyz: self.xyz,
-            height: self.height,
-        }
-    }
-}
-
-impl<const BIG: bool, const GLOBAL: bool> Any<BIG, GLOBAL> {
-    #[inline(always)]
-    fn read(p: &[u8], f: Field) -> f64 {
-        match (f.double, BIG) {
-            (false, false) => f64::from(f32::from_le_bytes(bytes(p, f.offset))),
-            (false, true) => f64::from(f32::from_be_bytes(bytes(p, f.offset))),
-            (true, false) => f64::from_le_bytes(bytes(p, f.offset)),
-            (true, true) => f64::from_be_bytes(bytes(p, f.offset)),
-        }
-    }
-}
-
-impl<const BIG: bool, const GLOBAL: bool> Reader for Any<BIG, GLOBAL> {
+impl<const BIG: bool, const GLOBAL: bool> Reader for Mixed<BIG, GLOBAL> {
     const GLOBAL_HEIGHT: bool = GLOBAL;
+    const CHECK_INPUTS: bool = true;
+    type Coord = f64;
     #[inline(always)]
-    fn xyz(self, p: &[u8]) -> [f64; 3] {
-        self.xyz.map(|f| Self::read(p, f))
-    }
-    #[inline(always)]
-    fn height(self, p: &[u8]) -> f64 {
-        Self::read(p, self.height)
+    fn fill<'p>(self, points: impl Iterator<Item = &'p [u8]>, b: &mut Block<f64>) {
+        let [fx, fy, fz] = self.xyz;
+        let arrays = b.x.iter_mut().zip(b.y.iter_mut()).zip(b.z.iter_mut());
+        let arrays = arrays.zip(b.h.iter_mut());
+        for (p, (((x, y), z), h)) in points.zip(arrays) {
+            *x = read_field::<BIG>(p, fx);
+            *y = read_field::<BIG>(p, fy);
+            *z = read_field::<BIG>(p, fz);
+            if GLOBAL {
+                *h = read_field::<BIG>(p, self.height);
+            }
+        }
     }
 }
-
-/// Points per stack buffer (a power of two: the write index is masked
-/// with `CHUNK - 1`).
-const CHUNK: usize = 256;
 
 /// The filter, ready for the loop: the rotation as a matrix (rows), the
 /// translation, the height band and the squared range threshold.
@@ -516,7 +631,7 @@ impl Kernel {
         let m = filter.to_base.rotation.to_rotation_matrix();
         let m = m.matrix();
         let t = filter.to_base.translation.vector;
-        let finite = m.iter().chain(t.iter()).all(|v| v.is_finite());
+        let finite = m.iter().all(|v| v.is_finite()) && t.iter().all(|v| v.abs() <= MAX_INPUT);
         let bounds = [filter.min_height, filter.max_height, filter.min_range];
         if !finite || bounds.iter().any(|b| b.is_nan()) {
             return Err(CloudError::InvalidFilter);
@@ -530,54 +645,95 @@ impl Kernel {
         })
     }
 
+    /// Whether a minimum range applies (else every range is kept and the
+    /// loop skips the squared ranges).
+    fn has_min_range(&self) -> bool {
+        self.min_r2 > f64::NEG_INFINITY
+    }
+
     /// Reads the points of one run of `point_step`-long points (a row, or
-    /// all rows when they are dense) into `out`.
+    /// all rows when they are dense) into `out`, block by block: the
+    /// reader fills the block's arrays, [`Kernel::filter`] marks the kept
+    /// points, and the kept ones are moved into the base frame and
+    /// appended, in order.
     #[inline(always)]
-    fn run<R: Reader>(
+    fn run<R: Reader, const RANGE: bool>(
         &self,
         run: &[u8],
         point_step: usize,
         reader: R,
+        block: &mut Block<R::Coord>,
         out: &mut Vec<Point>,
         stats: &mut CloudStats,
     ) {
-        let mut buf = [Point::origin(); CHUNK];
-        let [r0, r1, r2] = self.r;
+        let [r0, r1, _] = self.r;
         let t = self.t;
-        let mut non_finite = 0;
         // `point_step >= 4` (x lies within it): the chunk sizes are not 0.
-        for block in run.chunks(CHUNK * point_step) {
+        for points in run.chunks(BLOCK * point_step) {
+            let n = points.len() / point_step;
+            reader.fill(points.chunks_exact(point_step), block);
+            stats.non_finite += self.filter::<R, RANGE>(n, block);
+            // `k` counts the kept points among the first `i` (`k <= i <
+            // n <= BLOCK`): the index written is in bounds, and `i < 256`
+            // fits a `u8`.
             let mut k = 0;
-            // At most CHUNK points per block, and `k` counts the kept
-            // ones among those written so far: `k < CHUNK` at each write,
-            // so the mask changes nothing (it spares the bounds check).
-            for p in block.chunks_exact(point_step) {
-                let [x, y, z] = reader.xyz(p);
-                let bx = r0[0] * x + r0[1] * y + r0[2] * z + t[0];
-                let by = r1[0] * x + r1[1] * y + r1[2] * z + t[1];
-                let h = if R::GLOBAL_HEIGHT {
-                    reader.height(p)
-                } else {
-                    r2[0] * x + r2[1] * y + r2[2] * z + t[2]
-                };
-                // A NaN or infinite x, y or z makes bx and by NaN or
-                // infinite whatever the rotation (0 * inf and 0 * NaN are
-                // NaN), so these compares catch every non-finite input.
-                let finite = (bx.abs() <= MAX_COORDINATE)
-                    & (by.abs() <= MAX_COORDINATE)
-                    & (h.abs() <= MAX_COORDINATE);
-                let range2 = x * x + y * y + z * z;
-                let keep = finite
-                    & (h >= self.min_height)
-                    & (h <= self.max_height)
-                    & (range2 >= self.min_r2);
-                buf[k & (CHUNK - 1)] = Point::new(bx, by);
-                k += usize::from(keep);
-                non_finite += usize::from(!finite);
+            for (i, &keep) in block.keep[..n].iter().enumerate() {
+                block.kept[k & (BLOCK - 1)] = i as u8;
+                k += keep as usize;
             }
-            out.extend_from_slice(&buf[..k]);
+            let (xs, ys, zs) = (&block.x, &block.y, &block.z);
+            out.extend(block.kept[..k].iter().map(|&i| {
+                // A u8 indexes the BLOCK = 256 arrays: no bounds check.
+                let i = usize::from(i);
+                let (x, y, z) = (xs[i].into(), ys[i].into(), zs[i].into());
+                Point::new(
+                    r0[0] * x + r0[1] * y + r0[2] * z + t[0],
+                    r1[0] * x + r1[1] * y + r1[2] * z + t[1],
+                )
+            }));
         }
-        stats.non_finite += non_finite;
+    }
+
+    /// Marks the block's first `n` points that are kept (`keep`), and
+    /// returns how many are not finite. No branch per point: the compiler
+    /// vectorises it.
+    ///
+    /// Finite: `x`, `y`, `z` (and a height field) are finite and within
+    /// [`MAX_INPUT`], so that the base-frame `x`, `y` are within
+    /// `3 * MAX_INPUT + MAX_INPUT` (the rotation's entries are at most 1,
+    /// the translation within `MAX_INPUT`, [`Kernel::new`]): within
+    /// [`MAX_COORDINATE`]. Without [`Reader::CHECK_INPUTS`] one compare
+    /// on the height proves it: a NaN or infinite `x`, `y` or `z` makes
+    /// the height `r20 x + r21 y + r22 z + tz` NaN or infinite whatever
+    /// the rotation (`0 * inf` and `0 * NaN` are NaN, `inf - inf` is NaN),
+    /// and finite float32 values are within 3.5e38.
+    #[inline(always)]
+    fn filter<R: Reader, const RANGE: bool>(&self, n: usize, b: &mut Block<R::Coord>) -> usize {
+        let r2 = self.r[2];
+        let tz = self.t[2];
+        let (min_h, max_h, min_r2) = (self.min_height, self.max_height, self.min_r2);
+        let mut non_finite = 0u64;
+        let (xs, ys, zs, hs) = (&b.x[..n], &b.y[..n], &b.z[..n], &b.h[..n]);
+        let keeps = &mut b.keep[..n];
+        for i in 0..n {
+            let (x, y, z): (f64, f64, f64) = (xs[i].into(), ys[i].into(), zs[i].into());
+            let h = if R::GLOBAL_HEIGHT {
+                hs[i]
+            } else {
+                r2[0] * x + r2[1] * y + r2[2] * z + tz
+            };
+            let mut finite = h.abs() <= MAX_INPUT;
+            if R::CHECK_INPUTS {
+                finite &= (x.abs() <= MAX_INPUT) & (y.abs() <= MAX_INPUT) & (z.abs() <= MAX_INPUT);
+            }
+            let mut keep = finite & (h >= min_h) & (h <= max_h);
+            if RANGE {
+                keep &= x * x + y * y + z * z >= min_r2;
+            }
+            keeps[i] = u64::from(keep);
+            non_finite += u64::from(!finite);
+        }
+        non_finite as usize
     }
 }
 
