@@ -433,18 +433,27 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Some([0.0, 0.0, 0.0, 0.0])),
         1 => Just(Some([f64::NAN, 0.0, 0.0, 1.0])),
     ];
+    // Mostly a parent numbered below its child (a tree), sometimes any
+    // (second parents, loops).
+    let edge = (
+        1..5usize,
+        any::<Index>(),
+        0..5usize,
+        prop::bool::weighted(0.1),
+    )
+        .prop_map(|(child, below, any, anywhere)| {
+            if anywhere {
+                (any, child)
+            } else {
+                (below.index(child), child)
+            }
+        });
     let insert = (
-        (
-            0..5usize,
-            0..5usize,
-            time(),
-            -1.0..1.0f64,
-            prop::bool::weighted(0.1),
-        ),
-        (pose(), fault, prop::bool::weighted(0.3), any::<bool>()),
+        (edge, time(), -1.0..1.0f64, prop::bool::weighted(0.1)),
+        (pose(), fault, prop::bool::weighted(0.2), any::<bool>()),
     )
         .prop_map(
-            |((parent, child, stamp, late, nan), (pose, fault, is_static, planar))| Op::Insert {
+            |(((parent, child), stamp, late, nan), (pose, fault, is_static, planar))| Op::Insert {
                 parent,
                 child,
                 stamp,
@@ -481,7 +490,9 @@ fn look() -> impl Strategy<Value = Look> {
         Just(f64::NAN),
         Just(f64::INFINITY),
     ];
-    (0..6usize, 0..6usize, time, -1.0..14.0, tolerance).prop_map(
+    // f5 is never known.
+    let frame = || prop_oneof![9 => 0..5usize, 1 => Just(5usize)];
+    (frame(), frame(), time, -1.0..14.0, tolerance).prop_map(
         |(target, source, time, now, tolerance)| Look {
             target,
             source,
