@@ -125,7 +125,8 @@
 //! projected to (x, y, yaw) before it is composed (see [`super::planar`]),
 //! roll, pitch and z dropped. A sample costs 80 bytes with its 3-D pose (40
 //! for the planar pose alone); [`MAX_TF_SAMPLES`] and [`MAX_TF_FRAMES`]
-//! bound their number as before.
+//! bound their number as before, and an edge's buffer never grows past
+//! [`MAX_TF_SAMPLES`] samples (80 KiB).
 
 use super::planar::TransformFault;
 use super::transform::Transform;

@@ -1,5 +1,5 @@
 //! `lookup_3d`: 3-D poses composed along the same walk as `lookup`, and
-//! the same faults for the same tree.
+//! the same faults for the same tree; what a sample and a full edge cost.
 
 use super::super::edge::Sample;
 use super::*;
@@ -429,4 +429,47 @@ fn the_most_serious_fault_is_lookup_3ds_too() {
     dynamic(&mut tree, "b", "c", 20.0, pose(0.0, 0.0, 0.0));
     dynamic(&mut tree, "b", "c", 25.0, pose(0.0, 0.0, 0.0));
     same_fault(&tree, "a", "c", 0.0, 25.0, 0.5, Unavailable);
+}
+
+#[test]
+fn at_the_sample_limit_the_buffer_does_not_double() {
+    // 200 Hz: TF_HISTORY would hold 2,000 samples, MAX_TF_SAMPLES keeps
+    // the newest 1,024 (the samples a full edge costs: 80 bytes each).
+    let mut tree = FrameTree::new();
+    let mut stamps = Vec::new();
+    for i in 0..5_000 {
+        let t = f64::from(i) * 0.005;
+        dynamic(&mut tree, "odom", "base", t, pose(t, 0.0, 0.0));
+        stamps.push(t);
+    }
+    // One older than every kept sample is not kept; one in between is.
+    dynamic(&mut tree, "odom", "base", 1.0, pose(-1.0, 0.0, 0.0));
+    dynamic(&mut tree, "odom", "base", 24.9949, pose(-2.0, 0.0, 0.0));
+    let id = tree.names.id("base").expect("known");
+    let Some(Some(edge)) = tree.edges.get(id as usize) else {
+        panic!("no edge")
+    };
+    let Poses::Dynamic(samples) = &edge.poses else {
+        panic!("dynamic")
+    };
+    assert_eq!(samples.len(), MAX_TF_SAMPLES);
+    assert!(
+        samples.capacity() < 2 * MAX_TF_SAMPLES,
+        "{}",
+        samples.capacity()
+    );
+    let kept: Vec<f64> = samples.iter().map(|s| s.stamp).collect();
+    let mut want = stamps[stamps.len() - MAX_TF_SAMPLES + 1..].to_vec();
+    want.insert(want.len() - 1, 24.9949);
+    assert!(
+        kept == want,
+        "kept {:?} .. {:?}",
+        kept.first(),
+        kept.get(kept.len().saturating_sub(3)..)
+    );
+    // The newest is still the newest, at its own arrival.
+    assert_pose(
+        tree.lookup("odom", "base", 0.0, 24.995, 0.001),
+        pose(24.995, 0.0, 0.0),
+    );
 }
