@@ -344,22 +344,33 @@ impl FrameTree {
             return Err(fault);
         }
         let at = if latest { common } else { time };
-        let mut up = |from: u32| {
-            let mut pose = P::identity();
-            for edge in self.path(from, ancestor) {
-                match edge.pose_at::<P>(at, tolerance) {
-                    Ok(step) => pose = step * pose,
-                    Err(fault) => worst.note(Some(fault)),
-                }
-            }
-            pose
-        };
-        let source_in_ancestor = up(source);
-        let target_in_ancestor = up(target);
+        let source_in_ancestor: P = self.compose(source, ancestor, at, tolerance, &mut worst);
+        let target_in_ancestor: P = self.compose(target, ancestor, at, tolerance, &mut worst);
         match worst.0 {
             Some(fault) => Err(fault),
             None => Ok(target_in_ancestor.inverse() * source_in_ancestor),
         }
+    }
+
+    /// `from`'s pose in its ancestor `to` at `at`, the faults of the edges
+    /// on the way noted in `worst`.
+    #[inline]
+    fn compose<P: PoseKind>(
+        &self,
+        from: u32,
+        to: u32,
+        at: f64,
+        tolerance: f64,
+        worst: &mut Worst,
+    ) -> P {
+        let mut pose = P::identity();
+        for edge in self.path(from, to) {
+            match edge.pose_at::<P>(at, tolerance) {
+                Ok(step) => pose = step * pose,
+                Err(fault) => worst.note(Some(fault)),
+            }
+        }
+        pose
     }
 
     /// Whether no transform was ever given to [`insert`](Self::insert),
