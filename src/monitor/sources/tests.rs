@@ -261,3 +261,44 @@ fn the_prediction_and_paths_meet_points_exactly() {
     let trajectory = m.check_trajectory(&footprint, &poses, 0.0, 0.0);
     assert_eq!(trajectory.check.colliding, vec![false, true]);
 }
+
+#[test]
+fn a_polygon_sources_polygons_live_their_own_timeout_and_go_when_disabled() {
+    use super::super::InstanceUpdate;
+    use crate::model::{Obstacle, ObstacleGeometry};
+    let mut m = Monitor::new(MonitorConfig {
+        obstacles_timeout: 5.0,
+        ..config(vec![spec("people", SourceKind::Polygon, 0.5)])
+    });
+    m.set_footprint("base", &square(0.0, 0.0, 0.5), 0.0);
+    let polygon = |id: &str, x: f64, lifetime: Option<f64>| InstanceUpdate {
+        frame_id: "base".to_owned(),
+        stamp: 0.0,
+        obstacle: Obstacle::new(id, &ObstacleGeometry::Polygon(square(x, 0.0, 0.2))),
+        received: 0.0,
+        lifetime,
+    };
+    m.upsert_instances([
+        polygon("people/1", 0.6, Some(0.5)),
+        polygon("instance_7", 3.0, None),
+    ]);
+    // A polygon source is obstacle information; its polygon is kept
+    // exactly: 0.6 - 0.2 = 0.4 from the footprint's edge at 0.5, inside.
+    let r = m.evaluate(0.1);
+    assert!(r.valid && r.colliding, "{:?}", r.status);
+    assert_eq!(r.nearest_obstacle_id, "people/1");
+    // No point source: no source entry.
+    assert!(r.sources.is_empty());
+    // The source's polygon expires after its 0.5 s, the instance after 5 s.
+    assert_eq!(m.obstacle_set().next_expiry(5.0), Some(0.5));
+    assert_eq!(m.expire_instances(0.4), 0);
+    assert_eq!(m.expire_instances(0.6), 1);
+    let ids: Vec<&str> = m.obstacles().iter().map(|o| o.id.as_str()).collect();
+    assert_eq!(ids, ["instance_7"]);
+    assert!(!m.evaluate(0.6).colliding);
+    // Disabled: its polygons go at once.
+    m.upsert_instances([polygon("people/2", 0.6, Some(0.5))]);
+    assert_eq!(m.drop_instances_of("people/"), 1);
+    assert_eq!(m.drop_instances_of("people/"), 0);
+    assert_eq!(m.obstacles().len(), 1);
+}
