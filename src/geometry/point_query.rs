@@ -6,7 +6,7 @@
 
 use super::polygon::MAX_COORDINATE;
 use super::query::{piece, piece_count, query_pieces, Contact, PointTarget};
-use super::sat::{separation, Core};
+use super::sat::{point_bound, separation, Core};
 use super::{length_tolerance, Point, Shape};
 
 /// Euclidean distance from `point` to the closed `shape`; 0 inside or on it.
@@ -61,7 +61,7 @@ pub fn point_contact(footprint: &Shape, point: Point, padding: f64) -> Contact {
 /// The bounds rest on one fact about the pair test [`point_contact`] runs
 /// for each convex piece `j` of the footprint (radius `R_j` with the
 /// padding): the core's separation `value_j` from the point is at least the
-/// largest face separation `s_j` ([`Core::point_bound`], the same
+/// largest face separation `s_j` (`sat::point_bound`, the same
 /// arithmetic), and equals it when `s_j <= 0`. When the descent of the pair
 /// test gives a value below `s_j` by rounding, it has accepted only a value
 /// beyond `R_j + tol`: apart either way. Hence, with
@@ -130,7 +130,7 @@ impl<'a> PointProbe<'a> {
         };
         for j in 0..piece_count(self.footprint) {
             let piece = piece(self.footprint, j);
-            let s = piece.core.point_bound(p);
+            let s = point_bound(piece.core, p);
             // The pair test's radius, summed in its order: the piece's,
             // the padding, then B's (0).
             let radius = (piece.radius + self.padding) + 0.0;

@@ -62,27 +62,6 @@ impl<'a> Core<'a> {
         inside(lo)
     }
 
-    /// A lower bound of `separation(self, Core::point(p)).value`, the core
-    /// as A: for a polygon the largest of the faces' separations
-    /// `(p − start)·normal`, each computed as the walk computes it (bit for
-    /// bit), so it equals that value when it is `<= 0` (`p` inside) and is
-    /// at most it otherwise (the clearance is at least every face's
-    /// separation, and `clearance` keeps it so after rounding); for a point
-    /// core, the distance itself (`point_separation`'s).
-    pub(crate) fn point_bound(&self, p: &Point) -> f64 {
-        if let Some(q) = self.as_point() {
-            return super::point_separation(q, *p).value;
-        }
-        let mut bound = f64::NEG_INFINITY;
-        for (v, normal) in self.vertices.iter().zip(self.normals) {
-            let sep = (p - v).dot(normal);
-            if sep > bound {
-                bound = sep;
-            }
-        }
-        bound
-    }
-
     pub(super) fn as_point(&self) -> Option<Point> {
         match self.normals.is_empty() {
             true => self.vertices.first().copied(),
