@@ -34,15 +34,24 @@ pub struct Nearest {
 #[derive(Clone, Debug)]
 pub struct Near<'a> {
     index: &'a ObstacleIndex,
-    /// (gap to the region, obstacle): ascending by [`by_gap`] up to
-    /// `sorted`; none after it comes before any of those.
-    near: Vec<(f64, usize)>,
-    sorted: usize,
+    near: GapWalk,
     /// Tolerance scale of the span and the region.
     magnitude: f64,
 }
 
-/// The first sorted stretch of a [`Near`]; each next one doubles it.
+/// Items (an obstacle, a point) by their gap to a region, walked nearest
+/// first (ties: the earlier position first), sorted lazily: only as far as
+/// the walks go (the first 32, then doubling). What [`Near`] and
+/// [`NearPoints`](super::NearPoints) walk.
+#[derive(Clone, Debug, Default)]
+pub(super) struct GapWalk {
+    /// (gap to the region, position): ascending by [`by_gap`] up to
+    /// `sorted`; none after it comes before any of those.
+    near: Vec<(f64, usize)>,
+    sorted: usize,
+}
+
+/// The first sorted stretch of a [`GapWalk`]; each next one doubles it.
 const FIRST_SORTED: usize = 32;
 
 /// The walk's order: by gap, then by position (a total order, so the walk
@@ -63,8 +72,7 @@ impl<'a> Span<'a> {
             .collect();
         Near {
             index,
-            near,
-            sorted: 0,
+            near: GapWalk::new(near),
             magnitude: self.magnitude.max(region.magnitude()),
         }
     }
@@ -97,7 +105,7 @@ impl<'a> Near<'a> {
         let fp = footprint.aabb().inflated(padding);
         let tol = length_tolerance(fp.magnitude().max(self.magnitude).max(padding));
         let index = self.index;
-        self.walk(|region_gap, i| {
+        self.near.walk(|region_gap, i| {
             if best.colliding || region_gap - tol >= best.distance {
                 return ControlFlow::Break(());
             }
@@ -144,7 +152,7 @@ impl<'a> Near<'a> {
         );
         let reach = 2.0 * sweep.tol;
         let mut best = None;
-        self.walk(|region_gap, i| {
+        self.near.walk(|region_gap, i| {
             if region_gap > reach {
                 return ControlFlow::Break(());
             }
@@ -153,10 +161,27 @@ impl<'a> Near<'a> {
         });
         best
     }
+}
 
-    /// Calls `visit` with each obstacle's gap and position, in the walk's
+impl GapWalk {
+    /// Walks `near`, (gap, position) pairs in any order.
+    pub(super) fn new(near: Vec<(f64, usize)>) -> Self {
+        GapWalk { near, sorted: 0 }
+    }
+
+    /// Number of items.
+    pub(super) fn len(&self) -> usize {
+        self.near.len()
+    }
+
+    /// True when it holds no item.
+    pub(super) fn is_empty(&self) -> bool {
+        self.near.is_empty()
+    }
+
+    /// Calls `visit` with each item's gap and position, in the walk's
     /// order, until it breaks; sorts as it goes.
-    fn walk(&mut self, mut visit: impl FnMut(f64, usize) -> ControlFlow<()>) {
+    pub(super) fn walk(&mut self, mut visit: impl FnMut(f64, usize) -> ControlFlow<()>) {
         let mut k = 0;
         while k < self.near.len() {
             if k == self.sorted {

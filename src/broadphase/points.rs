@@ -1,29 +1,105 @@
 //! Points as obstacles (laser scans, point clouds, range readings): a
-//! [`PointSet`] and its queries, the flag, the report, the markers' list,
-//! the first contact along a motion, and what lies near a path.
+//! [`PointSet`] and its queries: the flag ([`PointSet::count_inside`]), the
+//! report ([`PointSet::report`]), the markers' list ([`PointSet::inside`]),
+//! the first contact along a motion ([`PointSet::first_impact`]) and what
+//! lies near a path ([`PointSet::near`]).
 //!
 //! A point is an obstacle of zero size: it collides when it lies in the
 //! padded footprint (touching counts, under the tolerance policy of
 //! [`geometry`](crate::geometry)), and its clearance is the exact distance
-//! from the padded footprint to it ([`point_contact`]).
+//! from the padded footprint to it: every answer is
+//! [`point_contact`](crate::geometry::point_contact)'s for that point, or
+//! [`point_time_of_impact`]'s.
+//!
+//! # How it stays fast
+//!
+//! The points live in two flat arrays (structure of arrays). Every query
+//! first passes over them with a box test on blocks of [`LANES`] points
+//! (branch-free comparisons the compiler turns into vector instructions,
+//! one mask per block), and only the points inside the box go on: to
+//! bounds from the footprint's faces (`PointProbe`, a few multiplications
+//! per edge), and only when those cannot decide, to the exact
+//! [`point_contact`](crate::geometry::point_contact). No query allocates
+//! (but [`PointSet::near`], which keeps its list).
+//!
+//! # Why no pruning rule drops an answer
+//!
+//! Write `tol` for the set's tolerance: `length_tolerance` of the largest of
+//! the padded footprint's box, the set's box and the padding (of the swept
+//! box too for a motion). It is at least the tolerance of every single
+//! point's query, whose own scale is the footprint's, the padding and that
+//! one point's. `fp` is the footprint's box grown by the padding: it holds
+//! the padded footprint (a disc of radius `padding` swept over a shape
+//! inside the footprint's box stays inside that box grown by `padding`).
+//!
+//! 1. **A colliding point lies in `fp` grown by `2·tol`.** It collides when
+//!    its computed clearance is at most its tolerance (`<= tol`); the
+//!    computed clearance is the true one up to rounding (a few ulps of the
+//!    coordinates, far below `tol`), and the true clearance is at least the
+//!    distance from the point to `fp`. So the point is within `tol` plus
+//!    rounding of `fp`, and the growth of `2·tol` also covers the rounding
+//!    of the box's own corners. The flag, the count, the list and the
+//!    report's inside pass only look inside that box.
+//! 2. **Face bounds.** For a point in that box, `PointProbe::bounds` gives,
+//!    per convex piece of the footprint, the largest separation of the
+//!    point beyond the piece's edges, computed exactly as the pair test
+//!    computes it. A separation `<= 0` puts the point in the piece's core:
+//!    it collides (no exact test needed to count it). `lower`, the least of
+//!    those separations minus the piece's radius and the padding, is a
+//!    lower bound of the point's clearance and `-lower` an upper bound of
+//!    its depth (see `PointProbe`): `lower > tol` proves it apart.
+//! 3. **The deepest point** (the report): a point in a core whose depth
+//!    bound `-lower` does not exceed the deepest depth found so far cannot
+//!    replace it (a tie keeps the earlier point, and points are visited in
+//!    index order): it is counted without its contact.
+//! 4. **The nearest point** when none collides (the report): start from an
+//!    exact clearance `best` (the nearest apart point met in the first
+//!    pass, else the point whose box distance to `fp` is least). A point can
+//!    only beat or tie it if its clearance is at most `best`, hence if its
+//!    distance to `fp` is at most `best` plus rounding: only points in `fp`
+//!    grown by `best + 2·tol` are visited; among them, a point whose box
+//!    distance or face bound exceeds `best + tol` is skipped (its clearance
+//!    is larger than `best`, so it can neither win nor tie). The rest get
+//!    their exact contact, and the least `(clearance, index)` wins.
+//! 5. **The first contact along a motion.** A point that the padded
+//!    footprint touches lies in the box it sweeps
+//!    ([`Motion::swept_aabb`], grown by `2·tol`). Every point of the padded
+//!    footprint moves at most at `speed = |v| + |ω|·ρ`, with `ρ` the
+//!    farthest a point of it can be from the body origin (the corners of
+//!    the footprint's box plus the padding), so its distance to a fixed
+//!    point shrinks at most at that rate: a point at distance `g` from the
+//!    padded footprint's box at the start cannot be reached (within the
+//!    tolerance, `<= 2·tol`) before `(g − 3·tol) / speed`. When that is
+//!    later than the earliest contact found so far, the point cannot be
+//!    touched earlier, nor at the same time: it is not tried. The others
+//!    are tried only up to that earliest contact
+//!    ([`point_time_of_impact`]'s `duration`): one that is not touched by
+//!    then costs one closed form (a translation) or a few advancement
+//!    steps. On a tie the point of lower index wins.
 
-use super::near::Nearest;
+use super::boxes::box_distance;
+use super::near::{GapWalk, Nearest};
 use crate::geometry::{
-    point_contact, point_time_of_impact, Aabb, Contact, Impact, Motion, Point, Shape,
-    MAX_COORDINATE,
+    length_tolerance, point_time_of_impact, Aabb, Contact, Impact, Motion, Point, PointProbe,
+    Shape, MAX_COORDINATE,
 };
+use std::ops::ControlFlow;
+
+/// Points per block of the box pass: one comparison mask per block.
+const LANES: usize = 8;
 
 /// A set of points in one frame, kept as two arrays (structure of arrays:
-/// the queries stream the coordinates) with their bounding box.
+/// the queries stream the coordinates) with their bounding box. Filling it
+/// again after [`clear`](Self::clear) reuses the arrays: no allocation once
+/// they have held as many points.
 #[derive(Clone, Debug, Default)]
 pub struct PointSet {
     xs: Vec<f64>,
     ys: Vec<f64>,
-    /// The box of the points; meaningless when empty.
     bounds: Bounds,
 }
 
-/// A box that starts empty.
+/// The box of the points, empty (inverted) while there is none.
 #[derive(Clone, Copy, Debug)]
 struct Bounds {
     min: Point,
@@ -67,7 +143,7 @@ impl PointSet {
         }
     }
 
-    /// Removes every point (the buffers stay).
+    /// Removes every point (the arrays keep their capacity).
     pub fn clear(&mut self) {
         self.xs.clear();
         self.ys.clear();
@@ -112,73 +188,211 @@ impl PointSet {
         })
     }
 
-    fn points(&self) -> impl Iterator<Item = (usize, Point)> + '_ {
+    /// Largest absolute coordinate of a point (tolerance scale); 0 when
+    /// empty.
+    fn magnitude(&self) -> f64 {
+        self.aabb().map_or(0.0, |b| b.magnitude())
+    }
+
+    /// The set's tolerance for `footprint` inflated by `padding` (`>= 0`):
+    /// at least every single point's (see the module documentation).
+    fn tolerance(&self, fp: &Aabb, padding: f64) -> f64 {
+        length_tolerance(fp.magnitude().max(self.magnitude()).max(padding))
+    }
+
+    /// Calls `visit` with each point in the closed box `region` (and its
+    /// index), in index order, until it breaks. The test runs on blocks of
+    /// [`LANES`] points without a branch (one mask per block); only the
+    /// points inside reach `visit`.
+    #[inline]
+    fn scan(
+        &self,
+        region: &Aabb,
+        mut visit: impl FnMut(usize, Point) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let within = self.aabb().is_some_and(|bounds| bounds.intersects(region));
+        if !within {
+            return ControlFlow::Continue(());
+        }
+        let (x0, x1, y0, y1) = (region.min.x, region.max.x, region.min.y, region.max.y);
+        let xs = self.xs.chunks_exact(LANES);
+        let ys = self.ys.chunks_exact(LANES);
+        let (rest_x, rest_y) = (xs.remainder(), ys.remainder());
+        for (block, (bx, by)) in xs.zip(ys).enumerate() {
+            let mut mask = 0u32;
+            for k in 0..LANES {
+                let inside = (bx[k] >= x0) & (bx[k] <= x1) & (by[k] >= y0) & (by[k] <= y1);
+                mask |= u32::from(inside) << k;
+            }
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                visit(block * LANES + k, Point::new(bx[k], by[k]))?;
+            }
+        }
+        let base = self.xs.len() - rest_x.len();
+        for (k, (&x, &y)) in rest_x.iter().zip(rest_y).enumerate() {
+            if x >= x0 && x <= x1 && y >= y0 && y <= y1 {
+                visit(base + k, Point::new(x, y))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The first point whose box distance to `region` is least (`None` when
+    /// empty): one pass keeping a minimum per lane (no dependency between
+    /// lanes, so it vectorizes), then the first point at that minimum.
+    fn nearest_to_box(&self, region: &Aabb) -> Option<usize> {
+        let (x0, x1, y0, y1) = (region.min.x, region.max.x, region.min.y, region.max.y);
+        // Squared box distance; coordinates are at most MAX_COORDINATE, so
+        // the squares stay finite.
+        let squared = |x: f64, y: f64| {
+            let dx = (x0 - x).max(x - x1).max(0.0);
+            let dy = (y0 - y).max(y - y1).max(0.0);
+            dx * dx + dy * dy
+        };
+        let mut lanes = [f64::INFINITY; LANES];
+        let xs = self.xs.chunks_exact(LANES);
+        let ys = self.ys.chunks_exact(LANES);
+        let (rest_x, rest_y) = (xs.remainder(), ys.remainder());
+        for (bx, by) in xs.zip(ys) {
+            for k in 0..LANES {
+                let s = squared(bx[k], by[k]);
+                lanes[k] = if s < lanes[k] { s } else { lanes[k] };
+            }
+        }
+        for (&x, &y) in rest_x.iter().zip(rest_y) {
+            lanes[0] = lanes[0].min(squared(x, y));
+        }
+        let least = lanes.iter().fold(f64::INFINITY, |m, &s| m.min(s));
         self.xs
             .iter()
             .zip(&self.ys)
-            .map(|(&x, &y)| Point::new(x, y))
-            .enumerate()
+            .position(|(&x, &y)| squared(x, y) == least)
     }
 
     /// Points in the padded footprint (touching counts), counting stops at
-    /// `enough` (the flag asks `enough = min_points`).
+    /// `enough` (the flag asks `enough = min_points`; 0 counts nothing).
+    /// Only points in the padded footprint's box (grown by twice the
+    /// tolerance) are looked at (rule 1 of the module documentation); most
+    /// of them are settled by the face bounds (rule 2).
     pub fn count_inside(&self, footprint: &Shape, padding: f64, enough: usize) -> usize {
-        let mut count = 0;
-        for (_, p) in self.points() {
-            if count >= enough {
-                break;
-            }
-            if point_contact(footprint, p, padding).colliding() {
-                count += 1;
-            }
+        if enough == 0 {
+            return 0;
         }
+        let probe = PointProbe::new(footprint, padding);
+        let fp = footprint.aabb().inflated(probe.padding());
+        let tol = self.tolerance(&fp, probe.padding());
+        let mut count = 0;
+        let _ = self.scan(&fp.inflated(2.0 * tol), |_, p| {
+            if probe.collides(&p) {
+                count += 1;
+                if count >= enough {
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        });
         count
     }
 
+    /// The indices of the points inside the padded footprint (for
+    /// markers), ascending, appended to `out` (no allocation when `out`
+    /// has room).
+    pub fn inside(&self, footprint: &Shape, padding: f64, out: &mut Vec<usize>) {
+        let probe = PointProbe::new(footprint, padding);
+        let fp = footprint.aabb().inflated(probe.padding());
+        let tol = self.tolerance(&fp, probe.padding());
+        let _ = self.scan(&fp.inflated(2.0 * tol), |i, p| {
+            if probe.collides(&p) {
+                out.push(i);
+            }
+            ControlFlow::Continue(())
+        });
+    }
+
     /// The points inside the padded footprint, the deepest, and the
-    /// nearest (see [`PointsReport`]).
+    /// nearest (see [`PointsReport`]): exact, with the pruning rules 1 to 4
+    /// of the module documentation.
     pub fn report(&self, footprint: &Shape, padding: f64) -> PointsReport {
         let mut report = PointsReport {
             inside: 0,
             deepest: None,
             nearest: None,
         };
-        for (i, p) in self.points() {
-            let contact = point_contact(footprint, p, padding);
+        let probe = PointProbe::new(footprint, padding);
+        let fp = footprint.aabb().inflated(probe.padding());
+        let tol = self.tolerance(&fp, probe.padding());
+
+        // Pass 1: the points that may collide (rule 1); the nearest apart
+        // one among those measured exactly.
+        let mut deepest: Option<(usize, Contact)> = None;
+        let mut nearest: Option<(usize, Contact)> = None;
+        let _ = self.scan(&fp.inflated(2.0 * tol), |i, p| {
+            let bounds = probe.bounds(&p);
+            if !bounds.inside_core && bounds.lower > probe.tolerance(&p) {
+                return ControlFlow::Continue(()); // Apart (rule 2).
+            }
+            let may_win = deepest.is_none_or(|(_, d)| -bounds.lower > d.depth());
+            if bounds.inside_core && !may_win {
+                report.inside += 1; // Inside, not deeper (rule 3).
+                return ControlFlow::Continue(());
+            }
+            let contact = probe.contact(&p);
             if contact.colliding() {
                 report.inside += 1;
-                if report
-                    .deepest
-                    .is_none_or(|(_, d)| contact.depth() > d.depth())
-                {
-                    report.deepest = Some((i, contact));
+                if deepest.is_none_or(|(_, d)| contact.depth() > d.depth()) {
+                    deepest = Some((i, contact));
                 }
-            } else if report
-                .nearest
-                .is_none_or(|(_, n)| contact.distance() < n.distance())
-            {
-                report.nearest = Some((i, contact));
+            } else if nearest.is_none_or(|(_, n)| contact.distance() < n.distance()) {
+                nearest = Some((i, contact));
             }
+            ControlFlow::Continue(())
+        });
+        if deepest.is_some() {
+            report.deepest = deepest;
+            report.nearest = deepest;
+            return report;
         }
-        if report.deepest.is_some() {
-            report.nearest = report.deepest;
-        }
-        report
-    }
 
-    /// The indices of the points inside the padded footprint (for
-    /// markers), ascending, appended to `out`.
-    pub fn inside(&self, footprint: &Shape, padding: f64, out: &mut Vec<usize>) {
-        out.extend(
-            self.points()
-                .filter(|&(_, p)| point_contact(footprint, p, padding).colliding())
-                .map(|(i, _)| i),
-        );
+        // Pass 2, nothing inside: the least clearance (rule 4).
+        let seed = match nearest {
+            Some(seed) => seed,
+            None => match self.nearest_to_box(&fp) {
+                Some(i) => (i, probe.contact(&self.point(i))),
+                None => return report, // Empty.
+            },
+        };
+        let mut best = seed;
+        let region = fp.inflated(best.1.distance() + 2.0 * tol);
+        let _ = self.scan(&region, |i, p| {
+            let limit = best.1.distance() + tol;
+            let gaps = fp.gaps(&Aabb { min: p, max: p });
+            if i == best.0 || box_distance(gaps.x, gaps.y) > limit {
+                return ControlFlow::Continue(());
+            }
+            if probe.bounds(&p).lower > limit {
+                return ControlFlow::Continue(());
+            }
+            let contact = probe.contact(&p);
+            let (d, b) = (contact.distance(), best.1.distance());
+            if d < b || (d == b && i < best.0) {
+                best = (i, contact);
+            }
+            ControlFlow::Continue(())
+        });
+        report.nearest = Some(best);
+        report
     }
 
     /// The first contact of `footprint` (body frame) moved by `motion` over
     /// `[0, duration]`, inflated by `padding`, with any point: the point
-    /// and its [`Impact`] (on a tie, the first point).
+    /// and its [`Impact`] (on a tie, the point of lower index). Only points
+    /// in the swept box are tried, each only up to the earliest contact
+    /// found so far, and not at all when it cannot be reached before it
+    /// (rule 5 of the module documentation). A motion or a duration that is
+    /// not finite: the fail-safe answer of [`point_time_of_impact`] (time
+    /// 0, not exact) with the first point.
     pub fn first_impact(
         &self,
         footprint: &Shape,
@@ -186,77 +400,132 @@ impl PointSet {
         duration: f64,
         padding: f64,
     ) -> Option<(usize, Impact)> {
-        let mut best: Option<(usize, Impact)> = None;
-        for (i, p) in self.points() {
-            let horizon = best.map_or(duration, |(_, b)| b.time);
-            if let Some(impact) = point_time_of_impact(footprint, motion, p, horizon, padding) {
-                if best.is_none_or(|(_, b)| impact.time < b.time) {
-                    best = Some((i, impact));
-                }
-            }
+        if self.is_empty() {
+            return None;
         }
+        if !(motion.is_finite() && duration.is_finite()) {
+            return point_time_of_impact(footprint, motion, self.point(0), duration, padding)
+                .map(|impact| (0, impact));
+        }
+        let sweep = PointSweep::new(self.magnitude(), footprint, motion, duration, padding, None);
+        let mut best = None;
+        let _ = self.scan(&sweep.swept, |i, p| {
+            sweep.earlier(&mut best, i, p, duration);
+            ControlFlow::Continue(())
+        });
         best
     }
 
     /// The points near `region` (a path's swept box), for the per-pose
     /// clearances ([`NearPoints::nearest`]) and the per-segment first
     /// contacts ([`NearPoints::first_impact`]) of footprints and motions
-    /// inside it.
+    /// inside it, as [`Span::near`](super::Span::near) for obstacles: each
+    /// point with its distance to the region, walked nearest first. Builds
+    /// its list (one allocation); the queries on it do not allocate.
     pub fn near(&self, region: &Aabb) -> NearPoints<'_> {
-        let mut near: Vec<(f64, usize)> = self
-            .points()
-            .map(|(i, p)| {
-                let b = Aabb { min: p, max: p };
-                (region.distance(&b), i)
+        let near = self
+            .xs
+            .iter()
+            .zip(&self.ys)
+            .enumerate()
+            .map(|(i, (&x, &y))| {
+                let p = Point::new(x, y);
+                let gaps = region.gaps(&Aabb { min: p, max: p });
+                (box_distance(gaps.x, gaps.y), i)
             })
             .collect();
-        near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        NearPoints { set: self, near }
+        NearPoints {
+            set: self,
+            near: GapWalk::new(near),
+            magnitude: self.magnitude().max(region.magnitude()),
+        }
     }
 }
 
-/// The points of a [`PointSet`] near a region (see [`PointSet::near`]).
+/// The points of a [`PointSet`] near a region (see [`PointSet::near`]),
+/// walked nearest first: each query stops at the first point farther from
+/// the region than what it needs.
 #[derive(Clone, Debug)]
 pub struct NearPoints<'a> {
     set: &'a PointSet,
-    near: Vec<(f64, usize)>,
+    near: GapWalk,
+    /// Tolerance scale of the set and the region.
+    magnitude: f64,
 }
 
 impl NearPoints<'_> {
+    /// Number of points it holds (every point of the set).
+    pub fn len(&self) -> usize {
+        self.near.len()
+    }
+
+    /// True when it holds no point.
+    pub fn is_empty(&self) -> bool {
+        self.near.is_empty()
+    }
+
     /// The exact clearance from a `footprint` inside the region (inflated
     /// by `padding`) to the nearest point (see [`Nearest`]; on a tie, the
-    /// first point; when colliding, some colliding point).
+    /// point of lower index; when colliding, the first colliding point
+    /// met). The footprint's box is inside the region, so no point is
+    /// nearer to it than to the region: the walk stops at the first point
+    /// whose gap to the region exceeds the best clearance so far (plus the
+    /// tolerance), or at a collision; a point whose box distance or face
+    /// bound exceeds it is skipped (rules 2 and 4 of the module
+    /// documentation).
     pub fn nearest(&mut self, footprint: &Shape, padding: f64) -> Nearest {
         let mut best = Nearest {
             distance: f64::INFINITY,
             index: None,
             colliding: false,
         };
-        for &(_, i) in &self.near {
-            let contact = point_contact(footprint, self.set.point(i), padding);
-            if contact.colliding() {
-                return Nearest {
+        let probe = PointProbe::new(footprint, padding);
+        let padding = probe.padding();
+        let fp = footprint.aabb().inflated(padding);
+        let tol = length_tolerance(fp.magnitude().max(self.magnitude).max(padding));
+        let set = self.set;
+        self.near.walk(|region_gap, i| {
+            if region_gap - tol > best.distance {
+                return ControlFlow::Break(());
+            }
+            let p = set.point(i);
+            let gaps = fp.gaps(&Aabb { min: p, max: p });
+            if box_distance(gaps.x, gaps.y) - tol > best.distance {
+                return ControlFlow::Continue(());
+            }
+            let bounds = probe.bounds(&p);
+            let contact = match bounds.inside_core {
+                true => None, // Colliding (rule 2): no contact needed.
+                false if bounds.lower - tol > best.distance => return ControlFlow::Continue(()),
+                false => Some(probe.contact(&p)),
+            };
+            if contact.is_none_or(|c| c.colliding()) {
+                best = Nearest {
                     distance: 0.0,
                     index: Some(i),
                     colliding: true,
                 };
+                return ControlFlow::Break(());
             }
-            let nearer = contact.distance() < best.distance
-                || (contact.distance() == best.distance && best.index.is_none_or(|j| i < j));
-            if nearer {
+            let d = contact.map_or(0.0, |c| c.distance());
+            if d < best.distance || (d == best.distance && best.index.is_none_or(|j| i < j)) {
                 best = Nearest {
-                    distance: contact.distance(),
+                    distance: d,
                     index: Some(i),
                     colliding: false,
                 };
             }
-        }
+            ControlFlow::Continue(())
+        });
         best
     }
 
     /// [`PointSet::first_impact`] for a motion whose swept box is inside
-    /// the region (on a tie, the first point too). `swept`: the motion's swept box when the caller has it
-    /// (or any box holding it); `None`: computed here.
+    /// the region (the same answer: on a tie, the point of lower index):
+    /// only points within twice the tolerance of the region are tried.
+    /// `swept`: the motion's swept box (`motion.swept_aabb(footprint,
+    /// padding, duration)`, or any box holding it) when the caller has it
+    /// already; `None`: computed here.
     pub fn first_impact(
         &mut self,
         footprint: &Shape,
@@ -265,20 +534,117 @@ impl NearPoints<'_> {
         padding: f64,
         swept: Option<&Aabb>,
     ) -> Option<(usize, Impact)> {
-        let _ = swept;
-        let mut best: Option<(usize, Impact)> = None;
-        for &(_, i) in &self.near {
-            let horizon = best.map_or(duration, |(_, b)| b.time);
-            let p = self.set.point(i);
-            if let Some(impact) = point_time_of_impact(footprint, motion, p, horizon, padding) {
-                let earlier = |&(j, b): &(usize, Impact)| {
-                    impact.time < b.time || (impact.time == b.time && i < j)
-                };
-                if best.is_none_or(|b| earlier(&b)) {
-                    best = Some((i, impact));
-                }
-            }
+        let set = self.set;
+        let mut best = None;
+        if !(motion.is_finite() && duration.is_finite()) {
+            // Fail safe, with the first point of the walk.
+            self.near.walk(|_, i| {
+                best = point_time_of_impact(footprint, motion, set.point(i), duration, padding)
+                    .map(|impact| (i, impact));
+                ControlFlow::Break(())
+            });
+            return best;
         }
+        let sweep = PointSweep::new(self.magnitude, footprint, motion, duration, padding, swept);
+        let reach = 2.0 * sweep.tol;
+        self.near.walk(|region_gap, i| {
+            if region_gap > reach {
+                return ControlFlow::Break(());
+            }
+            let p = set.point(i);
+            if sweep.swept.intersects(&Aabb { min: p, max: p }) {
+                sweep.earlier(&mut best, i, p, duration);
+            }
+            ControlFlow::Continue(())
+        });
         best
     }
 }
+
+/// One search for the first contact along a motion (rule 5 of the module
+/// documentation): the swept box and the speed bound each point's turn
+/// needs.
+struct PointSweep<'s> {
+    footprint: &'s Shape,
+    motion: &'s Motion,
+    padding: f64,
+    /// The box the padded footprint sweeps, grown by `2·tol`.
+    swept: Aabb,
+    /// The padded footprint's box at the start.
+    start: Aabb,
+    /// Fastest a point of the padded footprint moves (m/s).
+    speed: f64,
+    /// At least the tolerance of every point's time of impact.
+    tol: f64,
+}
+
+impl<'s> PointSweep<'s> {
+    /// For a finite motion and duration; `swept`: the swept box when the
+    /// caller has it (or any box holding it), else computed.
+    fn new(
+        magnitude: f64,
+        footprint: &'s Shape,
+        motion: &'s Motion,
+        duration: f64,
+        padding: f64,
+        swept: Option<&Aabb>,
+    ) -> Self {
+        let padding = if padding > 0.0 { padding } else { 0.0 };
+        let swept = match swept {
+            Some(swept) => *swept,
+            None => motion.swept_aabb(footprint, padding, duration),
+        };
+        let start = motion.swept_aabb(footprint, padding, 0.0);
+        // The farthest a point of the padded footprint is from the body
+        // origin: a corner of the footprint's box, plus the padding.
+        let body = footprint.aabb();
+        let radius = body.min.coords.abs().sup(&body.max.coords.abs()).norm() + padding;
+        let speed = motion.speed() + motion.angular().abs() * radius;
+        // The scale of `point_time_of_impact`'s closed form (the origin at
+        // both ends plus that radius) is covered too.
+        let o0 = motion.start().translation.vector;
+        let o1 = motion.pose_at(duration.max(0.0)).translation.vector;
+        let reach = o0.amax().max(o1.amax()) + radius;
+        let scale = swept.magnitude().max(magnitude).max(padding).max(reach);
+        let tol = length_tolerance(scale);
+        PointSweep {
+            footprint,
+            motion,
+            padding,
+            swept: swept.inflated(2.0 * tol),
+            start,
+            speed,
+            tol,
+        }
+    }
+
+    /// Point `i`'s turn (`p` inside the swept box): tried up to the
+    /// earliest contact so far (else `duration`) unless its distance at the
+    /// start proves it cannot be reached before that; it becomes `best`
+    /// when touched earlier, or at the same time with a lower index.
+    #[inline]
+    fn earlier(&self, best: &mut Option<(usize, Impact)>, i: usize, p: Point, duration: f64) {
+        let horizon = best.map_or(duration, |(_, b)| b.time);
+        if best.is_some() {
+            let gaps = self.start.gaps(&Aabb { min: p, max: p });
+            let gap = box_distance(gaps.x, gaps.y) - 3.0 * self.tol;
+            // Not reachable before `gap / speed` (also when `speed` is 0).
+            if gap > self.speed * horizon {
+                return;
+            }
+        }
+        let Some(impact) =
+            point_time_of_impact(self.footprint, self.motion, p, horizon, self.padding)
+        else {
+            return;
+        };
+        let earlier =
+            best.is_none_or(|(j, b)| impact.time < b.time || (impact.time == b.time && i < j));
+        if earlier {
+            *best = Some((i, impact));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -65,6 +65,7 @@ mod toi;
 
 pub use convex::ConvexPolygon;
 pub use motion::Motion;
+pub(crate) use point_query::PointProbe;
 pub use point_query::{contains_point, distance_to_point, point_contact};
 pub use polygon::{
     Convexity, PolygonError, SimplePolygon, MAX_CONCAVE_VERTICES, MAX_COORDINATE, MAX_VERTICES,

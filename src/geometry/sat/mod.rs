@@ -438,6 +438,27 @@ pub(crate) fn max_separation_witnessed(
     )
 }
 
+/// A lower bound of `separation(core, Core::point(p)).value`, the core as
+/// A: for a polygon the largest of the faces' separations
+/// `(p − start)·normal`, each computed as the walk computes it (bit for
+/// bit), so it equals that value when it is `<= 0` (`p` inside) and is at
+/// most it otherwise (the clearance is at least every face's separation,
+/// and [`clearance`] keeps it so after rounding); for a point core, the
+/// distance itself ([`point_separation`]'s).
+pub(crate) fn point_bound(core: Core, p: &Point) -> f64 {
+    if let Some(q) = core.as_point() {
+        return point_separation(q, *p).value;
+    }
+    let mut bound = f64::NEG_INFINITY;
+    for (v, normal) in core.vertices.iter().zip(core.normals) {
+        let sep = (p - v).dot(normal);
+        if sep > bound {
+            bound = sep;
+        }
+    }
+    bound
+}
+
 /// Separation between two points (the cores of two circles). Coincident
 /// points overlap along `+x`: a fixed axis rather than a NaN.
 pub fn point_separation(a: Point, b: Point) -> Separation {
