@@ -14,6 +14,25 @@ Arguments:
     use_namespaced_tf  'true': read TF from tf and tf_static inside `namespace`
                   (nav2's convention for namespaced robots) instead of /tf and
                   /tf_static
+    dds_profile   Fast DDS XML profile of the node (default: $FASTRTPS_DEFAULT_PROFILES_FILE
+                  when it is set, else the installed
+                  share/sat_collision/config/fastdds_large_data.xml); '' = none set here
+                  (the node keeps the environment it inherits). See below.
+
+Fast DDS profile (dds_profile): when the RMW is Fast DDS (RMW_IMPLEMENTATION unset or
+empty, the default of ROS 2 Jazzy, rmw_fastrtps_cpp or rmw_fastrtps_dynamic_cpp) and
+dds_profile is not '', the node is started with FASTRTPS_DEFAULT_PROFILES_FILE (read by
+Fast DDS 2.x, Jazzy's) and FASTDDS_DEFAULT_PROFILES_FILE (Fast DDS 3.x) set to it; other
+RMWs (Cyclone DDS, ...) get nothing. Only the node's environment changes (a scoped group:
+not RViz2's, not the including launch file's). The installed profile gives the
+participant a 16 MiB shared-memory segment and 8 MiB UDP socket buffers, so that
+multi-MB best-effort point clouds arrive (see the file's comments and BENCHMARKS.md "Big
+point clouds over DDS"). It holds no QoS: RMW_FASTRTPS_USE_QOS_FROM_XML is not needed.
+Over shared memory the SENDER's segment is what counts: run the sensor driver with the
+same profile (e.g. export FASTRTPS_DEFAULT_PROFILES_FILE=$(ros2 pkg prefix --share
+sat_collision)/config/fastdds_large_data.xml before launching it; this launch file then
+keeps that value for the node too). Over UDP (another machine) the node's own receive
+buffer counts, which this argument sets (the kernel caps it at net.core.rmem_max).
 
 Topic remappings: REMAPPINGS below lists every topic and the service of the node
 (node-relative names on the left). The defaults keep the node's own names; change the
@@ -23,14 +42,24 @@ Relative names resolve inside `namespace`; names starting with '/' do not.
 """
 
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument
+from launch.actions import DeclareLaunchArgument, GroupAction, SetEnvironmentVariable
 from launch.conditions import IfCondition
-from launch.substitutions import LaunchConfiguration, PathJoinSubstitution, PythonExpression
+from launch.substitutions import (
+    AllSubstitution, AnySubstitution, EnvironmentVariable, EqualsSubstitution,
+    LaunchConfiguration, NotEqualsSubstitution, PathJoinSubstitution, PythonExpression,
+)
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
 
 PACKAGE = 'sat_collision'
+
+# The variables naming a Fast DDS XML profile file: Fast DDS 2.x (ROS 2 Jazzy) reads the
+# first, Fast DDS 3.x (Kilted and later) the second.
+DDS_PROFILE_VARIABLES = ('FASTRTPS_DEFAULT_PROFILES_FILE', 'FASTDDS_DEFAULT_PROFILES_FILE')
+# RMW_IMPLEMENTATION values that mean Fast DDS ('': the distribution's default, Fast DDS
+# in Jazzy).
+FASTDDS_RMWS = ('', 'rmw_fastrtps_cpp', 'rmw_fastrtps_dynamic_cpp')
 
 # (name used by sat_collision_node, name it is connected to)
 REMAPPINGS = [
@@ -62,6 +91,7 @@ def generate_launch_description():
     use_rviz = LaunchConfiguration('use_rviz')
     log_level = LaunchConfiguration('log_level')
     use_namespaced_tf = LaunchConfiguration('use_namespaced_tf')
+    dds_profile = LaunchConfiguration('dds_profile')
 
     share = FindPackageShare(PACKAGE)
 
@@ -101,6 +131,17 @@ def generate_launch_description():
         description='Read TF from tf and tf_static in the namespace (not /tf, /tf_static)',
     )
 
+    declare_dds_profile = DeclareLaunchArgument(
+        'dds_profile',
+        default_value=EnvironmentVariable(
+            DDS_PROFILE_VARIABLES[0],
+            default_value=PathJoinSubstitution([share, 'config', 'fastdds_large_data.xml'])),
+        # (--show-args prints the default as EnvVar(...) alone: the fallback is said here.)
+        description='Fast DDS XML profile of the node, set only with a Fast DDS RMW (default: '
+                    '$FASTRTPS_DEFAULT_PROFILES_FILE if set, else the installed '
+                    "config/fastdds_large_data.xml; '': none set)",
+    )
+
     sim_time = ParameterValue(use_sim_time, value_type=bool)
     # /tf and /tf_static are absolute (tf2's listener); a namespaced robot's TF lives
     # in its namespace.
@@ -120,6 +161,17 @@ def generate_launch_description():
         parameters=[params_file, {'use_sim_time': sim_time}],
         remappings=REMAPPINGS + tf_remappings,
         arguments=['--ros-args', '--log-level', log_level],
+    )
+
+    rmw = EnvironmentVariable('RMW_IMPLEMENTATION', default_value='')
+    uses_fastdds = AnySubstitution(*(EqualsSubstitution(rmw, name) for name in FASTDDS_RMWS))
+    set_profile = IfCondition(AllSubstitution(uses_fastdds, NotEqualsSubstitution(dds_profile, '')))
+    # Scoped: the variables reach the node only.
+    collision_node_with_profile = GroupAction(
+        [SetEnvironmentVariable(name, dds_profile, condition=set_profile)
+         for name in DDS_PROFILE_VARIABLES] + [collision_node],
+        scoped=True,
+        forwarding=True,
     )
 
     rviz = Node(
@@ -143,6 +195,7 @@ def generate_launch_description():
         declare_use_rviz,
         declare_log_level,
         declare_use_namespaced_tf,
-        collision_node,
+        declare_dds_profile,
+        collision_node_with_profile,
         rviz,
     ])

@@ -180,7 +180,9 @@
 //!   clearance, circles, convex decomposition);
 //! * [`model`]: obstacles, per-obstacle outcomes, reports, typed statuses;
 //!   [`frames`]: the TF tree (planar transforms by frame and time, lookups
-//!   and their fail-safe rules);
+//!   and their fail-safe rules); [`sensors`]: laser scans, point clouds and
+//!   range readings as planar points (pure: the ROS edge lends the
+//!   messages' numbers and slices);
 //! * [`broadphase`] (the engine for one footprint against many obstacles:
 //!   the report, the flag, poses, paths and contacts along a motion, fast
 //!   for thousands), [`visual`];
@@ -220,6 +222,7 @@ pub mod planner;
 #[cfg(feature = "ros")]
 pub mod ros;
 pub mod scene;
+pub mod sensors;
 // Serves the crate's binaries (the offline checker's picture); not API.
 #[doc(hidden)]
 pub mod svg;

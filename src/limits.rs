@@ -34,5 +34,18 @@ pub const MAX_TF_FRAMES: usize = 1_024;
 /// Most samples kept per dynamic TF frame; the oldest go first. With
 /// `frames::TF_HISTORY` (10 s) this is 100 Hz with room to spare, and it
 /// bounds the memory of a sender that publishes far faster (or with
-/// ever-new stamps) to `MAX_TF_FRAMES * MAX_TF_SAMPLES` samples.
+/// ever-new stamps) to `MAX_TF_FRAMES * MAX_TF_SAMPLES` samples (80 bytes
+/// each, a 3-D pose and its planar heading: 80 MiB).
 pub const MAX_TF_SAMPLES: usize = 1_024;
+
+/// Most points in one sensor message: a point cloud's `width * height`, a
+/// laser scan's `ranges` (`too_many_points`). Checked before anything is
+/// copied. A 128-beam lidar at 2,048 columns is 262,144 points; the bound
+/// leaves room for dense depth cameras (1280 x 720 = 921,600) and keeps one
+/// message at a few tens of megabytes.
+pub const MAX_SENSOR_POINTS: usize = 1 << 21;
+
+/// Most points of the arc a range reading becomes (`sensors::range_points`):
+/// nav2's default spacing of one degree makes 361 over a full turn, so the
+/// bound allows a spacing ten times finer over a full turn.
+pub const MAX_RANGE_ARC_POINTS: usize = 4_096;

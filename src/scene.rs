@@ -10,6 +10,10 @@
 //!     polygon: [[1, 0], [2, 0], [2, 1], [1, 1]]
 //!   - id: post_1
 //!     circle: {center: [0.6, 0.0], radius: 0.1}
+//! points:                           # optional: point obstacles (a scan seen on a robot)
+//!   - id: scan
+//!     points: [[1.2, 0.4], [1.25, 0.38], [1.3, 0.36]]
+//! min_points: 1                     # optional: points of all sets together that collide
 //! velocity: [0.5, 0.0, 0.2]         # optional body twist: vx, vy (m/s), wz (rad/s)
 //! horizon: 2.0                      # optional, seconds (default 2), needs velocity
 //! ```
@@ -26,9 +30,16 @@
 //! directory or socket is refused without blocking) of at most
 //! [`MAX_SCENE_BYTES`]; its YAML may not use anchors or aliases, nest deeper
 //! than [`MAX_YAML_DEPTH`] or hold more than [`MAX_YAML_DOCUMENTS`]
-//! document; it may list at most [`MAX_OBSTACLES`] obstacles.
+//! document; it may list at most [`MAX_OBSTACLES`] obstacles and
+//! [`MAX_SCENE_POINTS`] points, every point finite.
+//!
+//! A point is an obstacle of zero size, as a sensor source's are in the
+//! node: it collides when it lies in the padded footprint (touching
+//! counts), and its clearance is the exact distance from the padded
+//! footprint; a set of points collides when some of its points do and the
+//! points of all sets together reach `min_points`.
 
-use crate::broadphase::ObstacleIndex;
+use crate::broadphase::{ObstacleIndex, PointSet, PointsReport};
 use crate::geometry::{Motion, Point, Shape, ShapeError, Vector};
 use crate::model::{summarize, Obstacle, ObstacleGeometry, ObstacleOutcome, Status};
 use nalgebra::Isometry2;
@@ -45,6 +56,9 @@ pub use read::{
 
 /// Obstacles accepted in one scene or zones file.
 pub const MAX_OBSTACLES: usize = 100_000;
+
+/// Points accepted in one scene, all sets together.
+pub const MAX_SCENE_POINTS: usize = 1_000_000;
 
 /// Prediction horizon (s) of a scene with a `velocity` and no `horizon`.
 pub const DEFAULT_HORIZON: f64 = 2.0;
@@ -112,6 +126,17 @@ pub struct ObstacleSpec {
     pub circle: Option<CircleSpec>,
 }
 
+/// One entry of `points`: an id and its points, obstacles of zero size
+/// (a scan seen on a robot, in the scene's frame).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PointsSpec {
+    /// The set's id, as reported.
+    pub id: String,
+    /// `[[x, y], ...]` (m), finite.
+    pub points: Vec<[f64; 2]>,
+}
+
 /// A scene or zones file, as written (see the module's format).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -128,6 +153,13 @@ pub struct Scene {
     /// The obstacles, in file order.
     #[serde(default)]
     pub obstacles: Vec<ObstacleSpec>,
+    /// Point obstacles, in sets, in file order.
+    #[serde(default)]
+    pub points: Vec<PointsSpec>,
+    /// Points of all sets together inside the footprint that collide
+    /// (default 1, at least 1).
+    #[serde(default)]
+    pub min_points: Option<usize>,
     /// The robot's constant body twist `[vx, vy, wz]` (m/s, m/s, rad/s)
     /// from the footprint as written: turns on the time-to-collision
     /// prediction.
@@ -220,6 +252,39 @@ impl Scene {
                 self.obstacles.len()
             )));
         }
+        let total: usize = self.points.iter().map(|s| s.points.len()).sum();
+        if total > MAX_SCENE_POINTS {
+            return Err(invalid(format!(
+                "{total} points, more than the limit of {MAX_SCENE_POINTS}"
+            )));
+        }
+        if self.min_points == Some(0) {
+            return Err(invalid("min_points must be at least 1".to_owned()));
+        }
+        for (i, set) in self.points.iter().enumerate() {
+            let bad = set.points.iter().position(|p| {
+                let usable = |v: f64| v.abs() <= crate::geometry::MAX_COORDINATE;
+                !(usable(p[0]) && usable(p[1]))
+            });
+            if let Some(k) = bad {
+                return Err(invalid(format!(
+                    "points[{i}] ({}): point {k} is not a finite coordinate pair within ±{}",
+                    set.id,
+                    crate::geometry::MAX_COORDINATE
+                )));
+            }
+            if !seen_points(&self.points[..i], &set.id)
+                && self.obstacles.iter().any(|o| o.id == set.id)
+            {
+                return Err(invalid(format!(
+                    "points[{i}]: id `{}` is also an obstacle's",
+                    set.id
+                )));
+            }
+            if seen_points(&self.points[..i], &set.id) {
+                return Err(invalid(format!("points[{i}]: duplicate id `{}`", set.id)));
+            }
+        }
         // Ids and the frame end up in ROS strings, which are C strings.
         if self.frame_id.contains('\0') {
             return Err(invalid("frame_id contains a NUL character".to_owned()));
@@ -288,11 +353,45 @@ impl Scene {
             )),
             _ => None,
         };
+        let point_sets: Vec<(String, PointSet)> = self
+            .points
+            .iter()
+            .map(|set| {
+                let mut points = PointSet::with_capacity(set.points.len());
+                for p in &set.points {
+                    // Checked finite and within range when the scene was read.
+                    points.push(Point::new(p[0], p[1]));
+                }
+                (set.id.clone(), points)
+            })
+            .collect();
+        let point_outcomes = match &footprint {
+            Ok(shape) => point_sets
+                .iter()
+                .map(|(_, points)| {
+                    let report = points.report(shape, self.padding);
+                    let impact = self.motion().and_then(|motion| {
+                        points
+                            .first_impact(shape, &motion, self.horizon(), self.padding)
+                            .map(|(_, hit)| (hit.time, hit.exact))
+                    });
+                    PointsOutcome { report, impact }
+                })
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        let mut prediction = prediction;
+        if let Some(prediction) = &mut prediction {
+            prediction.take_points(&point_sets, &point_outcomes, index.len());
+        }
         SceneReport {
             footprint,
             obstacles: index.into_obstacles(),
             outcomes,
             prediction,
+            point_sets,
+            point_outcomes,
+            min_points: self.min_points.unwrap_or(1).max(1),
         }
     }
 
@@ -392,6 +491,73 @@ impl Prediction {
     }
 }
 
+impl Prediction {
+    /// Takes the point sets' first contacts into [`first`](Self::first)
+    /// (a set's index counts after the `obstacles` ones).
+    fn take_points(
+        &mut self,
+        sets: &[(String, PointSet)],
+        outcomes: &[PointsOutcome],
+        obstacles: usize,
+    ) {
+        for (k, ((id, _), outcome)) in sets.iter().zip(outcomes).enumerate() {
+            let Some((time, exact)) = outcome.impact else {
+                continue;
+            };
+            if self.first.as_ref().is_some_and(|f| f.time <= time) {
+                continue;
+            }
+            self.first = Some(FirstContact {
+                index: obstacles + k,
+                id: id.clone(),
+                time,
+                pose: self.motion.pose_at(time),
+                exact,
+            });
+        }
+    }
+}
+
+/// Whether an earlier set of `sets` has the id `id`.
+fn seen_points(sets: &[PointsSpec], id: &str) -> bool {
+    sets.iter().any(|s| s.id == id)
+}
+
+/// One point set checked: its points against the footprint, and the
+/// first contact along the scene's motion (time, exact).
+#[derive(Clone, Debug)]
+pub struct PointsOutcome {
+    /// Inside count, deepest and nearest point.
+    pub report: PointsReport,
+    /// The first contact within the horizon, when the scene moves: its
+    /// time (s) and whether it is exact (else a lower bound).
+    pub impact: Option<(f64, bool)>,
+}
+
+/// One point set's line in the report (also the `--json` schema).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PointsLine {
+    /// The set's id.
+    pub id: String,
+    /// How many points it holds.
+    pub points: usize,
+    /// How many lie inside the (padded) footprint (touching counts).
+    pub points_inside: usize,
+    /// Some of its points are inside, and the sets together reach
+    /// `min_points`.
+    pub colliding: bool,
+    /// Depth (m) of its deepest point inside; 0 when none is.
+    pub penetration_depth: f64,
+    /// Translation `[x, y]` (m) of the footprint off its deepest point.
+    pub mtv: [f64; 2],
+    /// Clearance (m) to its nearest point; 0 when one is inside; `null`
+    /// (infinite) without points or without a valid footprint.
+    pub distance: Option<f64>,
+    /// Seconds until the moving footprint first touches one of its
+    /// points (`null` as for obstacles).
+    pub time_to_collision: Option<f64>,
+}
+
 /// The 1-based line of the YAML `text` on which the obstacle with this `id`
 /// is declared (`id: <id>`, in block or flow style, quoted or not), for
 /// error messages about a zone that parsed but is geometrically invalid.
@@ -451,8 +617,15 @@ pub struct SceneReport {
     pub obstacles: Vec<Obstacle>,
     /// Per obstacle, in order (empty when the footprint is not valid).
     pub outcomes: Vec<ObstacleOutcome>,
-    /// With a velocity and a valid footprint: the predicted contacts.
+    /// With a velocity and a valid footprint: the predicted contacts
+    /// (obstacles' and, in [`Prediction::first`], the point sets').
     pub prediction: Option<Prediction>,
+    /// The scene's point sets, in file order.
+    pub point_sets: Vec<(String, PointSet)>,
+    /// Per point set, in order (empty when the footprint is not valid).
+    pub point_outcomes: Vec<PointsOutcome>,
+    /// The scene's `min_points`.
+    pub min_points: usize,
 }
 
 /// JSON form of a scene report.
@@ -474,6 +647,9 @@ pub struct JsonReport {
     pub predicted_pose: Option<[f64; 3]>,
     /// One line per obstacle, in file order.
     pub obstacles: Vec<ObstacleLine>,
+    /// One line per point set, in file order (absent without point sets).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub points: Vec<PointsLine>,
 }
 
 /// `[x, y, yaw]` of a planar pose (m, m, rad).
@@ -510,7 +686,39 @@ impl SceneReport {
     /// True when any obstacle collides, or when the scene is not valid
     /// (fail-safe: an unknown answer is never "clear").
     pub fn colliding(&self) -> bool {
-        !self.valid() || summarize(&self.outcomes).any_colliding
+        !self.valid() || summarize(&self.outcomes).any_colliding || self.points_collide()
+    }
+
+    /// The points of all sets together inside the footprint reach
+    /// `min_points`.
+    pub fn points_collide(&self) -> bool {
+        let inside: usize = self.point_outcomes.iter().map(|o| o.report.inside).sum();
+        inside >= self.min_points
+    }
+
+    /// The report's line per point set, in file order.
+    pub fn point_lines(&self) -> Vec<PointsLine> {
+        let collide = self.points_collide();
+        self.point_sets
+            .iter()
+            .enumerate()
+            .map(|(k, (id, points))| {
+                let outcome = self.point_outcomes.get(k);
+                let deepest = outcome.and_then(|o| o.report.deepest).map(|(_, c)| c);
+                let nearest = outcome.and_then(|o| o.report.nearest).map(|(_, c)| c);
+                let inside = outcome.map_or(0, |o| o.report.inside);
+                PointsLine {
+                    id: id.clone(),
+                    points: points.len(),
+                    points_inside: inside,
+                    colliding: collide && inside > 0,
+                    penetration_depth: deepest.map_or(0.0, |c| c.depth()),
+                    mtv: deepest.map_or([0.0, 0.0], |c| [c.mtv().x, c.mtv().y]),
+                    distance: nearest.map(|c| c.distance()),
+                    time_to_collision: outcome.and_then(|o| o.impact).map(|(t, _)| t),
+                }
+            })
+            .collect()
     }
 
     /// The report's line per obstacle, in file order.
@@ -555,6 +763,7 @@ impl SceneReport {
             predicted_obstacle_id: self.first_contact().map(|c| c.id.clone()),
             predicted_pose: self.first_contact().map(|c| pose_xyyaw(&c.pose)),
             obstacles: self.lines(),
+            points: self.point_lines(),
         }
     }
 }

@@ -92,7 +92,8 @@ fn bounds_of(report: &SceneReport, padding: f64) -> Aabb {
         .obstacles
         .iter()
         .filter_map(|o| o.shape.as_ref().ok())
-        .map(Shape::aabb);
+        .map(Shape::aabb)
+        .chain(report.point_sets.iter().filter_map(|(_, set)| set.aabb()));
     let footprint = report
         .footprint
         .as_ref()
@@ -188,9 +189,71 @@ pub fn render(scene: &Scene, report: &SceneReport) -> String {
             );
         }
     }
+    points(&mut out, &view, report, scene.padding);
     legend(&mut out, report.prediction.is_some());
     out.push_str("</svg>\n");
     out
+}
+
+/// The point sets: every point a dot (red inside the footprint, grey
+/// outside), and each set's nearest point with its clearance segment and
+/// a label.
+fn points(out: &mut String, view: &View, report: &SceneReport, padding: f64) {
+    let footprint = report.footprint.as_ref().ok();
+    let lines = report.point_lines();
+    for (k, ((id, set), line)) in report.point_sets.iter().zip(&lines).enumerate() {
+        let _ = writeln!(out, r#"<g class="points" id="{}">"#, escape(id));
+        let mut inside = Vec::new();
+        if let (Some(footprint), Some(outcome)) = (footprint, report.point_outcomes.get(k)) {
+            if outcome.report.inside > 0 {
+                set.inside(footprint, padding, &mut inside);
+            }
+        }
+        let mut is_inside = vec![false; set.len()];
+        for &i in &inside {
+            is_inside[i] = true;
+        }
+        for (i, inside) in is_inside.iter().enumerate() {
+            let p = set.point(i);
+            let color = if *inside { COLLIDING } else { INVALID };
+            let _ = writeln!(
+                out,
+                r#"<circle cx="{:.2}" cy="{:.2}" r="2" fill="{color}"/>"#,
+                view.x(&p),
+                view.y(&p)
+            );
+        }
+        let nearest = report
+            .point_outcomes
+            .get(k)
+            .and_then(|o| o.report.nearest)
+            .map(|(i, c)| (set.point(i), c));
+        if let Some((point, contact)) = nearest {
+            if let Some((on_footprint, _)) = contact.closest() {
+                view.line(
+                    out,
+                    (on_footprint, point),
+                    &format!(r#"stroke="{CLEAR}" stroke-width="1.5" stroke-dasharray="4 3""#),
+                );
+            }
+            let text = if line.colliding || contact.colliding() {
+                format!(
+                    "{id}: {} inside, depth {:.3} m",
+                    line.points_inside, line.penetration_depth
+                )
+            } else {
+                format!("{id}: {:.3} m clear", contact.distance())
+            };
+            let _ = writeln!(
+                out,
+                r#"<text class="label" x="{:.2}" y="{:.2}" fill="black">{}</text>"#,
+                view.x(&point) + 6.0,
+                view.y(&point) - 6.0,
+                escape(&text)
+            );
+        }
+        out.push_str("</g>\n");
+    }
 }
 
 /// The poses the swept footprint is drawn at: every `horizon /

@@ -19,7 +19,7 @@ use syn::visit::Visit;
 /// its own layer's *own subtree* and of lower layers only.
 const LAYERS: &[&[&str]] = &[
     &["geometry", "text", "limits", "cli"],
-    &["model", "frames"],
+    &["model", "frames", "sensors"],
     &["broadphase", "visual"],
     &["planner"],
     &["monitor", "scene"],

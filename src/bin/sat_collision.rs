@@ -115,6 +115,47 @@ fn print_table(scene: &Scene, report: &SceneReport) {
             }
         );
     }
+    let sets = report.point_lines();
+    if !sets.is_empty() {
+        println!(
+            "{:<20} {:>9} {:>9} {:<9} {:>9} {:>21} {:>9}{}",
+            "points",
+            "count",
+            "inside",
+            "collides",
+            "depth(m)",
+            "mtv(m)",
+            "clear(m)",
+            if moving { "    ttc(s)" } else { "" }
+        );
+        for (k, line) in sets.iter().enumerate() {
+            let exact = report
+                .point_outcomes
+                .get(k)
+                .and_then(|o| o.impact)
+                .is_none_or(|(_, exact)| exact);
+            let ttc = line.time_to_collision.map_or_else(
+                || "-".to_owned(),
+                |t| format!("{}{t:.3}", if exact { "" } else { ">=" }),
+            );
+            println!(
+                "{:<20} {:>9} {:>9} {:<9} {:>9.4} {:>21} {:>9}{}",
+                line.id,
+                line.points,
+                line.points_inside,
+                if line.colliding { "YES" } else { "no" },
+                line.penetration_depth,
+                format!("[{:+.4}, {:+.4}]", line.mtv[0], line.mtv[1]),
+                line.distance
+                    .map_or_else(|| "-".to_owned(), |d| format!("{d:.4}")),
+                if moving {
+                    format!(" {ttc:>9}")
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
     if let Some(prediction) = &report.prediction {
         match &prediction.first {
             Some(first) => {

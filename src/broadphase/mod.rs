@@ -17,6 +17,7 @@
 //! | the first contact along a motion | [`Span::first_impact`] | `impact.rs` |
 //! | each obstacle's contact along a motion | [`Span::impacts`] | `impact.rs` |
 //! | a footprint at many poses | [`Span::check_poses`] (stops on a [`Cancel`]) | `poses.rs` |
+//! | points as obstacles (scans, clouds): the flag, the report, the first contact, what lies near a path | [`PointSet::count_inside`], [`PointSet::report`], [`PointSet::first_impact`], [`PointSet::near`] | `points.rs` |
 //!
 //! The boxes (`boxes.rs`) and the index (`index.rs`) are what they share;
 //! `cancel.rs` holds [`Cancel`], which the planners' questions watch.
@@ -81,6 +82,7 @@ mod cancel;
 mod impact;
 mod index;
 mod near;
+mod points;
 mod poses;
 mod report;
 
@@ -88,6 +90,7 @@ pub(crate) use cancel::uncancelled;
 pub use cancel::{Cancel, Cancelled};
 pub use index::{ObstacleIndex, Span};
 pub use near::{Near, Nearest};
+pub use points::{NearPoints, PointSet, PointsReport};
 pub use poses::PoseCheck;
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
-//! A planar transform between two timed samples, as tf2 does between the
-//! two samples that bracket the requested time: translation linear, the
-//! heading along the shorter arc (tf2's quaternion slerp, in the plane).
+//! A transform between two timed samples, as tf2 does between the two
+//! samples that bracket the requested time: translation linear, the
+//! rotation along the shorter arc (tf2's quaternion slerp; in the plane,
+//! the heading's shorter turn).
 
-use nalgebra::{Isometry2, UnitComplex, Vector2};
+use nalgebra::{Isometry2, Isometry3, UnitComplex, UnitQuaternion, Vector2, Vector3};
 use std::f64::consts::{PI, TAU};
 
 /// `angle` wrapped to (−π, π]: the same heading, in the range
@@ -49,6 +50,48 @@ pub fn interpolate(
         translation.into(),
         UnitComplex::new(wrap_angle(from + turn * ratio)),
     )
+}
+
+/// The 3-D transform at time `t` between `a` (at time `ta`) and `b` (at
+/// time `tb`), as [`interpolate`] in the plane: the translation moves
+/// linearly (the same arithmetic, so x and y are [`interpolate`]'s for the
+/// same samples), the rotation is the quaternion slerp along the shorter
+/// arc, normalised. `t` outside [`ta`, `tb`] is clamped to it, and
+/// `ta == tb` (or any non-finite time) gives `a`.
+pub fn interpolate_3d(
+    ta: f64,
+    a: &Isometry3<f64>,
+    tb: f64,
+    b: &Isometry3<f64>,
+    t: f64,
+) -> Isometry3<f64> {
+    let span = tb - ta;
+    let ratio = (t - ta) / span;
+    let inside = ratio > 0.0 && span > 0.0;
+    if !inside {
+        return *a;
+    }
+    if ratio >= 1.0 {
+        return *b;
+    }
+    let translation: Vector3<f64> =
+        a.translation.vector + (b.translation.vector - a.translation.vector) * ratio;
+    // `try_slerp` takes the shorter arc (it negates `b` when the two
+    // quaternions' dot product is negative), then refuses only when the
+    // sine of the angle between them is within `EPSILON` of 0 with their
+    // cosine below 1. With unit quaternions in the same hemisphere (cosine
+    // in [0, 1)) the sine is then at least about 1.5e-8: it does not refuse.
+    // Were it to, the two would be one rotation to rounding, and `a`'s is
+    // the answer. The slerp of close rotations can leave the quaternion
+    // ~1e-10 off unit length (its sine is computed from the cosine), which
+    // would scale whatever it rotates: it is normalised.
+    let rotation = a
+        .rotation
+        .try_slerp(&b.rotation, ratio, f64::EPSILON)
+        .map_or(a.rotation, |q| {
+            UnitQuaternion::new_normalize(q.into_inner())
+        });
+    Isometry3::from_parts(translation.into(), rotation)
 }
 
 #[cfg(test)]
@@ -109,5 +152,85 @@ mod tests {
         assert_eq!(wrap_angle(0.0), 0.0);
         assert!(wrap_angle(-1e-300).abs() < 1e-12);
         assert!(wrap_angle(f64::NAN).is_nan());
+    }
+
+    fn pose3(t: [f64; 3], roll: f64, pitch: f64, yaw: f64) -> Isometry3<f64> {
+        Isometry3::from_parts(
+            Vector3::new(t[0], t[1], t[2]).into(),
+            UnitQuaternion::from_euler_angles(roll, pitch, yaw),
+        )
+    }
+
+    #[test]
+    fn in_3d_the_midpoint_is_halfway_in_translation_and_rotation() {
+        let a = pose3([0.0, 0.0, 1.0], 0.0, 0.0, 0.0);
+        let b = pose3([2.0, -4.0, 3.0], 0.0, 0.4, 0.0);
+        let m = interpolate_3d(10.0, &a, 12.0, &b, 11.0);
+        assert!((m.translation.vector - Vector3::new(1.0, -2.0, 2.0)).norm() < 1e-12);
+        let want = UnitQuaternion::from_euler_angles(0.0, 0.2, 0.0);
+        assert!(m.rotation.angle_to(&want) < 1e-12, "{:?}", m.rotation);
+        assert!((m.rotation.norm() - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn in_3d_the_rotation_takes_the_shorter_arc_whatever_the_quaternions_sign() {
+        let a = pose3([0.0; 3], 0.0, 0.0, 170f64.to_radians());
+        let b = pose3([0.0; 3], 0.0, 0.0, (-170f64).to_radians());
+        // The same rotation as `b`, its quaternion negated.
+        let minus_b = Isometry3::from_parts(
+            b.translation,
+            UnitQuaternion::new_unchecked(-b.rotation.into_inner()),
+        );
+        for b in [b, minus_b] {
+            let q = interpolate_3d(0.0, &a, 1.0, &b, 0.25);
+            let want = UnitQuaternion::from_euler_angles(0.0, 0.0, 175f64.to_radians());
+            assert!(q.rotation.angle_to(&want) < 1e-12, "{:?}", q.rotation);
+        }
+    }
+
+    #[test]
+    fn in_3d_about_z_it_projects_to_the_planar_interpolation() {
+        let (a2, b2) = (pose(1.0, 2.0, 3.0), pose(-1.0, 0.5, -2.9));
+        let a = pose3([1.0, 2.0, 0.5], 0.0, 0.0, 3.0);
+        let b = pose3([-1.0, 0.5, -7.0], 0.0, 0.0, -2.9);
+        for t in [0.1, 0.5, 0.77] {
+            let p = interpolate(0.0, &a2, 1.0, &b2, t);
+            let s = interpolate_3d(0.0, &a, 1.0, &b, t);
+            assert_eq!(s.translation.x, p.translation.x);
+            assert_eq!(s.translation.y, p.translation.y);
+            let yaw = s.rotation.euler_angles().2;
+            assert!(UnitComplex::new(yaw).angle_to(&p.rotation).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn in_3d_close_rotations_interpolate_to_a_unit_quaternion() {
+        // Their slerp computes the sine of a tiny angle from its cosine: a
+        // quaternion off unit length, which would scale what it rotates.
+        let a = pose3([0.0; 3], 0.3, -0.2, 0.1);
+        let mut worst: f64 = 0.0;
+        for k in 1..=40 {
+            let turn = UnitQuaternion::from_euler_angles(1e-7 * f64::from(k), 0.0, 0.0);
+            let b = Isometry3::from_parts(a.translation, a.rotation * turn);
+            let m = interpolate_3d(0.0, &a, 1.0, &b, 0.3);
+            worst = worst.max((m.rotation.norm() - 1.0).abs());
+        }
+        assert!(worst < 1e-15, "{worst:e}");
+    }
+
+    #[test]
+    fn in_3d_the_ends_and_outside_are_the_samples_themselves() {
+        let a = pose3([1.0, 2.0, 3.0], 0.3, -0.2, 0.1);
+        let b = pose3([3.0, 4.0, 5.0], -0.3, 0.2, 2.0);
+        assert_eq!(interpolate_3d(0.0, &a, 1.0, &b, 0.0), a);
+        assert_eq!(interpolate_3d(0.0, &a, 1.0, &b, 1.0), b);
+        assert_eq!(interpolate_3d(0.0, &a, 1.0, &b, -5.0), a);
+        assert_eq!(interpolate_3d(0.0, &a, 1.0, &b, 5.0), b);
+        assert_eq!(interpolate_3d(1.0, &a, 1.0, &b, 1.0), a);
+        assert_eq!(interpolate_3d(0.0, &a, 1.0, &b, f64::NAN), a);
+        assert_eq!(interpolate_3d(f64::NAN, &a, 1.0, &b, 0.5), a);
+        // One rotation at both ends: no slerp refusal, no drift.
+        let c = interpolate_3d(0.0, &a, 1.0, &a, 0.5);
+        assert!(c.rotation.angle_to(&a.rotation) < 1e-15);
     }
 }

@@ -1,6 +1,6 @@
-//! The TF tree: planar transforms by frame and time, and lookups through it
-//! with the fail-safe rules for missing, stale, invalid and conflicting
-//! transforms.
+//! The TF tree: planar transforms by frame and time, their 3-D poses beside
+//! them, and lookups through it with the fail-safe rules for missing,
+//! stale, invalid and conflicting transforms.
 //!
 //! Pure: no ROS, no I/O, no clock. Every time is passed in, in seconds: a
 //! sample's *stamp* (its message header time), its *arrival* (node time when
@@ -113,14 +113,26 @@
 //!     checks of a dynamic edge fail ([`LookupFault::Stale`] or
 //!     [`LookupFault::Unavailable`]; only an infinite tolerance accepts an
 //!     infinite distance in time). No input panics.
+//! 13. Every good sample keeps its full 3-D pose beside its planar one
+//!     ([`Transform`]; [`insert`](FrameTree::insert)'s planar samples are
+//!     lifted to z = 0). [`lookup_3d`](FrameTree::lookup_3d) follows the
+//!     rules above as [`lookup`](FrameTree::lookup) does, by the same walk:
+//!     the same path, time and faults, composing 3-D poses, interpolated
+//!     linearly in translation and by slerp in rotation
+//!     ([`interpolate_3d`](fn@super::interpolate_3d)).
 //!
-//! Roll, pitch and z are not kept: each transform is projected to
-//! (x, y, yaw) before it is composed (see [`super::planar`]).
+//! [`lookup`](FrameTree::lookup) composes planar poses: each transform is
+//! projected to (x, y, yaw) before it is composed (see [`super::planar`]),
+//! roll, pitch and z dropped. A sample costs 80 bytes with its 3-D pose (40
+//! for the planar pose alone); [`MAX_TF_SAMPLES`] and [`MAX_TF_FRAMES`]
+//! bound their number as before, and an edge's buffer never grows past
+//! [`MAX_TF_SAMPLES`] samples (80 KiB).
 
 use super::planar::TransformFault;
-use edge::{Edge, Poses, Rival};
+use super::transform::Transform;
+use edge::{Edge, PoseKind, Poses, Rival};
 use fault::Worst;
-use nalgebra::Isometry2;
+use nalgebra::{Isometry2, Isometry3};
 use names::Names;
 
 mod bounds;
@@ -132,8 +144,8 @@ pub use crate::limits::{MAX_TF_FRAMES, MAX_TF_SAMPLES};
 pub use bounds::{CONFLICT_WINDOW, FUTURE_TOLERANCE, MESSAGE_FRAMES, TF_HISTORY};
 pub use fault::{InsertError, LookupFault};
 
-/// The TF tree: every frame's parent and its planar pose in it over time.
-/// See the module documentation for the rules.
+/// The TF tree: every frame's parent and its pose in it (planar and 3-D)
+/// over time. See the module documentation for the rules.
 #[derive(Clone, Debug, Default)]
 pub struct FrameTree {
     /// The frames known by name, their ids (index into `edges`) and what
@@ -151,12 +163,14 @@ impl FrameTree {
         Self::default()
     }
 
-    /// One transform: `child`'s pose in `parent` at `stamp` (message header
-    /// time, s), received at `arrival` (node time, s). `transform` is the
-    /// result of [`planar_transform`](super::planar_transform): an `Err` is
-    /// a refused sample, recorded as the edge's fault (rule 6). A non-finite
-    /// `stamp` or `arrival` makes the sample a
-    /// [`TransformFault::NonFinite`] one.
+    /// One planar transform: `child`'s pose in `parent` at `stamp` (message
+    /// header time, s), received at `arrival` (node time, s). `transform` is
+    /// the result of [`planar_transform`](super::planar_transform): an `Err`
+    /// is a refused sample, recorded as the edge's fault (rule 6). A
+    /// non-finite `stamp` or `arrival` makes the sample a
+    /// [`TransformFault::NonFinite`] one. Its 3-D pose is the planar one
+    /// lifted ([`Transform::from_planar`]: z = 0, a rotation about z);
+    /// [`insert_transform`](Self::insert_transform) keeps a full 3-D pose.
     ///
     /// `Err` says the sample was not stored as the edge's pose: a self
     /// transform, one frame too many or a sample stamped too far ahead
@@ -171,8 +185,27 @@ impl FrameTree {
         is_static: bool,
         arrival: f64,
     ) -> Result<(), InsertError> {
+        let transform = transform.map(Transform::from_planar);
+        self.insert_transform(parent, child, stamp, transform, is_static, arrival)
+    }
+
+    /// As [`insert`](Self::insert), with the transform's 3-D pose and its
+    /// planar projection: `transform` is the result of
+    /// [`Transform::new`], which refuses what
+    /// [`planar_transform`](super::planar_transform) refuses (a refused
+    /// transform is the edge's fault for both lookups). The node feeds
+    /// `/tf` and `/tf_static` through it.
+    pub fn insert_transform(
+        &mut self,
+        parent: &str,
+        child: &str,
+        stamp: f64,
+        transform: Result<Transform, TransformFault>,
+        is_static: bool,
+        arrival: f64,
+    ) -> Result<(), InsertError> {
         self.seen = true;
-        if parent == child || transform == Err(TransformFault::SelfTransform) {
+        if parent == child || matches!(transform, Err(TransformFault::SelfTransform)) {
             return Err(InsertError::SelfTransform);
         }
         let finite = stamp.is_finite() && arrival.is_finite();
@@ -238,8 +271,37 @@ impl FrameTree {
         now: f64,
         tolerance: f64,
     ) -> Result<Isometry2<f64>, LookupFault> {
+        self.walk(target, source, time, now, tolerance)
+    }
+
+    /// As [`lookup`](Self::lookup), composing the 3-D poses (rule 13): the
+    /// same path, the same time, the same faults in the same precedence;
+    /// between two dynamic samples the translation is linear and the
+    /// rotation a slerp ([`interpolate_3d`](super::interpolate_3d)). For a
+    /// point cloud's heights in the robot's base frame.
+    pub fn lookup_3d(
+        &self,
+        target: &str,
+        source: &str,
+        time: f64,
+        now: f64,
+        tolerance: f64,
+    ) -> Result<Isometry3<f64>, LookupFault> {
+        self.walk(target, source, time, now, tolerance)
+    }
+
+    /// The one walk of both lookups (rules 1, 3, 8 to 12): what is composed
+    /// is `P`, everything else is independent of it.
+    fn walk<P: PoseKind>(
+        &self,
+        target: &str,
+        source: &str,
+        time: f64,
+        now: f64,
+        tolerance: f64,
+    ) -> Result<P, LookupFault> {
         if target == source {
-            return Ok(Isometry2::identity());
+            return Ok(P::identity());
         }
         let (Some(target), Some(source)) = (self.names.id(target), self.names.id(source)) else {
             let lost = [target, source]
@@ -282,22 +344,33 @@ impl FrameTree {
             return Err(fault);
         }
         let at = if latest { common } else { time };
-        let mut up = |from: u32| {
-            let mut pose = Isometry2::identity();
-            for edge in self.path(from, ancestor) {
-                match edge.pose_at(at, tolerance) {
-                    Ok(step) => pose = step * pose,
-                    Err(fault) => worst.note(Some(fault)),
-                }
-            }
-            pose
-        };
-        let source_in_ancestor = up(source);
-        let target_in_ancestor = up(target);
+        let source_in_ancestor: P = self.compose(source, ancestor, at, tolerance, &mut worst);
+        let target_in_ancestor: P = self.compose(target, ancestor, at, tolerance, &mut worst);
         match worst.0 {
             Some(fault) => Err(fault),
             None => Ok(target_in_ancestor.inverse() * source_in_ancestor),
         }
+    }
+
+    /// `from`'s pose in its ancestor `to` at `at`, the faults of the edges
+    /// on the way noted in `worst`.
+    #[inline]
+    fn compose<P: PoseKind>(
+        &self,
+        from: u32,
+        to: u32,
+        at: f64,
+        tolerance: f64,
+        worst: &mut Worst,
+    ) -> P {
+        let mut pose = P::identity();
+        for edge in self.path(from, to) {
+            match edge.pose_at::<P>(at, tolerance) {
+                Ok(step) => pose = step * pose,
+                Err(fault) => worst.note(Some(fault)),
+            }
+        }
+        pose
     }
 
     /// Whether no transform was ever given to [`insert`](Self::insert),

@@ -42,9 +42,9 @@
 //! | `decompose/` | convex decomposition of concave polygons | [`details::convex_decomposition`] |
 //! | `sat/` | SAT between convex cores; `faces`: the walk over `A − B` and the support search | — |
 //! | `query` | the pair queries and their [`Contact`] | [`intersects`], [`query()`], [`Contact`], [`details::penetration`] |
-//! | `point_query` | a point against a shape | [`distance_to_point`], [`contains_point`] |
+//! | `point_query` | a point against a shape; a padded footprint against a point (an obstacle of zero size: laser and cloud points) | [`distance_to_point`], [`contains_point`], [`point_contact`] |
 //! | `motion` | rigid motions and their swept boxes | [`Motion`] |
-//! | `toi/` | time of impact; `translation`: two polygons in closed form | [`time_of_impact`], [`Impact`] |
+//! | `toi/` | time of impact; `translation`: two polygons in closed form; `point`: a footprint against a point in closed form | [`time_of_impact`], [`point_time_of_impact`], [`Impact`] |
 //! | `boxtree` | a box tree over edges, for validation and decomposition | — |
 //!
 //! [`details`] holds what tests, benchmarks and tuning need and a planner
@@ -65,7 +65,7 @@ mod toi;
 
 pub use convex::ConvexPolygon;
 pub use motion::Motion;
-pub use point_query::{contains_point, distance_to_point};
+pub use point_query::{contains_point, distance_to_point, point_contact};
 pub use polygon::{
     Convexity, PolygonError, SimplePolygon, MAX_CONCAVE_VERTICES, MAX_COORDINATE, MAX_VERTICES,
 };
@@ -73,7 +73,7 @@ pub(crate) use primitives::unit;
 pub use primitives::{cross, length_tolerance, Aabb, Point, Vector};
 pub use query::{intersects, query, Contact};
 pub use shape::{Circle, CompoundPolygon, PolygonBuilder, Shape, ShapeError};
-pub use toi::{time_of_impact, Impact};
+pub use toi::{point_time_of_impact, time_of_impact, Impact};
 
 /// The parts of the geometry a planner does not need: single steps of the
 /// queries, the convex decomposition, validation without building, and the

@@ -1,7 +1,8 @@
 //! Point queries against any shape: distance and containment, through the
-//! same pieces (cores inflated by a radius) as the shape–shape queries.
+//! same pieces (cores inflated by a radius) as the shape–shape queries; the
+//! contact of a padded footprint with a point ([`point_contact`]).
 
-use super::query::{piece, piece_count};
+use super::query::{piece, piece_count, query_pieces, Contact, PointTarget};
 use super::sat::{separation, Core};
 use super::{length_tolerance, Point, Shape};
 
@@ -29,4 +30,24 @@ pub fn contains_point(shape: &Shape, point: Point) -> bool {
         let p = piece(shape, i);
         separation(p.core, Core::point(&point)).value - p.radius <= tol
     })
+}
+
+/// The contact of `footprint` inflated by `padding` (A) with `point` (B, an
+/// obstacle of zero size): [`query`](super::query()) with B a point, the
+/// same conventions and tolerance policy
+/// (`tol = length_tolerance(max(|footprint|, |point|, padding))`).
+///
+/// * `Colliding { depth, axis }` when the point is in the padded footprint
+///   or within `tol` of it (touching: depth 0): `depth` is how far inside it
+///   is (for a convex footprint, its distance to the padded boundary; for a
+///   concave one the deepest piece's, a lower bound, as in
+///   [`query`](super::query())); the MTV `-axis * depth` moves the
+///   footprint off the point.
+/// * `Apart { distance, axis, closest: Some((on_footprint, point)) }`: the
+///   exact clearance from the padded footprint to the point, the unit axis
+///   from the footprint toward it.
+///
+/// A point that is not finite cannot be measured: colliding (fail safe).
+pub fn point_contact(footprint: &Shape, point: Point, padding: f64) -> Contact {
+    query_pieces(footprint, &PointTarget(point), padding)
 }

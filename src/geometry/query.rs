@@ -286,6 +286,74 @@ impl Circle {
     }
 }
 
+/// What shape A is measured against: a union of convex pieces (a shape,
+/// or a single point) and the box that sets its tolerance scale. The
+/// queries are generic over it, so a point is measured by the same loop,
+/// the same pair test and the same tolerance rule as a shape.
+pub(crate) trait Pieces {
+    /// Number of pieces.
+    fn count(&self) -> usize;
+    /// Piece `index < count()`.
+    fn piece(&self, index: usize) -> Piece<'_>;
+    /// Bounding box (tolerance scale).
+    fn bounds(&self) -> Aabb;
+}
+
+impl Pieces for Shape {
+    #[inline]
+    fn count(&self) -> usize {
+        piece_count(self)
+    }
+    #[inline]
+    fn piece(&self, index: usize) -> Piece<'_> {
+        piece(self, index)
+    }
+    #[inline]
+    fn bounds(&self) -> Aabb {
+        self.aabb()
+    }
+}
+
+/// A single point as B: one piece, the point as its core, radius 0 (a
+/// circle of radius 0).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PointTarget(pub Point);
+
+impl Pieces for PointTarget {
+    #[inline]
+    fn count(&self) -> usize {
+        1
+    }
+    #[inline]
+    fn piece(&self, _: usize) -> Piece<'_> {
+        Piece {
+            core: Core::point(&self.0),
+            radius: 0.0,
+            aabb: self.bounds(),
+        }
+    }
+    #[inline]
+    fn bounds(&self) -> Aabb {
+        Aabb {
+            min: self.0,
+            max: self.0,
+        }
+    }
+}
+
+/// [`query`] of `a` against any [`Pieces`]: the loop over piece pairs with
+/// its box pruning, under [`query`]'s tolerance.
+pub(crate) fn query_pieces(a: &Shape, b: &impl Pieces, padding: f64) -> Contact {
+    let padding = sanitize(padding);
+    let scale = a
+        .aabb()
+        .magnitude()
+        .max(b.bounds().magnitude())
+        .max(padding);
+    let tol = length_tolerance(scale);
+    query_placed(piece_count(a), |i| piece(a, i), b, padding, tol)
+}
+
 pub(crate) fn piece_count(shape: &Shape) -> usize {
     match shape {
         Shape::Convex(_) | Shape::Circle(_) => 1,
@@ -492,14 +560,15 @@ fn more_relevant(best: Contact, candidate: Contact) -> Contact {
 }
 
 /// [`query`] of a shape A given as its pieces already placed
-/// (`a_piece(i)` for `i < a_count`, not inflated by `padding`) against `b`,
+/// (`a_piece(i)` for `i < a_count`, not inflated by `padding`) against `b`
+/// (a shape or a point),
 /// with the caller's tolerance `tol` (that of [`query`] for the placed A):
 /// the same loop, so the same answer as [`query`] on the placed shape,
 /// without building it (time of impact, [`super::toi`]).
 pub(crate) fn query_placed<'a>(
     a_count: usize,
     a_piece: impl Fn(usize) -> Piece<'a>,
-    b: &Shape,
+    b: &impl Pieces,
     padding: f64,
     tol: f64,
 ) -> Contact {
@@ -507,8 +576,8 @@ pub(crate) fn query_placed<'a>(
     let mut best: Option<Contact> = None;
     for i in 0..a_count {
         let pa = a_piece(i).inflated(padding);
-        for j in 0..piece_count(b) {
-            let pb = piece(b, j);
+        for j in 0..b.count() {
+            let pb = b.piece(j);
             if let Some(best) = &best {
                 let box_gap = pa.aabb.distance(&pb.aabb) - (pa.radius + pb.radius);
                 if box_gap > tol && box_gap >= best.distance() {

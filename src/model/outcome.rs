@@ -63,6 +63,12 @@ impl Summary {
         }
     }
 
+    /// The rank of [`nearest`](Self::nearest): minus its depth when it
+    /// collides, else its clearance; lower is nearer (infinite: none).
+    pub fn nearest_rank(&self) -> f64 {
+        self.nearest_rank
+    }
+
     /// Takes in the summary of other obstacles, numbered as in this one
     /// (a report over several frames: each frame's span of one index).
     /// Ties resolve as in [`record`](Self::record): `self`'s nearest stays

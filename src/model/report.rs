@@ -1,6 +1,7 @@
 //! What the monitor answers: the whole report, and the decision alone.
 
 use super::{ObstacleOutcome, Status};
+use crate::geometry::{Contact, Point};
 
 /// One report, mirroring `sat_collision_msgs/CollisionReport`.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,6 +23,53 @@ pub struct Report {
     pub nearest_obstacle_id: String,
     /// Obstacles in the order of the monitor's obstacles (zones, array, instances).
     pub outcomes: Vec<ObstacleOutcome>,
+    /// One entry per enabled point source (scan, point cloud, range), in
+    /// the order of `observation_sources`.
+    pub sources: Vec<SourceOutcome>,
+}
+
+/// A point source in a [`Report`]: its points against the padded
+/// footprint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceOutcome {
+    /// The source's name (`observation_sources`): the entry's id.
+    pub name: String,
+    /// [`Status::Ok`], or what the source holds against the answer
+    /// (`no_source_data`, `stale_source`, `invalid_source`, a transform's
+    /// status).
+    pub status: Status,
+    /// Some of its points are inside the padded footprint and the points of
+    /// all sources together inside it reach `min_points`.
+    pub colliding: bool,
+    /// Points of its latest message in use.
+    pub points: usize,
+    /// Its points inside the padded footprint (touching counts).
+    pub points_inside: usize,
+    /// The contact of its nearest point (the deepest inside, when some
+    /// are), in the report's frame: the clearance, or the depth and MTV;
+    /// `None` without a point or a placement.
+    pub contact: Option<Contact>,
+    /// That point, in the report's frame.
+    pub point: Option<Point>,
+}
+
+impl SourceOutcome {
+    /// The clearance to its nearest point (m): 0 when one is inside,
+    /// infinite without a point.
+    pub fn distance(&self) -> f64 {
+        self.contact.map_or(f64::INFINITY, |c| c.distance())
+    }
+
+    /// How near its nearest point is, as a report ranks obstacles (see
+    /// [`Summary::nearest_rank`](super::Summary::nearest_rank)): minus the
+    /// depth when inside, else the clearance.
+    pub fn rank(&self) -> f64 {
+        match self.contact {
+            Some(c) if c.colliding() => -c.depth(),
+            Some(c) => c.distance(),
+            None => f64::INFINITY,
+        }
+    }
 }
 
 /// The decision alone: what the monitor's `flag` returns, equal to the
@@ -47,6 +95,7 @@ impl Default for Report {
             min_distance: f64::INFINITY,
             nearest_obstacle_id: String::new(),
             outcomes: Vec::new(),
+            sources: Vec::new(),
         }
     }
 }

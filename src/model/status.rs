@@ -35,6 +35,12 @@ pub enum Status {
     /// The obstacle array is older than `obstacles_timeout` (by arrival or
     /// by stamp).
     StaleObstacles,
+    /// See [`Cause::NoSourceData`].
+    NoSourceData,
+    /// See [`Cause::StaleSource`].
+    StaleSource,
+    /// See [`Cause::InvalidSource`].
+    InvalidSource,
     /// See [`Cause::Overloaded`].
     Overloaded,
     /// See [`Cause::TransformConflict`].
@@ -104,7 +110,7 @@ pub enum Status {
 
 impl Status {
     /// Every status, in declaration order.
-    pub const ALL: [Status; 37] = [
+    pub const ALL: [Status; 40] = [
         Status::Ok,
         Status::NoClock,
         Status::ClockStalled,
@@ -114,6 +120,9 @@ impl Status {
         Status::InvalidFootprint,
         Status::NoObstacles,
         Status::StaleObstacles,
+        Status::NoSourceData,
+        Status::StaleSource,
+        Status::InvalidSource,
         Status::Overloaded,
         Status::TransformConflict,
         Status::InvalidTransform,
@@ -156,6 +165,9 @@ impl Status {
             Status::InvalidFootprint => "invalid_footprint",
             Status::NoObstacles => "no_obstacles",
             Status::StaleObstacles => "stale_obstacles",
+            Status::NoSourceData => "no_source_data",
+            Status::StaleSource => "stale_source",
+            Status::InvalidSource => "invalid_source",
             Status::Overloaded => "overloaded",
             Status::TransformConflict => "transform_conflict",
             Status::InvalidTransform => "invalid_transform",
@@ -250,6 +262,16 @@ pub enum Cause {
     /// The obstacle array is older than `obstacles_timeout` (by arrival or
     /// by stamp).
     StaleObstacles,
+    /// An enabled sensor source (`observation_sources`) has sent nothing
+    /// yet.
+    NoSourceData,
+    /// A sensor source's latest message is older than its `source_timeout`
+    /// (by arrival or by stamp).
+    StaleSource,
+    /// A sensor source's latest message could not be read: malformed
+    /// (fields missing, sizes inconsistent, an unsupported datatype),
+    /// over the point limit, or a reading outside its limits (REP 117).
+    InvalidSource,
     /// Newer obstacle information arrived but has not been taken in within
     /// the monitor's overload timeout: the node is behind.
     Overloaded,
@@ -299,6 +321,9 @@ impl From<Cause> for Status {
             Cause::InvalidFootprint => Status::InvalidFootprint,
             Cause::NoObstacles => Status::NoObstacles,
             Cause::StaleObstacles => Status::StaleObstacles,
+            Cause::NoSourceData => Status::NoSourceData,
+            Cause::StaleSource => Status::StaleSource,
+            Cause::InvalidSource => Status::InvalidSource,
             Cause::Overloaded => Status::Overloaded,
             Cause::TransformConflict => Status::TransformConflict,
             Cause::InvalidTransform => Status::InvalidTransform,

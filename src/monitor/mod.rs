@@ -35,6 +35,7 @@ mod inputs;
 mod obstacle_set;
 mod paths;
 mod predict;
+mod sources;
 mod state;
 
 pub mod clock;
@@ -42,7 +43,9 @@ mod motion;
 mod placement;
 
 pub use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
-pub use config::{MonitorConfig, DEFAULT_OVERLOAD_TIMEOUT, DEFAULT_TRANSFORM_TOLERANCE};
+pub use config::{
+    MonitorConfig, SourceKind, SourceSpec, DEFAULT_OVERLOAD_TIMEOUT, DEFAULT_TRANSFORM_TOLERANCE,
+};
 pub use inputs::is_stale;
 pub use motion::{
     path_times, MotionImpact, PathCheck, Prediction, Sweep, DEFAULT_TIME_HORIZON,

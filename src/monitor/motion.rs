@@ -32,6 +32,11 @@ pub struct MotionImpact {
     /// Index in [`Monitor::obstacles`](super::Monitor::obstacles); `None`
     /// for the fail-safe answer.
     pub obstacle: Option<usize>,
+    /// When the contact is with a point of a sensor source: the source's
+    /// position in [`MonitorConfig::sources`](super::MonitorConfig::sources)
+    /// (and `obstacle` is `None`); name it with
+    /// [`Monitor::impact_id`](super::Monitor::impact_id).
+    pub source: Option<usize>,
     /// The robot frame's pose at `time`, in the global frame.
     pub pose: Isometry2<f64>,
     /// `time` is the exact first contact; false: a lower bound (rotation).

@@ -19,6 +19,9 @@ pub struct InstanceUpdate {
     pub stamp: f64,
     /// The obstacle, validated.
     pub obstacle: Obstacle,
+    /// Its own lifetime (s; a polygon source's `source_timeout`, 0 =
+    /// never); `None`: `obstacles_timeout`.
+    pub lifetime: Option<f64>,
     /// When it arrived (s).
     pub received: f64,
 }
@@ -146,14 +149,16 @@ impl ObstacleSet {
         Ok(())
     }
 
-    /// The earliest time at which an instance expires with `timeout`.
+    /// The earliest time at which an instance expires: with `timeout`, or
+    /// with its own lifetime (a polygon source's `source_timeout`); a
+    /// lifetime of 0 never expires.
     pub fn next_expiry(&self, timeout: f64) -> Option<f64> {
-        if timeout <= 0.0 {
-            return None;
-        }
         self.instances
             .values()
-            .map(|i| i.expiry(timeout))
+            .filter_map(|i| {
+                let lifetime = i.payload.lifetime(timeout);
+                (lifetime > 0.0).then(|| i.expiry(lifetime))
+            })
             .reduce(f64::min)
     }
 
@@ -218,8 +223,17 @@ impl ObstacleSet {
     /// Drops the instances `gone` says so of (their obstacles with them).
     /// Returns how many.
     pub(super) fn drop_instances(&mut self, mut gone: impl FnMut(&Instance) -> bool) -> usize {
+        self.drop_instances_where(|_, i| gone(i))
+    }
+
+    /// Drops the instances whose id `gone` names. Returns how many.
+    pub(super) fn drop_instances_by_id(&mut self, mut gone: impl FnMut(&str) -> bool) -> usize {
+        self.drop_instances_where(|id, _| gone(id))
+    }
+
+    fn drop_instances_where(&mut self, mut gone: impl FnMut(&str, &Instance) -> bool) -> usize {
         let before = self.instances.len();
-        self.instances.retain(|_, i| !gone(i));
+        self.instances.retain(|id, i| !gone(id, i));
         let count = before - self.instances.len();
         if count > 0 {
             let start = self.instances_start();

@@ -4,7 +4,7 @@
 
 use super::motion::{MotionImpact, PathCheck};
 use super::state::Monitor;
-use crate::broadphase::{uncancelled, Cancel, Cancelled, PoseCheck};
+use crate::broadphase::{uncancelled, Cancel, Cancelled, Near, NearPoints, Nearest, PoseCheck};
 use crate::geometry::{Aabb, Impact, Motion, Shape};
 use crate::model::{Cause, Status, Verdict};
 use nalgebra::Isometry2;
@@ -106,12 +106,59 @@ impl Monitor {
             }
             check.invalid_obstacles += part.invalid_obstacles;
         }
+        self.check_points_at_poses(footprint, poses, padding, &mut check, cancel)?;
         check.first_collision = check.colliding.iter().position(|&c| c);
         let invalid = (check.invalid_obstacles > 0).then_some(Cause::InvalidObstacle);
         Ok(TrajectoryCheck::judged(
             self.obstacles_verdict(now, invalid),
             check,
         ))
+    }
+
+    /// The sources' points at each pose (global frame) of `footprint`:
+    /// the clearance to the nearest point into `check.distance`, and a
+    /// collision where the points of all sources together inside the
+    /// padded footprint reach `min_points`, as the flag counts them.
+    fn check_points_at_poses(
+        &self,
+        footprint: &Shape,
+        poses: &[Isometry2<f64>],
+        padding: f64,
+        check: &mut PoseCheck,
+        cancel: &Cancel,
+    ) -> Result<(), Cancelled> {
+        let need = self.config.min_points.max(1);
+        let mut inside = vec![0usize; poses.len()];
+        for source in self.placed_sources() {
+            let from_global = source.placement.to_global.map(|p| p.inverse());
+            let placed: Vec<Shape> = poses
+                .iter()
+                .map(|pose| match &from_global {
+                    Some(from) => footprint.transformed(&(from * pose)),
+                    None => footprint.transformed(pose),
+                })
+                .collect();
+            let Some(region) = placed
+                .iter()
+                .map(|shape| shape.aabb().inflated(padding.max(0.0)))
+                .reduce(|a, b| a.union(&b))
+            else {
+                continue;
+            };
+            let mut near = source.points.near(&region);
+            for (k, shape) in placed.iter().enumerate() {
+                cancel.check()?;
+                let nearest = near.nearest(shape, padding);
+                check.distance[k] = check.distance[k].min(nearest.distance);
+                if nearest.colliding && inside[k] < need {
+                    inside[k] += source.points.count_inside(shape, padding, need - inside[k]);
+                }
+            }
+        }
+        for (colliding, inside) in check.colliding.iter_mut().zip(inside) {
+            *colliding |= inside >= need;
+        }
+        Ok(())
     }
 
     /// The planner's question about a whole path: `footprint` (robot
@@ -167,64 +214,34 @@ impl Monitor {
                 .map(|(p, t)| (Motion::segment(&p[0], &p[1], t[1] - t[0]), t[1] - t[0]))
                 .collect(),
         };
-        // Per group: its obstacles near the box the whole path sweeps
-        // (nearest first), then every pose's clearance and every segment's
-        // first contact from that one list.
-        let mut first: Option<(usize, usize, Impact)> = None;
+        // Per group (and per point source): its obstacles near the box the
+        // whole path sweeps (nearest first), then every pose's clearance and
+        // every segment's first contact from that one list.
+        let mut first: Option<(usize, Hit, Impact)> = None;
         for (group, placement) in self.placed_groups() {
-            let from_global = placement.to_global.map(|p| p.inverse());
-            let local = |m: &Motion| match &from_global {
-                Some(from) => m.transformed(from),
-                None => *m,
-            };
-            let moved: Vec<(Motion, f64, Aabb)> = segments
-                .iter()
-                .map(|(m, d)| {
-                    let m = local(m);
-                    (m, *d, m.swept_aabb(footprint, padding, *d))
-                })
-                .collect();
-            let Some(region) = moved
-                .iter()
-                .map(|(_, _, swept)| *swept)
-                .reduce(|a, b| a.union(&b))
-            else {
-                continue;
-            };
-            let mut near = self.set.span(group).near(&region);
-            for (k, clearance) in check.clearance.iter_mut().enumerate() {
-                cancel.check()?;
-                let pose = match &from_global {
-                    Some(from) => from * poses[k],
-                    None => poses[k],
-                };
-                let placed = footprint.transformed(&pose);
-                *clearance = clearance.min(near.nearest(&placed, padding).distance);
-            }
-            // Segments after one where this group already has a contact
-            // cannot hold an earlier one.
-            let last = first.map_or(moved.len(), |(k, _, _)| k + 1);
-            for (k, (motion, duration, swept)) in moved.iter().enumerate().take(last) {
-                cancel.check()?;
-                let horizon = match first {
-                    Some((fk, _, hit)) if fk == k => hit.time,
-                    _ => *duration,
-                };
-                if let Some((i, hit)) =
-                    near.first_impact(footprint, motion, horizon, padding, Some(swept))
-                {
-                    let earlier = match first {
-                        Some((fk, _, b)) => k < fk || hit.time < b.time,
-                        None => true,
-                    };
-                    if earlier {
-                        first = Some((k, i, hit));
-                    }
-                    break;
-                }
+            let walk = PathWalk::new(placement.to_global, &segments, footprint, padding);
+            if let Some(region) = walk.region() {
+                let near = self.set.span(group).near(&region);
+                walk.run(
+                    near,
+                    poses,
+                    &mut check.clearance,
+                    &mut first,
+                    Hit::Obstacle,
+                    cancel,
+                )?;
             }
         }
-        if let Some((k, obstacle, hit)) = first {
+        for source in self.placed_sources() {
+            let walk = PathWalk::new(source.placement.to_global, &segments, footprint, padding);
+            if let Some(region) = walk.region() {
+                let near = source.points.near(&region);
+                let index = source.index;
+                let hit = move |_| Hit::Source(index);
+                walk.run(near, poses, &mut check.clearance, &mut first, hit, cancel)?;
+            }
+        }
+        if let Some((k, target, hit)) = first {
             let (segment, _) = &segments[k];
             let travelled: f64 = segments[..k].iter().map(|(m, d)| m.speed() * d).sum();
             let t0 = times.first().copied().unwrap_or(0.0);
@@ -232,7 +249,8 @@ impl Monitor {
             check.distance_to_collision = Some(travelled + segment.speed() * hit.time);
             check.impact = Some(MotionImpact {
                 time: times[k] - t0 + hit.time,
-                obstacle: Some(obstacle),
+                obstacle: target.obstacle(),
+                source: target.source(),
                 pose: segment.pose_at(hit.time),
                 exact: hit.exact,
             });
@@ -248,6 +266,7 @@ impl Monitor {
                 check.impact = Some(MotionImpact {
                     time: 0.0,
                     obstacle: None,
+                    source: None,
                     pose: poses[0],
                     exact: false,
                 });
@@ -255,5 +274,167 @@ impl Monitor {
             }
         }
         Ok(check)
+    }
+}
+
+/// What a path or a motion touches first: an obstacle of the index, or a
+/// point of a sensor source (their positions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Hit {
+    Obstacle(usize),
+    Source(usize),
+}
+
+impl Hit {
+    pub(super) fn obstacle(self) -> Option<usize> {
+        match self {
+            Hit::Obstacle(i) => Some(i),
+            Hit::Source(_) => None,
+        }
+    }
+
+    pub(super) fn source(self) -> Option<usize> {
+        match self {
+            Hit::Source(i) => Some(i),
+            Hit::Obstacle(_) => None,
+        }
+    }
+}
+
+/// What lies near a path, as [`Monitor::check_path`] asks it: the
+/// obstacles of a span ([`Near`]) or the points of a source
+/// ([`NearPoints`]).
+trait NearQuery {
+    fn nearest(&mut self, footprint: &Shape, padding: f64) -> Nearest;
+    fn first_impact(
+        &mut self,
+        footprint: &Shape,
+        motion: &Motion,
+        duration: f64,
+        padding: f64,
+        swept: Option<&Aabb>,
+    ) -> Option<(usize, Impact)>;
+}
+
+impl NearQuery for Near<'_> {
+    fn nearest(&mut self, footprint: &Shape, padding: f64) -> Nearest {
+        Near::nearest(self, footprint, padding)
+    }
+
+    fn first_impact(
+        &mut self,
+        footprint: &Shape,
+        motion: &Motion,
+        duration: f64,
+        padding: f64,
+        swept: Option<&Aabb>,
+    ) -> Option<(usize, Impact)> {
+        Near::first_impact(self, footprint, motion, duration, padding, swept)
+    }
+}
+
+impl NearQuery for NearPoints<'_> {
+    fn nearest(&mut self, footprint: &Shape, padding: f64) -> Nearest {
+        NearPoints::nearest(self, footprint, padding)
+    }
+
+    fn first_impact(
+        &mut self,
+        footprint: &Shape,
+        motion: &Motion,
+        duration: f64,
+        padding: f64,
+        swept: Option<&Aabb>,
+    ) -> Option<(usize, Impact)> {
+        NearPoints::first_impact(self, footprint, motion, duration, padding, swept)
+    }
+}
+
+/// A path seen from one obstacle group's (or source's) frame.
+struct PathWalk<'a> {
+    from_global: Option<Isometry2<f64>>,
+    /// Each segment's motion in the frame, its duration and its swept box.
+    moved: Vec<(Motion, f64, Aabb)>,
+    footprint: &'a Shape,
+    padding: f64,
+}
+
+impl<'a> PathWalk<'a> {
+    fn new(
+        to_global: Option<Isometry2<f64>>,
+        segments: &[(Motion, f64)],
+        footprint: &'a Shape,
+        padding: f64,
+    ) -> Self {
+        let from_global = to_global.map(|p| p.inverse());
+        let moved = segments
+            .iter()
+            .map(|(m, d)| {
+                let m = match &from_global {
+                    Some(from) => m.transformed(from),
+                    None => *m,
+                };
+                (m, *d, m.swept_aabb(footprint, padding, *d))
+            })
+            .collect();
+        PathWalk {
+            from_global,
+            moved,
+            footprint,
+            padding,
+        }
+    }
+
+    /// The box the whole path sweeps (none for no segment).
+    fn region(&self) -> Option<Aabb> {
+        self.moved
+            .iter()
+            .map(|(_, _, swept)| *swept)
+            .reduce(|a, b| a.union(&b))
+    }
+
+    /// Every pose's clearance into `clearance`, and the first contact
+    /// over the segments into `first` when earlier than it.
+    fn run(
+        &self,
+        mut near: impl NearQuery,
+        poses: &[Isometry2<f64>],
+        clearance: &mut [f64],
+        first: &mut Option<(usize, Hit, Impact)>,
+        hit: impl Fn(usize) -> Hit,
+        cancel: &Cancel,
+    ) -> Result<(), Cancelled> {
+        for (k, clearance) in clearance.iter_mut().enumerate() {
+            cancel.check()?;
+            let pose = match &self.from_global {
+                Some(from) => from * poses[k],
+                None => poses[k],
+            };
+            let placed = self.footprint.transformed(&pose);
+            *clearance = clearance.min(near.nearest(&placed, self.padding).distance);
+        }
+        // Segments after one where something already has a contact cannot
+        // hold an earlier one.
+        let last = first.map_or(self.moved.len(), |(k, _, _)| k + 1);
+        for (k, (motion, duration, swept)) in self.moved.iter().enumerate().take(last) {
+            cancel.check()?;
+            let horizon = match *first {
+                Some((fk, _, hit)) if fk == k => hit.time,
+                _ => *duration,
+            };
+            if let Some((i, contact)) =
+                near.first_impact(self.footprint, motion, horizon, self.padding, Some(swept))
+            {
+                let earlier = match *first {
+                    Some((fk, _, b)) => k < fk || contact.time < b.time,
+                    None => true,
+                };
+                if earlier {
+                    *first = Some((k, hit(i), contact));
+                }
+                break;
+            }
+        }
+        Ok(())
     }
 }

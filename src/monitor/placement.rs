@@ -110,6 +110,10 @@ pub(super) struct Placements {
     /// The footprint in the global frame (`None`: identity), when there is
     /// a valid footprint.
     pub(super) footprint: Option<Result<Option<Isometry2<f64>>, Cause>>,
+    /// Aligned with the monitor's sources: each enabled point source's
+    /// latest message placed (a source without usable data: the identity,
+    /// never used).
+    pub(super) sources: Vec<Result<Placement, Cause>>,
 }
 
 impl Placements {

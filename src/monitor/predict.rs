@@ -3,6 +3,7 @@
 
 use super::inputs::{Twist, Velocity};
 use super::motion::{MotionImpact, Prediction, Sweep};
+use super::paths::Hit;
 use super::placement::Transforms;
 use super::state::Monitor;
 use crate::geometry::{Impact, Motion, Shape, Vector};
@@ -127,9 +128,10 @@ impl Monitor {
             .unwrap_or_else(Isometry2::identity);
         let global = motion.transformed(&to_global);
         let impact = self.first_impact(&body_shape, &motion, horizon, self.config.padding);
-        let impact = impact.map(|(obstacle, hit)| MotionImpact {
+        let impact = impact.map(|(target, hit)| MotionImpact {
             time: hit.time,
-            obstacle: Some(obstacle),
+            obstacle: target.obstacle(),
+            source: target.source(),
             pose: global.pose_at(hit.time),
             exact: hit.exact,
         });
@@ -145,6 +147,16 @@ impl Monitor {
         }
     }
 
+    /// The id of what `impact` touches: an obstacle's id, or a source's
+    /// name; `None` for the fail-safe answer.
+    pub fn impact_id(&self, impact: &MotionImpact) -> Option<&str> {
+        match (impact.obstacle, impact.source) {
+            (Some(i), _) => self.obstacles().get(i).map(|o| o.id.as_str()),
+            (None, Some(i)) => self.config.sources.get(i).map(|s| s.name.as_str()),
+            (None, None) => None,
+        }
+    }
+
     /// The first contact of `shape` (body frame) moved by `motion` (in the
     /// footprint's frame) over `[0, duration]`, over every placed group:
     /// the obstacle (index in [`obstacles`](Self::obstacles)) and the
@@ -155,8 +167,8 @@ impl Monitor {
         motion: &Motion,
         duration: f64,
         padding: f64,
-    ) -> Option<(usize, Impact)> {
-        let mut best: Option<(usize, Impact)> = None;
+    ) -> Option<(Hit, Impact)> {
+        let mut best: Option<(Hit, Impact)> = None;
         for (group, placement) in self.placed_groups() {
             let moved = match &placement.pose {
                 Some(pose) => motion.transformed(pose),
@@ -166,7 +178,21 @@ impl Monitor {
             let span = self.set.span(group);
             if let Some((i, hit)) = span.first_impact(shape, &moved, horizon, padding) {
                 if best.is_none_or(|(_, b)| hit.time < b.time) {
-                    best = Some((i, hit));
+                    best = Some((Hit::Obstacle(i), hit));
+                }
+            }
+        }
+        // Each point source's points, as obstacles of zero size.
+        for source in self.placed_sources() {
+            let moved = match &source.placement.pose {
+                Some(pose) => motion.transformed(pose),
+                None => *motion,
+            };
+            let horizon = best.map_or(duration, |(_, b)| b.time);
+            let first = source.points.first_impact(shape, &moved, horizon, padding);
+            if let Some((_, hit)) = first {
+                if best.is_none_or(|(_, b)| hit.time < b.time) {
+                    best = Some((Hit::Source(source.index), hit));
                 }
             }
         }

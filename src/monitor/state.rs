@@ -4,13 +4,14 @@
 use super::config::MonitorConfig;
 use super::inputs::{
     is_stale, ArrayState, Footprint, FootprintFault, FootprintShape, Instance, InstanceState, Now,
-    ObstacleArray, Stamped, Velocity,
+    ObstacleArray, SourceData, Stamped, Velocity,
 };
 use super::obstacle_set::{held_vertices, Group, InstanceUpdate, InstancesApplied, ObstacleSet};
 use super::placement::{self, Frames, NoTransforms, Placements, Transforms};
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
 use crate::model::{
-    Cause, FirstCause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, Status, Summary, Verdict,
+    Cause, FirstCause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, SourceOutcome, Status,
+    Summary, Verdict,
 };
 use std::ops::Range;
 use std::sync::Arc;
@@ -36,6 +37,10 @@ pub struct Monitor {
     pub(super) placements: Placements,
     /// The robot's latest velocity (see [`Monitor::predict`]).
     pub(super) velocity: Option<Velocity>,
+    /// Each configured source's latest message (aligned with
+    /// [`MonitorConfig::sources`]; `None`: nothing yet, or a polygon
+    /// source).
+    pub(super) sources: Vec<Option<SourceData>>,
 }
 
 /// A copy shares the obstacle set (cheap: what a report or a planner query
@@ -52,6 +57,7 @@ impl Clone for Monitor {
             builder: PolygonBuilder::default(),
             placements: self.placements.clone(),
             velocity: self.velocity.clone(),
+            sources: self.sources.clone(),
         }
     }
 }
@@ -64,6 +70,7 @@ impl Monitor {
             config,
             ..Default::default()
         };
+        monitor.align_sources(&[]);
         monitor.replace();
         monitor
     }
@@ -76,8 +83,12 @@ impl Monitor {
     /// Replaces the settings; a new global frame places the inputs
     /// again, without TF (see [`place`](Self::place)).
     pub fn set_config(&mut self, config: MonitorConfig) {
-        let replace = config.global_frame != self.config.global_frame;
-        self.config = config;
+        let replace = config.global_frame != self.config.global_frame
+            || config.sources != self.config.sources;
+        let old = std::mem::replace(&mut self.config, config);
+        if old.sources != self.config.sources {
+            self.align_sources(&old.sources);
+        }
         if replace {
             self.replace();
         }
@@ -178,6 +189,19 @@ impl Monitor {
                 shape,
                 placements.footprint.as_ref(),
             ));
+        }
+        placements.sources.clear();
+        for (spec, data) in self.config.sources.iter().zip(&self.sources) {
+            placements.sources.push(match data {
+                Some(data) if spec.enabled && data.payload.fault.is_none() => frames.group(
+                    tf,
+                    &data.frame_id,
+                    data.stamp,
+                    shape,
+                    placements.footprint.as_ref(),
+                ),
+                _ => Ok(placement::Placement::default()),
+            });
         }
         self.placements = placements;
     }
@@ -328,6 +352,7 @@ impl Monitor {
             stamp,
             obstacle,
             received: now,
+            lifetime: None,
         }])
         .stale
         .is_empty()
@@ -363,9 +388,13 @@ impl Monitor {
                     stamp: update.stamp,
                     received: update.received,
                     generation,
-                    payload: InstanceState { vertices },
+                    payload: InstanceState {
+                        vertices,
+                        lifetime: update.lifetime,
+                    },
                 };
-                if instance.is_stale(update.received, timeout) {
+                let lifetime = instance.payload.lifetime(timeout);
+                if instance.is_stale(update.received, lifetime) {
                     stale.push((update.obstacle.id.clone(), update.received - update.stamp));
                 }
                 set.upsert(instance, update.obstacle);
@@ -386,15 +415,9 @@ impl Monitor {
     /// instances.
     pub fn expire_instances(&mut self, now: f64) -> usize {
         let timeout = self.config.obstacles_timeout;
-        if timeout <= 0.0 {
-            return 0;
-        }
         let expired = |received: f64, stamp: f64| is_stale(timeout, now, received, stamp);
-        let any = self
-            .set
-            .instances
-            .values()
-            .any(|i| i.is_stale(now, timeout))
+        let gone = |i: &Instance| i.is_stale(now, i.payload.lifetime(timeout));
+        let any = self.set.instances.values().any(gone)
             || self
                 .set
                 .rejected_instance
@@ -409,7 +432,20 @@ impl Monitor {
             {
                 set.rejected_instance = None;
             }
-            let count = set.drop_instances(|i| i.is_stale(now, timeout));
+            let count = set.drop_instances(gone);
+            set.shrink();
+            count
+        })
+    }
+
+    /// Drops the instances whose id starts with `prefix` (a polygon
+    /// source's, `<name>/`, when it is disabled). Returns how many.
+    pub fn drop_instances_of(&mut self, prefix: &str) -> usize {
+        if !self.set.instances.keys().any(|id| id.starts_with(prefix)) {
+            return 0;
+        }
+        self.change_set(|set| {
+            let count = set.drop_instances_by_id(|id| id.starts_with(prefix));
             set.shrink();
             count
         })
@@ -487,7 +523,8 @@ impl Monitor {
         let refused_instance = set
             .rejected_instance
             .map(|r| Cause::RejectedObstacles(r.rejection));
-        if set.array.is_none() && set.instances.is_empty() && set.zones_len == 0 {
+        let nothing = set.array.is_none() && set.instances.is_empty() && set.zones_len == 0;
+        if nothing && !self.any_source_data() {
             first.note(refused_instance.or(Some(Cause::NoObstacles)));
             return;
         }
@@ -508,6 +545,9 @@ impl Monitor {
             first.note(Some(Cause::Overloaded));
         }
         first.note(refused_instance);
+        for index in 0..self.config.sources.len() {
+            first.note(self.source_cause(index, now));
+        }
     }
 
     /// Every cause that holds against the report at `now`, one entry per
@@ -545,7 +585,7 @@ impl Monitor {
                 self.set
                     .span(group)
                     .any_collision(placement.footprint(footprint), self.config.padding)
-            })
+            }) || self.points_collide(footprint)
         });
         let invalid = self.set.any_invalid().then_some(Cause::InvalidObstacle);
         self.verdict(now, [invalid, None]).flag(geometry)
@@ -571,6 +611,7 @@ impl Monitor {
             min_distance: f64::INFINITY,
             nearest_obstacle_id: String::new(),
             outcomes: Vec::with_capacity(self.obstacles().len()),
+            sources: Vec::new(),
         };
         self.evaluate_into(now, &mut report);
         report
@@ -623,14 +664,31 @@ impl Monitor {
                 summary.merge(&part);
             }
         }
+        let mut sources = std::mem::take(&mut report.sources);
+        let inside = self.source_outcomes(self.footprint(), self.now(now), &mut sources);
+        let points_collide = inside >= self.config.min_points.max(1);
         report.min_distance = summary.min_distance;
-        if let Some(i) = summary.nearest {
-            report.nearest_obstacle_id.push_str(&obstacles[i].id);
+        // The nearest of the obstacles and the sources' nearest points
+        // (ties: the obstacle).
+        let nearest_source = sources
+            .iter()
+            .filter(|s| s.contact.is_some())
+            .min_by(|a, b| a.rank().total_cmp(&b.rank()))
+            .filter(|s| s.rank() < summary.nearest_rank() || summary.nearest.is_none());
+        report.min_distance = sources
+            .iter()
+            .map(SourceOutcome::distance)
+            .fold(summary.min_distance, f64::min);
+        match (nearest_source, summary.nearest) {
+            (Some(source), _) => report.nearest_obstacle_id.push_str(&source.name),
+            (None, Some(i)) => report.nearest_obstacle_id.push_str(&obstacles[i].id),
+            (None, None) => {}
         }
+        report.sources = sources;
         let invalid = summary.any_invalid.then_some(Cause::InvalidObstacle);
         let decision = self
             .verdict(now, [invalid, None])
-            .flag(summary.any_colliding);
+            .flag(summary.any_colliding || points_collide);
         report.colliding = decision.colliding;
         report.valid = decision.valid;
         report.status = decision.status;

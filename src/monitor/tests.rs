@@ -555,6 +555,7 @@ fn instances_are_bounded_in_number_and_vertices_and_refusals_are_reported() {
         stamp: 0.0,
         obstacle: obstacle(&format!("big{k}"), degenerate(big, 10.0 + 3.0 * k as f64)),
         received: 0.1 * k as f64,
+        lifetime: None,
     });
     let refused = m.upsert_instances(updates).refused;
     assert_eq!(refused, [("big4".to_owned(), Rejection::TooManyVertices)]);
@@ -584,6 +585,7 @@ fn instances_are_bounded_in_number_and_vertices_and_refusals_are_reported() {
         stamp: 0.0,
         obstacle: obstacle(&format!("i{k}"), square(10.0 + k as f64, 0.0, 0.2)),
         received: 0.0,
+        lifetime: None,
     });
     let refused = m.upsert_instances(updates).refused;
     assert_eq!(

@@ -7,7 +7,7 @@ pub use super::native::NativeAllocError;
 use super::native::{resize_results, set_string};
 use crate::geometry::{Point, Vector};
 use crate::model::{Obstacle, ObstacleGeometry, Report};
-use crate::monitor::Prediction;
+use crate::monitor::{MotionImpact, Prediction, SourceSpec};
 use nalgebra::{Isometry2, Vector2};
 use r2r::builtin_interfaces::msg::Time;
 use r2r::geometry_msgs::msg::{Point32, Polygon, Pose};
@@ -44,6 +44,17 @@ pub fn obstacle(msg: &r2r::sat_collision_msgs::msg::Obstacle) -> Obstacle {
 /// The id an obstacle instance gets in reports: `instance_<id>`.
 pub fn instance_id(id: i64) -> String {
     format!("instance_{id}")
+}
+
+/// The report's id of polygon `id` of the polygon source `source`:
+/// `<source>/<id>`.
+pub fn source_instance_id(source: &str, id: i64) -> String {
+    format!("{}{id}", source_instance_prefix(source))
+}
+
+/// What the ids of a polygon source's polygons start with.
+pub fn source_instance_prefix(source: &str) -> String {
+    format!("{source}/")
 }
 
 /// A planar pose: position and yaw from the quaternion (roll and pitch
@@ -98,15 +109,21 @@ pub fn fill_native_collision_report(
     msg: &mut NativeMsg<CollisionReport>,
     report: &Report,
     obstacles: &[Obstacle],
+    sources: &[SourceSpec],
     prediction: Option<&Prediction>,
     stamp: Duration,
 ) -> Result<(), NativeAllocError> {
     let impact = prediction.and_then(|p| p.impact);
     msg.time_to_collision = impact.map_or(-1.0, |i| i.time);
-    let predicted = impact
-        .and_then(|i| i.obstacle)
-        .and_then(|i| obstacles.get(i))
-        .map_or("", |o| o.id.as_str());
+    let predicted = match impact {
+        Some(MotionImpact {
+            obstacle: Some(i), ..
+        }) => obstacles.get(i).map_or("", |o| o.id.as_str()),
+        Some(MotionImpact {
+            source: Some(i), ..
+        }) => sources.get(i).map_or("", |s| s.name.as_str()),
+        _ => "",
+    };
     set_string(&mut msg.predicted_obstacle_id, predicted)?;
     set_string(
         &mut msg.prediction_status,
@@ -122,8 +139,28 @@ pub fn fill_native_collision_report(
     msg.min_distance = report.min_distance;
     set_string(&mut msg.nearest_obstacle_id, &report.nearest_obstacle_id)?;
     let n = report.outcomes.len().min(obstacles.len());
-    let results = resize_results(&mut msg.results, n)?;
+    let results = resize_results(&mut msg.results, n + report.sources.len())?;
     let zero = Vector::zeros();
+    let (results, source_results) = results.split_at_mut(n);
+    for (out, source) in source_results.iter_mut().zip(&report.sources) {
+        let contact = source.contact;
+        set_string(&mut out.id, &source.name)?;
+        set_string(&mut out.status, source.status.as_str())?;
+        out.colliding = source.colliding;
+        out.penetration_depth = contact.map_or(0.0, |c| c.depth());
+        let mtv = contact.map_or(zero, |c| c.mtv());
+        (out.mtv.x, out.mtv.y, out.mtv.z) = (mtv.x, mtv.y, 0.0);
+        // No point at all: nothing is near (infinite, as min_distance).
+        out.distance = source.distance();
+        let axis = contact.map_or(zero, |c| c.axis());
+        (
+            out.separating_axis.x,
+            out.separating_axis.y,
+            out.separating_axis.z,
+        ) = (axis.x, axis.y, 0.0);
+        out.exact = true;
+        out.points_inside = u32::try_from(source.points_inside).unwrap_or(u32::MAX);
+    }
     for ((out, obstacle), outcome) in results.iter_mut().zip(obstacles).zip(&report.outcomes) {
         let contact = outcome.contact;
         set_string(&mut out.id, &obstacle.id)?;
@@ -140,6 +177,7 @@ pub fn fill_native_collision_report(
             out.separating_axis.z,
         ) = (axis.x, axis.y, 0.0);
         out.exact = outcome.exact;
+        out.points_inside = 0;
     }
     Ok(())
 }
@@ -187,6 +225,7 @@ mod tests {
                         distance: contact.map_or(0.0, |c| c.distance()),
                         separating_axis: vector3(contact.map_or(Vector::zeros(), |c| c.axis())),
                         exact: outcome.exact,
+                        points_inside: 0,
                     }
                 })
                 .collect(),
@@ -241,8 +280,15 @@ mod tests {
             monitor.set_footprint(frame, &square(shift, 0.0, 0.5), 0.0);
             let report = monitor.evaluate(0.0);
             let stamp = Duration::new(100 + step as u64, 5_000 * step as u32);
-            fill_native_collision_report(&mut native, &report, monitor.obstacles(), None, stamp)
-                .expect("native report");
+            fill_native_collision_report(
+                &mut native,
+                &report,
+                monitor.obstacles(),
+                &[],
+                None,
+                stamp,
+            )
+            .expect("native report");
             let want = expected(&report, monitor.obstacles(), stamp);
             assert_eq!(CollisionReport::from_native(&native), want, "step {step}");
             assert_eq!(want.results.len(), count, "step {step}");

@@ -204,8 +204,12 @@ pub enum InstanceInput {
         frame_id: String,
         /// Header stamp (s).
         stamp: f64,
-        /// The instance's id (reported as `instance_<id>`).
+        /// The instance's id (reported as `instance_<id>`, or
+        /// `<source>/<id>` for a polygon source's).
         id: i64,
+        /// The polygon source it came from (its position in
+        /// `observation_sources`); `None`: `obstacle_instances`.
+        source: Option<usize>,
         /// The polygon's points.
         points: Vec<Point>,
     },
@@ -217,6 +221,11 @@ impl InstanceInput {
     /// Reads a native obstacle instance; more points than a polygon may
     /// have are refused unread.
     pub fn read(msg: &NativeInstance) -> InstanceInput {
+        Self::read_from(msg, None)
+    }
+
+    /// [`read`](Self::read) for the polygon source at `source`.
+    pub fn read_from(msg: &NativeInstance, source: Option<usize>) -> InstanceInput {
         let mut frame_id = String::new();
         if let Err(r) = frame_into(&msg.header.frame_id, &mut frame_id) {
             return InstanceInput::Rejected(r);
@@ -230,6 +239,7 @@ impl InstanceInput {
             frame_id,
             stamp: native::seconds(&msg.header.stamp),
             id: msg.polygon.id,
+            source,
             points: out,
         }
     }
@@ -576,11 +586,11 @@ impl PendingInner {
     fn queue_instance(&mut self, input: InstanceInput, arrival: Arrival) {
         let queued = &mut self.queued.instances;
         let id = match &input {
-            InstanceInput::Instance { id, .. } => Some(*id),
+            InstanceInput::Instance { id, source, .. } => Some((*id, *source)),
             InstanceInput::Rejected(_) => None,
         };
         let same = |(queued, _): &(InstanceInput, Arrival)| match queued {
-            InstanceInput::Instance { id: q, .. } => Some(*q) == id,
+            InstanceInput::Instance { id: q, source, .. } => Some((*q, *source)) == id,
             InstanceInput::Rejected(_) => id.is_none(),
         };
         let old = queued.iter().position(same);

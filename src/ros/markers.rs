@@ -34,9 +34,22 @@ pub const NS_PENETRATION: &str = "penetration";
 pub const NS_LABELS: &str = "labels";
 /// The footprint swept along the velocity, and where it first touches.
 pub const NS_PREDICTION: &str = "prediction";
+/// Namespace of the sensor sources' points inside the padded footprint
+/// (one `POINTS` marker).
+pub const NS_SOURCE_POINTS: &str = "source_points";
+/// Namespace of each sensor source's nearest point: its clearance segment
+/// from the footprint (a sphere at the point when it is inside), and its
+/// label (id: the source's position in the report).
+pub const NS_SOURCE_NEAREST: &str = "source_nearest";
+
+/// Points drawn inside the footprint at most (a marker of 24,000 points is
+/// 0.6 MB at 10 Hz for nothing a viewer can tell apart).
+pub const MAX_DRAWN_SOURCE_POINTS: usize = 5_000;
 
 // visualization_msgs/Marker type and action values.
 const ARROW: i32 = 0;
+const SPHERE: i32 = 2;
+const POINTS: i32 = 8;
 const LINE_STRIP: i32 = 4;
 const LINE_LIST: i32 = 5;
 const TEXT_VIEW_FACING: i32 = 9;
@@ -136,6 +149,9 @@ pub struct MarkerInput<'a> {
     pub obstacles_revision: u64,
     /// The prediction along the velocity, when there is one.
     pub prediction: Option<&'a Prediction>,
+    /// The sources' points inside the padded footprint, in the report's
+    /// frame (at most [`MAX_DRAWN_SOURCE_POINTS`]).
+    pub source_points: &'a [Point],
     /// The markers' stamp.
     pub stamp: Duration,
 }
@@ -357,6 +373,7 @@ impl MarkerBuilder {
             frame.pair(id, &visual);
             frame.text(id, visual.anchor, label);
         }
+        frame.sources(report, input.source_points);
         for &(ns, id) in self.live.difference(&frame.live) {
             frame.markers.push(Marker {
                 header: header(frame.frame_id, frame.stamp),
@@ -402,6 +419,59 @@ impl Frame<'_> {
         let m = self.marker(ns, id, LINE_STRIP, width(OUTLINE_WIDTH));
         m.points = points;
         m.color = color;
+    }
+
+    /// The sensor sources: their points inside the footprint, and each
+    /// one's nearest point with its clearance segment and a label.
+    fn sources(&mut self, report: &Report, inside: &[Point]) {
+        if !inside.is_empty() {
+            let size = 0.05;
+            let m = self.marker(
+                NS_SOURCE_POINTS,
+                0,
+                POINTS,
+                Vector3 {
+                    x: size,
+                    y: size,
+                    z: 0.0,
+                },
+            );
+            m.points = inside.iter().map(ros_point).collect();
+            m.color = colliding_color();
+        }
+        for (k, source) in report.sources.iter().enumerate() {
+            let (Some(contact), Some(point)) = (source.contact, source.point) else {
+                continue;
+            };
+            let id = i32::try_from(k).unwrap_or(i32::MAX);
+            let label = match contact.closest() {
+                Some((on_footprint, _)) if !contact.colliding() => {
+                    let m = self.marker(NS_SOURCE_NEAREST, id, LINE_LIST, width(AXIS_WIDTH));
+                    m.points = vec![ros_point(&on_footprint), ros_point(&point)];
+                    m.color = clear_color();
+                    format!("{}: {:.3} m", source.name, contact.distance())
+                }
+                _ => {
+                    let d = 0.08;
+                    let m =
+                        self.marker(NS_SOURCE_NEAREST, id, SPHERE, Vector3 { x: d, y: d, z: d });
+                    m.pose.position = ros_point(&point);
+                    m.color = if contact.colliding() {
+                        colliding_color()
+                    } else {
+                        clear_color()
+                    };
+                    format!(
+                        "{}: {} inside, depth {:.3} m",
+                        source.name,
+                        source.points_inside,
+                        contact.depth()
+                    )
+                }
+            };
+            // Labels of sources: negative ids, apart from the obstacles'.
+            self.text(-1 - id, point, label);
+        }
     }
 
     fn text(&mut self, id: i32, at: Point, text: String) {
@@ -489,6 +559,7 @@ mod tests {
             groups: &groups,
             obstacles_revision: monitor.obstacle_set().revision(),
             prediction: None,
+            source_points: &[],
             stamp: Duration::ZERO,
         })
     }

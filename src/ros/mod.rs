@@ -8,5 +8,6 @@ pub mod markers;
 pub(crate) mod native;
 pub mod node;
 pub mod params;
+pub mod sources;
 pub mod spin;
 pub mod tf;

@@ -37,8 +37,14 @@ use r2r_msg_gen::{
     sat_collision_msgs__msg__ObstacleResult__Sequence__fini as fini_results,
     sat_collision_msgs__msg__ObstacleResult__Sequence__init as init_results,
     sat_collision_msgs__msg__Obstacle__Sequence as ObstacleSequence,
+    sensor_msgs__msg__PointField as NativePointField,
+    sensor_msgs__msg__PointField__Sequence as PointFieldSequence,
 };
-use r2r_rcl::{rosidl_runtime_c__String as NativeString, rosidl_runtime_c__String__assignn};
+use r2r_rcl::{
+    rosidl_runtime_c__String as NativeString, rosidl_runtime_c__String__assignn,
+    rosidl_runtime_c__float__Sequence as FloatSequence,
+    rosidl_runtime_c__uint8__Sequence as ByteSequence,
+};
 
 /// A rosidl sequence type (`data`, `size`, `capacity`) of `Item`s.
 ///
@@ -66,6 +72,9 @@ sequences! {
     PoseSequence => NativePoseStamped,
     TransformSequence => NativeTransform,
     ResultSequence => NativeResult,
+    FloatSequence => f32,
+    ByteSequence => u8,
+    PointFieldSequence => NativePointField,
 }
 
 /// How many elements a sequence holds (its `size`; nothing else is read).

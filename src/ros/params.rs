@@ -3,15 +3,17 @@
 //! message naming it), and `set_parameters` requests are checked the same
 //! way and refused for parameters that only apply at start-up. Names,
 //! checks, descriptions and which may change at run time all come from
-//! [`PARAMS`].
+//! [`PARAMS`] and, for each sensor source in `observation_sources`, from
+//! [`SOURCE_PARAMS`] (`<name>.<suffix>`).
 
-use crate::config::{param, ConfigError, NodeConfig, Value, PARAMS};
+use crate::config::{ConfigError, NodeConfig, Value, PARAMS, SOURCE_PARAMS};
 use indexmap::IndexMap;
 use r2r::{Parameter, ParameterValue, RosParams};
 
-/// The node's parameters, shared with r2r's parameter services.
+/// The node's parameters, shared with r2r's parameter services, and the
+/// notes start-up left for the log ([`Params::notes`]).
 #[derive(Clone, Debug, Default)]
-pub struct Params(pub NodeConfig);
+pub struct Params(pub NodeConfig, Vec<String>);
 
 fn value(v: &ParameterValue) -> Value {
     match v {
@@ -19,12 +21,12 @@ fn value(v: &ParameterValue) -> Value {
         ParameterValue::Integer(i) => Value::Integer(*i),
         ParameterValue::Double(d) => Value::Double(*d),
         ParameterValue::String(s) => Value::String(s.clone()),
-        ParameterValue::NotSet => Value::Other("not set"),
+        ParameterValue::StringArray(list) => Value::StringArray(list.clone()),
+        ParameterValue::NotSet => Value::NotSet,
         ParameterValue::BoolArray(_) => Value::Other("bool array"),
         ParameterValue::ByteArray(_) => Value::Other("byte array"),
         ParameterValue::IntegerArray(_) => Value::Other("integer array"),
         ParameterValue::DoubleArray(_) => Value::Other("double array"),
-        ParameterValue::StringArray(_) => Value::Other("string array"),
     }
 }
 
@@ -34,7 +36,8 @@ fn to_ros(v: Value) -> ParameterValue {
         Value::Integer(i) => ParameterValue::Integer(i),
         Value::Double(d) => ParameterValue::Double(d),
         Value::String(s) => ParameterValue::String(s),
-        Value::Other(_) => ParameterValue::NotSet,
+        Value::StringArray(list) => ParameterValue::StringArray(list),
+        Value::NotSet | Value::Other(_) => ParameterValue::NotSet,
     }
 }
 
@@ -51,6 +54,27 @@ impl Params {
     pub fn get(&self, name: &str) -> Option<ParameterValue> {
         self.0.get(name).map(to_ros)
     }
+
+    /// What start-up accepted and ignored (a nav2 source parameter this
+    /// node does not read, a parameter of another source type, a source
+    /// not in `observation_sources`): one line each, for the node's log.
+    pub fn notes(&self) -> &[String] {
+        &self.1
+    }
+}
+
+/// Declares `key` (first taking it out, so that the declarations keep the
+/// tables' order) with its value and description.
+fn declare(
+    params: &mut IndexMap<String, Parameter>,
+    key: String,
+    value: Value,
+    description: &'static str,
+) {
+    params.shift_remove(&key);
+    let mut parameter = Parameter::new(to_ros(value));
+    parameter.description = description;
+    params.insert(key, parameter);
 }
 
 impl RosParams for Params {
@@ -60,23 +84,22 @@ impl RosParams for Params {
         _param: Option<Parameter>,
         params: &mut IndexMap<String, Parameter>,
     ) -> r2r::Result<()> {
+        // Everything given at start-up (a params file, `-p`): checked as a
+        // whole, so that a source's parameters are read against its type
+        // and a typo stops the node instead of being silently ignored.
+        let given: Vec<(String, Value)> = params
+            .iter()
+            .filter_map(|(key, p)| Some((key.strip_prefix(prefix)?.to_owned(), value(&p.value))))
+            .collect();
+        self.1 = self.0.start_up(&given).map_err(to_r2r)?;
         for spec in PARAMS {
             let key = format!("{prefix}{}", spec.name);
-            if let Some(given) = params.shift_remove(&key) {
-                spec.set(&mut self.0, &value(&given.value))
-                    .map_err(to_r2r)?;
-            }
-            let mut parameter = Parameter::new(to_ros(spec.get(&self.0)));
-            parameter.description = spec.description;
-            params.insert(key, parameter);
+            declare(params, key, spec.get(&self.0), spec.description);
         }
-        // Anything else given at start-up (a params file, `-p`): the standard ROS
-        // names pass, a typo stops the node instead of being silently ignored.
-        for (key, given) in params.iter() {
-            if let Some(name) = key.strip_prefix(prefix) {
-                if param(name).is_none() {
-                    NodeConfig::check_other(name, &value(&given.value)).map_err(to_r2r)?;
-                }
+        for source in &self.0.sources {
+            for param in SOURCE_PARAMS.iter().filter(|p| p.applies_to(source.kind)) {
+                let key = format!("{prefix}{}.{}", source.name, param.spec.name);
+                declare(params, key, param.spec.get(source), param.spec.description);
             }
         }
         Ok(())
@@ -94,16 +117,19 @@ impl RosParams for Params {
     }
 
     fn check_parameter(&self, name: &str, v: &ParameterValue) -> r2r::Result<()> {
-        let spec = param(name).ok_or(r2r::Error::InvalidParameterName {
-            name: name.to_owned(),
-        })?;
-        if !spec.runtime {
+        let runtime = self
+            .0
+            .runtime(name)
+            .ok_or(r2r::Error::InvalidParameterName {
+                name: name.to_owned(),
+            })?;
+        if !runtime {
             return Err(r2r::Error::ParameterValueConv {
                 name: name.to_owned(),
                 msg: "read at start-up only; restart the node to change it".to_owned(),
             });
         }
         let mut scratch = self.0.clone();
-        spec.set(&mut scratch, &value(v)).map_err(to_r2r)
+        scratch.set(name, &value(v)).map_err(to_r2r)
     }
 }

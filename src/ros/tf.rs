@@ -5,9 +5,10 @@
 //! before anything is stored, and a message with more transforms than
 //! [`MAX_TRANSFORMS_PER_MESSAGE`] is refused unread. A transform whose
 //! frame ids cannot be read cannot be attached to a frame: it is dropped
-//! and counted. One with a NaN or a quaternion that is not a rotation is
+//! and counted. Each transform is kept in 3-D with its planar projection
+//! ([`Transform`]). One with a NaN or a quaternion that is not a rotation is
 //! stored as its frame's fault ([`crate::frames`]): lookups through that
-//! frame then fail until a good transform arrives. What the tree refused
+//! frame, planar or 3-D, then fail until a good transform arrives. What the tree refused
 //! (and the frames it evicted at its limit) is counted in a [`TfIntake`]
 //! for the node's throttled warnings. The native reading is
 //! `ros::native`'s.
@@ -16,7 +17,7 @@
 
 use super::inputs::Arrival;
 use super::native;
-use crate::frames::{planar_transform, FrameTree, InsertError};
+use crate::frames::{FrameTree, InsertError, Transform};
 use r2r_msg_gen::tf2_msgs__msg__TFMessage as NativeTfMessage;
 
 /// Most transforms read from one TF message; a larger message is refused
@@ -119,15 +120,20 @@ impl TfBuffer {
             let parent = parent.strip_prefix('/').unwrap_or(parent);
             let child = child.strip_prefix('/').unwrap_or(child);
             let (tr, q) = (&t.transform.translation, &t.transform.rotation);
-            let transform = planar_transform([tr.x, tr.y, tr.z], [q.x, q.y, q.z, q.w]);
+            // Planar and 3-D: a refused transform is refused for both.
+            let transform = Transform::new([tr.x, tr.y, tr.z], [q.x, q.y, q.z, q.w]);
             if transform.is_err() {
                 self.intake.faults += 1;
             }
             let stamp = native::seconds(&t.header.stamp);
-            match self
-                .tree
-                .insert(parent, child, stamp, transform, is_static, arrival.time)
-            {
+            match self.tree.insert_transform(
+                parent,
+                child,
+                stamp,
+                transform,
+                is_static,
+                arrival.time,
+            ) {
                 Ok(()) => {}
                 Err(InsertError::SecondParent) => self.intake.second_parents += 1,
                 Err(InsertError::SelfTransform) => self.intake.self_transforms += 1,

@@ -316,3 +316,60 @@ fn obstacle_line_finds_block_and_flow_ids() {
     assert_eq!(obstacle_line(text, "frame_id"), None);
     assert_eq!(obstacle_line(text, "zz"), None);
 }
+
+#[test]
+fn point_sets_are_obstacles_of_zero_size() {
+    let text = "footprint: [[0.5, 0.3], [-0.5, 0.3], [-0.5, -0.3], [0.5, -0.3]]\n\
+                points:\n  - id: scan\n    points: [[1.5, 0.0], [0.5, 0.3], [0.4, 0.1], [2.0, -0.5]]\n\
+                velocity: [1.0, 0.0, 0.0]\n";
+    let scene = Scene::from_yaml(text, Path::new("points.yaml")).expect("scene");
+    let report = scene.evaluate();
+    let lines = report.point_lines();
+    assert_eq!(lines.len(), 1);
+    // (0.5, 0.3) touches a corner, (0.4, 0.1) is 0.1 inside: two inside.
+    assert_eq!(lines[0].points_inside, 2);
+    assert!(lines[0].colliding && report.colliding() && report.valid());
+    assert!((lines[0].penetration_depth - 0.1).abs() < 1e-12);
+    assert_eq!(lines[0].mtv, [-0.09999999999999998, 0.0]);
+    assert_eq!(lines[0].distance, Some(0.0));
+    assert_eq!(lines[0].time_to_collision, Some(0.0));
+    // Without the two inside: 1.0 m clear, met after 1.0 s at 1 m/s.
+    let text = text.replace("[0.5, 0.3], [0.4, 0.1], ", "");
+    let scene = Scene::from_yaml(&text, Path::new("points.yaml")).expect("scene");
+    let report = scene.evaluate();
+    let line = &report.point_lines()[0];
+    assert_eq!((line.points_inside, line.colliding), (0, false));
+    assert!((line.distance.expect("a point") - 1.0).abs() < 1e-12);
+    let ttc = line.time_to_collision.expect("a contact ahead");
+    assert!((ttc - 1.0).abs() < 1e-9, "{ttc}");
+    assert!(!report.colliding());
+    let first = report.first_contact().expect("first contact");
+    assert_eq!(first.id, "scan");
+    let json = report.to_json();
+    assert_eq!(json.points.len(), 1);
+}
+
+#[test]
+fn min_points_and_bad_point_sets() {
+    let base = "footprint: [[0.5, 0.3], [-0.5, 0.3], [-0.5, -0.3], [0.5, -0.3]]\n";
+    let scene = |extra: &str| Scene::from_yaml(&format!("{base}{extra}"), Path::new("p.yaml"));
+    let two = "points:\n  - {id: a, points: [[0, 0]]}\n  - {id: b, points: [[0.1, 0], [5, 5]]}\n";
+    let report = scene(&format!("{two}min_points: 3\n"))
+        .expect("scene")
+        .evaluate();
+    assert!(!report.colliding(), "two points inside, three needed");
+    let report = scene(&format!("{two}min_points: 2\n"))
+        .expect("scene")
+        .evaluate();
+    assert!(report.colliding());
+    assert!(report.point_lines().iter().all(|l| l.colliding));
+    for bad in [
+        "points:\n  - {id: a, points: [[.nan, 0]]}\n",
+        "points:\n  - {id: a, points: [[1e300, 0]]}\n",
+        "points:\n  - {id: a, points: [[0, 0]]}\n  - {id: a, points: [[1, 0]]}\n",
+        "obstacles:\n  - {id: a, circle: {center: [3, 0], radius: 1}}\npoints:\n  - {id: a, points: [[0, 0]]}\n",
+        "points:\n  - {id: a, points: [[0, 0]]}\nmin_points: 0\n",
+    ] {
+        assert!(scene(bad).is_err(), "{bad}");
+    }
+}

@@ -8,6 +8,9 @@
 //!   convex decomposition;
 //! * `toi_properties`: time of impact against a dense-sampling reference
 //!   and parry2d;
+//! * `points`: points as obstacles (`point_contact`,
+//!   `point_time_of_impact`, the engine's `PointSet`) against a reference of
+//!   outlines, crossing numbers and rays;
 //! * `fuzz_corpus`, `fuzz_regressions`: the fuzz targets' corpora and
 //!   findings through `fuzz_support` (also included by `fuzz/fuzz_targets/`).
 //!
@@ -28,6 +31,7 @@ mod decomposition_properties;
 mod fuzz_corpus;
 mod fuzz_regressions;
 mod fuzz_support;
+mod points;
 mod polygon_validation;
 mod properties;
 mod reference;

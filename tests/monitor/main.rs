@@ -9,6 +9,8 @@
 //!   nothing;
 //! * `params_table`: the parameter table against the README and
 //!   `config/sat_collision.yaml`;
+//! * `sensors`: laser scans, point clouds and range readings into points
+//!   (`sat_collision::sensors`) against an independent reference;
 //! * `cli`: the `sat_collision` binary as a user runs it (and the demo's
 //!   command line with the `ros` feature).
 //!
@@ -29,4 +31,5 @@ mod frames;
 mod frames_properties;
 mod motion;
 mod params_table;
+mod sensors;
 mod steady_state_allocation;

@@ -2,9 +2,10 @@
 //! two documents that repeat it, so that none of the three can drift:
 //! `config/sat_collision.yaml` (every parameter at its default, with its
 //! range and whether it changes at run time in the comment above it) and
-//! the README's table under "### Parameters".
+//! the README's table under "### Parameters"; and the sensor sources'
+//! table (`SOURCE_PARAMS`) against the README's "#### Sensor sources".
 
-use sat_collision::config::{Kind, ParamSpec, PARAMS};
+use sat_collision::config::{Kind, ParamSpec, SourceConfig, PARAMS, SOURCE_PARAMS};
 use std::path::Path;
 
 fn read(relative: &str) -> String {
@@ -70,11 +71,28 @@ fn params_file_holds_every_parameter_at_its_default() {
                 assert!(value.is_f64(), "{name}: {value:?} should be a double");
                 assert_eq!(value.as_f64(), Some(default), "{name}: default");
             }
+            Kind::Integer { default, .. } => {
+                assert_eq!(
+                    value.as_i64(),
+                    Some(default),
+                    "{name}: an integer, the default"
+                )
+            }
             Kind::Bool { default, .. } => {
                 assert_eq!(
                     value.as_bool(),
                     Some(default),
                     "{name}: a bool, the default"
+                )
+            }
+            Kind::TextList { default, .. } => {
+                let list: Option<Vec<&str>> = value
+                    .as_sequence()
+                    .and_then(|items| items.iter().map(|item| item.as_str()).collect());
+                assert_eq!(
+                    list.as_deref(),
+                    Some(default),
+                    "{name}: a list of strings, the default"
                 )
             }
             Kind::Text { default, .. } => {
@@ -115,16 +133,14 @@ struct Row {
     runtime: String,
 }
 
-fn readme_rows() -> Vec<Row> {
+/// The cells of the first table after the line `heading`, header first,
+/// every row with as many cells as the header.
+fn readme_table(heading: &str) -> Vec<Vec<String>> {
     let readme = read("README.md");
     let section = readme
-        .split_once("\n### Parameters\n")
-        .expect("README has a ### Parameters section")
+        .split_once(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("README has a {heading} section"))
         .1;
-    let mut table = section
-        .lines()
-        .skip_while(|line| !line.starts_with('|'))
-        .take_while(|line| line.starts_with('|'));
     let cells = |line: &str| -> Vec<String> {
         line.trim()
             .trim_matches('|')
@@ -132,34 +148,70 @@ fn readme_rows() -> Vec<Row> {
             .map(|cell| cell.trim().to_owned())
             .collect()
     };
-    let header = cells(table.next().expect("a table"));
+    let mut lines = section
+        .lines()
+        .skip_while(|line| !line.starts_with('|'))
+        .take_while(|line| line.starts_with('|'));
+    let header = cells(lines.next().expect("a table"));
+    let rows: Vec<Vec<String>> = lines.skip(1).map(cells).collect(); // | --- | --- | ...
+    for row in &rows {
+        assert_eq!(row.len(), header.len(), "README {heading} row: {row:?}");
+    }
+    std::iter::once(header).chain(rows).collect()
+}
+
+fn readme_rows() -> Vec<Row> {
+    let mut table = readme_table("### Parameters").into_iter();
     assert_eq!(
-        header,
+        table.next().expect("a header"),
         ["name", "default", "range", "run-time change", "meaning"],
         "README parameter table columns"
     );
     table
-        .skip(1) // | --- | --- | ...
-        .map(|line| {
-            let c = cells(line);
-            assert_eq!(c.len(), 5, "README row: {line}");
-            Row {
-                name: c[0].trim_matches('`').to_owned(),
-                default: c[1].clone(),
-                range: c[2].clone(),
-                runtime: c[3].clone(),
-            }
+        .map(|c| Row {
+            name: c[0].trim_matches('`').to_owned(),
+            default: c[1].clone(),
+            range: c[2].clone(),
+            runtime: c[3].clone(),
         })
         .collect()
 }
 
-fn check_row(spec: &ParamSpec, row: &Row) {
+/// A number as the README spells it: `1e6`, `3600`, `π`, `π/180`.
+fn number(text: &str) -> Option<f64> {
+    match text.trim() {
+        "π" => Some(std::f64::consts::PI),
+        "π/180" => Some(std::f64::consts::PI / 180.0),
+        other => other.parse().ok(),
+    }
+}
+
+/// `"[lo, hi]..."` with [`number`]'s spellings.
+fn readme_range(text: &str) -> Option<(f64, f64)> {
+    let (inside, _) = text.strip_prefix('[')?.split_once(']')?;
+    let (lo, hi) = inside.split_once(", ")?;
+    Some((number(lo)?, number(hi)?))
+}
+
+fn check_row<C>(spec: &ParamSpec<C>, row: &Row) {
     let name = spec.name;
     match spec.kind {
         Kind::Number { default, .. } => assert_eq!(
-            row.default.parse::<f64>().ok(),
+            number(&row.default),
             Some(default),
             "{name}: README default {}",
+            row.default
+        ),
+        Kind::Integer { default, .. } => assert_eq!(
+            row.default.parse::<f64>().ok(),
+            Some(default as f64),
+            "{name}: README default {}",
+            row.default
+        ),
+        Kind::TextList { default, .. } => assert_eq!(
+            serde_json::from_str::<Vec<String>>(&row.default).ok(),
+            Some(default.iter().map(|s| (*s).to_owned()).collect()),
+            "{name}: README default {} (a JSON list)",
             row.default
         ),
         Kind::Bool { default, .. } => assert_eq!(
@@ -178,7 +230,7 @@ fn check_row(spec: &ParamSpec, row: &Row) {
     match spec.range() {
         // `[lo, hi] unit`
         Some(range) => assert_eq!(
-            range_at_start(&row.range),
+            readme_range(&row.range),
             Some(range),
             "{name}: README range {}",
             row.range
@@ -200,5 +252,65 @@ fn readme_table_matches() {
     );
     for (spec, row) in PARAMS.iter().zip(&rows) {
         check_row(spec, row);
+    }
+}
+
+#[test]
+fn readme_sources_table_matches() {
+    let mut table = readme_table("#### Sensor sources").into_iter();
+    assert_eq!(
+        table.next().expect("a header"),
+        [
+            "parameter",
+            "types",
+            "default",
+            "range",
+            "run-time change",
+            "meaning"
+        ],
+        "README sensor sources table columns"
+    );
+    let rows: Vec<Vec<String>> = table.collect();
+    let names: Vec<String> = rows.iter().map(|row| row[0].clone()).collect();
+    let expected: Vec<String> = SOURCE_PARAMS
+        .iter()
+        .map(|param| format!("`<name>.{}`", param.spec.name))
+        .collect();
+    assert_eq!(
+        names, expected,
+        "the README's sensor sources table lists exactly config::SOURCE_PARAMS, in its order"
+    );
+    for (param, cells) in SOURCE_PARAMS.iter().zip(&rows) {
+        let name = param.spec.name;
+        let types = if param.kinds.len() == 4 {
+            "all".to_owned()
+        } else {
+            let kinds: Vec<&str> = param.kinds.iter().map(|k| k.as_str()).collect();
+            kinds.join(", ")
+        };
+        assert_eq!(cells[1], types, "{name}: README types");
+        let row = Row {
+            name: name.to_owned(),
+            default: cells[2].clone(),
+            range: cells[3].clone(),
+            runtime: cells[4].clone(),
+        };
+        // The defaults that are not the table's own: `type` has none, and
+        // one comes from a node parameter.
+        if name == "type" {
+            assert_eq!(row.default, "required", "{name}");
+        } else if let Some(node_param) = param.default_from {
+            assert_eq!(row.default, format!("`{node_param}`"), "{name}");
+        } else {
+            check_row::<SourceConfig>(&param.spec, &row);
+            continue;
+        }
+        let runtime = if param.spec.runtime { "yes" } else { "no" };
+        assert_eq!(row.runtime, runtime, "{name}: README run-time change");
+        assert_eq!(
+            readme_range(&row.range),
+            param.spec.range(),
+            "{name}: range"
+        );
     }
 }

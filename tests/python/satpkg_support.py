@@ -278,6 +278,24 @@ class RosPeer:
         assert len(response.values) == len(names), response
         return {n: parameter_value(v) for n, v in zip(names, response.values)}
 
+    def list_parameters(self, node_fqn, prefixes=()):
+        """The names ListParameters answers (every depth), sorted."""
+        from rcl_interfaces.srv import ListParameters
+
+        request = ListParameters.Request()
+        request.prefixes = list(prefixes)
+        response = self.call(ListParameters, f'{node_fqn}/list_parameters', request)
+        return sorted(response.result.names)
+
+    def describe_parameters(self, node_fqn, names):
+        """{name: description} through rcl_interfaces/srv/DescribeParameters."""
+        from rcl_interfaces.srv import DescribeParameters
+
+        request = DescribeParameters.Request()
+        request.names = list(names)
+        response = self.call(DescribeParameters, f'{node_fqn}/describe_parameters', request)
+        return {d.name: d.description for d in response.descriptors}
+
     def set_parameter(self, node_fqn, name, value):
         """(successful, reason) of one SetParameters request."""
         from rcl_interfaces.msg import Parameter
@@ -298,7 +316,10 @@ def parameter_value(msg):
         T.PARAMETER_INTEGER: 'integer_value',
         T.PARAMETER_DOUBLE: 'double_value',
         T.PARAMETER_STRING: 'string_value',
+        T.PARAMETER_STRING_ARRAY: 'string_array_value',
     }
+    if msg.type == T.PARAMETER_STRING_ARRAY:
+        return list(msg.string_array_value)
     if msg.type == T.PARAMETER_NOT_SET:
         return None
     assert msg.type in values, f'unexpected parameter type {msg.type}'
@@ -315,6 +336,9 @@ def to_parameter_value(value):
         return ParameterValue(type=T.PARAMETER_INTEGER, integer_value=value)
     if isinstance(value, float):
         return ParameterValue(type=T.PARAMETER_DOUBLE, double_value=value)
+    if isinstance(value, list):
+        return ParameterValue(type=T.PARAMETER_STRING_ARRAY,
+                              string_array_value=[str(v) for v in value])
     return ParameterValue(type=T.PARAMETER_STRING, string_value=str(value))
 
 

@@ -1,7 +1,7 @@
 """launch/sat_collision.launch.py.
 
 Without ROS (always run):
-* the file compiles, and its syntax tree declares exactly the five documented arguments,
+* the file compiles, and its syntax tree declares exactly the documented arguments (ARGUMENTS),
   uses each of them, and has a generate_launch_description function;
 * REMAPPINGS names every topic and the service of the README's table, by relative name.
 
@@ -13,7 +13,7 @@ colcon (the session's `colcon_workspace`, shared with test_colcon_layout.py), th
 
 with a stand-in `rviz2` package (a script that records its command line: RViz2 itself is
 not installable here), and:
-* `ros2 launch --show-args`: the five arguments with their defaults;
+* `ros2 launch --show-args`: the arguments with their defaults;
 * `ros2 topic list` / `ros2 service list`: every topic of the node and check_footprint
   under /robot1; the node's command line holds every remapping and the log level;
 * `ros2 param get` reads the file's values; `ros2 param set` applies a value in range and
@@ -25,7 +25,8 @@ not installable here), and:
 A second, short launch with use_sim_time:=true log_level:=debug checks those two.
 
 Where `ros2` comes from: a sourced regular ROS 2 install's, when it has `ros2 launch`;
-otherwise ../shared/ros2_cli beside the repository, installed once by its install.sh into
+otherwise ../shared/ros2_cli beside the repository (or, in a git worktree, beside its main
+checkout), installed once by its install.sh into
 .ros2/ros2_cli/<key>/ (a venv of its own that also sees .ros2/venv's packages, so that
 .ros2/venv stays exactly what scripts/requirements-ros.txt says, plus the
 composition_interfaces package it builds); otherwise these tests are skipped, saying why.
@@ -45,6 +46,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+from pathlib import Path
 
 import pytest
 import yaml
@@ -62,8 +64,25 @@ assert ros_peer  # a fixture, used by name below
 
 LAUNCH = ROOT / 'launch' / 'sat_collision.launch.py'
 ARGUMENTS = {'params_file', 'namespace', 'use_sim_time', 'use_rviz', 'log_level',
-             'use_namespaced_tf'}
-SHARED_CLI = ROOT.parent / 'shared' / 'ros2_cli'
+             'use_namespaced_tf', 'dds_profile'}
+
+
+def _find_shared_cli():
+    """../shared/ros2_cli beside the repository or, in a git worktree, beside the main
+    checkout (the parent of git's common directory); the first when neither has it."""
+    candidates = [ROOT.parent / 'shared' / 'ros2_cli']
+    try:
+        common = subprocess.run(['git', '-C', str(ROOT), 'rev-parse', '--path-format=absolute',
+                                 '--git-common-dir'], stdin=subprocess.DEVNULL,
+                                capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        common = ''
+    if common:
+        candidates.append(Path(common).parent.parent / 'shared' / 'ros2_cli')
+    return next((c for c in candidates if (c / 'install.sh').is_file()), candidates[0])
+
+
+SHARED_CLI = _find_shared_cli()
 NS = '/robot1'
 NODE = f'{NS}/{NODE_NAME}'
 # The launch's parameters file: non-default padding and publish_rate (defaults 0 and 10).
@@ -346,6 +365,10 @@ def test_launch_shows_the_documented_arguments(ros2_env):
     assert shown['use_namespaced_tf'] == "'false'"
     assert "FindPackageShare(pkg='sat_collision')" in shown['params_file'], out
     assert "'config' + 'sat_collision.yaml'" in shown['params_file'], out
+    # The default is the variable, else the installed profile (launch prints the first only,
+    # the description names the second).
+    assert shown['dds_profile'] == "EnvVar('FASTRTPS_DEFAULT_PROFILES_FILE')", out
+    assert 'config/fastdds_large_data.xml' in out, out
 
 
 def test_launch_topics_and_service_in_the_namespace(launched):

@@ -73,11 +73,16 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         'velocity_type': 'twist_stamped',
         'time_horizon': 3.5,
         'velocity_timeout': 0.25,
+        'observation_sources': ['front'],
+        'source_timeout': 4.0,
+        'min_points': 3,
     }
     assert sorted(changed) == sorted(PARAM_NAMES)
     assert all(changed[n] != params[n] for n in PARAM_NAMES)
     custom = tmp_path / 'custom.yaml'
-    custom.write_text(yaml.safe_dump({NODE_NAME: {'ros__parameters': changed}}))
+    # The source listed in observation_sources needs its type.
+    custom.write_text(yaml.safe_dump(
+        {NODE_NAME: {'ros__parameters': {**changed, 'front': {'type': 'scan'}}}}))
 
     ns_file, ns_custom, ns_plain = namespace('pfile'), namespace('pcustom'), namespace('pplain')
     with start_node(ns_file, params_file=PARAMS_FILE), \
@@ -102,7 +107,7 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         ok, reason = ros_peer.set_parameter(node, 'padding', 9.0)
         assert not ok and '[0, 5]' in reason, reason
         for name in RUNTIME_PARAMS:
-            value = {'fail_safe': False, 'max_service_checks': 2.0}.get(name, 0.5)
+            value = {'fail_safe': False, 'max_service_checks': 2.0, 'min_points': 2}.get(name, 0.5)
             ok, reason = ros_peer.set_parameter(node, name, value)
             assert ok, f'{name}: {reason}'
         for name in set(PARAM_NAMES) - set(RUNTIME_PARAMS):
@@ -147,6 +152,36 @@ BAD = [
      ['paddng', 'unknown parameter', 'did you mean `padding`']),
     ('unknown_name_cli', None, ['-p', 'colour:=red'],
      ['colour', 'unknown parameter', 'footprint_timeout']),
+    ('min_points_not_whole', '    min_points: 2.5\n', [],
+     ['min_points', '2.5 is not a whole number: expected an integer in [1, 1000000]']),
+    ('observation_sources_not_a_list', '    observation_sources: "scan"\n', [],
+     ['observation_sources', 'expected a list of strings, got string']),
+    ('source_without_type', '    observation_sources: ["scan"]\n', [],
+     ['scan.type', 'source scan (in observation_sources) has no type']),
+    ('source_listed_twice',
+     '    observation_sources: ["scan", "scan"]\n    scan:\n      type: "scan"\n', [],
+     ['observation_sources', 'source "scan" is listed twice']),
+    ('source_name_not_a_token', '    observation_sources: ["front-laser"]\n', [],
+     ['observation_sources', "'-' is not allowed"]),
+    ('source_typo_in_suffix',
+     '    base_frame: "base_link"\n'
+     '    observation_sources: ["cloud"]\n    cloud:\n      type: "pointcloud"\n'
+     '      min_heigth: 0.1\n', [],
+     ['cloud.min_heigth', 'did you mean `cloud.min_height`']),
+    ('pointcloud_without_base_frame',
+     '    observation_sources: ["cloud"]\n    cloud:\n      type: "pointcloud"\n', [],
+     ['cloud.type', 'needs base_frame']),
+    ('source_typo_in_name',
+     '    observation_sources: ["scan"]\n    scan:\n      type: "scan"\n'
+     '    scna:\n      topic: "scan"\n', [],
+     ['scna.topic', 'did you mean `scan.topic`']),
+    ('source_bad_type',
+     '    observation_sources: ["map"]\n    map:\n      type: "costmap"\n', [],
+     ['map.type', 'must be scan, pointcloud, range or polygon']),
+    ('source_value_out_of_range',
+     '    observation_sources: ["scan"]\n    scan:\n      type: "scan"\n'
+     '      source_timeout: -1.0\n', [],
+     ['scan.source_timeout', 'outside the allowed range [0, 3600]']),
 ]
 
 
@@ -177,3 +212,91 @@ def test_missing_params_file_stops_startup(tmp_path):
     assert rc != 0, output
     assert 'panicked' not in output, output
     assert str(path) in output, output
+
+
+# The sources of nav2 Jazzy's nav2_collision_monitor/params/collision_monitor_params.yaml,
+# as they are there, both listed; a nav2-only name on the scan source; nav2's
+# base_frame_id (where cloud heights are compared) as base_frame.
+NAV2_SOURCES = """\
+    base_frame: "base_footprint"
+    source_timeout: 5.0
+    observation_sources: ["scan", "pointcloud"]
+    scan:
+      type: "scan"
+      topic: "scan"
+      enabled: True
+      transport_type: "raw"
+    pointcloud:
+      type: "pointcloud"
+      topic: "/intel_realsense_r200_depth/points"
+      min_height: 0.1
+      max_height: 0.5
+      use_global_height: False
+      enabled: True
+"""
+
+
+def test_sources_from_a_nav2_params_file(ros_peer, tmp_path):
+    ns = namespace('psources')
+    node = f'{ns}/{NODE_NAME}'
+    with start_node(ns, params_file=_file(tmp_path, NAV2_SOURCES)):
+        # Declared: each source's parameters of its type, and only those.
+        names = ros_peer.list_parameters(node)
+        scan = ['scan.enabled', 'scan.source_timeout', 'scan.topic', 'scan.type']
+        cloud = ['pointcloud.enabled', 'pointcloud.max_height', 'pointcloud.min_height',
+                 'pointcloud.min_range', 'pointcloud.source_timeout', 'pointcloud.topic',
+                 'pointcloud.type', 'pointcloud.use_global_height']
+        # The name nav2 reads and this node ignores stays as given, not declared.
+        assert [n for n in names if n.startswith('scan.')] == sorted(
+            scan + ['scan.transport_type']), names
+        assert [n for n in names if n.startswith('pointcloud.')] == cloud, names
+        assert 'scan.min_height' not in names and 'pointcloud.obstacles_angle' not in names
+        assert {'observation_sources', 'source_timeout', 'min_points'} <= set(names)
+
+        got = ros_peer.get_parameters(node, [
+            'observation_sources', 'source_timeout', 'min_points', 'scan.type', 'scan.topic',
+            'scan.enabled', 'scan.source_timeout', 'pointcloud.topic',
+            'pointcloud.min_height', 'pointcloud.max_height', 'pointcloud.min_range',
+            'pointcloud.use_global_height', 'pointcloud.source_timeout'])
+        assert got == {
+            'observation_sources': ['scan', 'pointcloud'],
+            'source_timeout': 5.0,
+            'min_points': 1,
+            'scan.type': 'scan',
+            'scan.topic': 'scan',
+            'scan.enabled': True,
+            # The node's source_timeout is each source's default.
+            'scan.source_timeout': 5.0,
+            'pointcloud.topic': '/intel_realsense_r200_depth/points',
+            'pointcloud.min_height': 0.1,
+            'pointcloud.max_height': 0.5,
+            'pointcloud.min_range': 0.0,
+            'pointcloud.use_global_height': False,
+            'pointcloud.source_timeout': 5.0,
+        }, got
+        assert type(got['min_points']) is int
+        described = ros_peer.describe_parameters(node, ['pointcloud.min_height', 'scan.type'])
+        assert '[-100, 100]' in described['pointcloud.min_height'], described
+        assert 'required' in described['scan.type'], described
+
+        # Run time: `enabled` changes; the others are read at start-up only.
+        ok, reason = ros_peer.set_parameter(node, 'scan.enabled', False)
+        assert ok, reason
+        assert ros_peer.get_parameters(node, ['scan.enabled']) == {'scan.enabled': False}
+        ok, reason = ros_peer.set_parameter(node, 'scan.enabled', 'no')
+        assert not ok and 'expected a bool, got string' in reason, reason
+        ok, reason = ros_peer.set_parameter(node, 'scan.topic', 'front_scan')
+        assert not ok and 'start-up only' in reason, reason
+        assert ros_peer.get_parameters(node, ['scan.topic']) == {'scan.topic': 'scan'}
+        for name, value in [('pointcloud.min_height', 0.2), ('scan.type', 'range'),
+                            ('observation_sources', ['scan'])]:
+            ok, reason = ros_peer.set_parameter(node, name, value)
+            assert not ok and 'start-up only' in reason, f'{name}: {reason}'
+        ok, reason = ros_peer.set_parameter(node, 'min_points', 4)
+        assert ok, reason
+        ok, reason = ros_peer.set_parameter(node, 'min_points', 2.5)
+        assert not ok and 'not a whole number' in reason, reason
+        assert ros_peer.get_parameters(node, ['min_points']) == {'min_points': 4}
+        # Not a scan source's parameter.
+        ok, _ = ros_peer.set_parameter(node, 'scan.min_height', 0.2)
+        assert not ok

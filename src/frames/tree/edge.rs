@@ -2,26 +2,72 @@
 //! over time, its fault and its rival (rules 4 to 7 and 10 of the
 //! [module documentation](super)).
 
-use super::super::interpolate::interpolate;
+use super::super::interpolate::{interpolate, interpolate_3d};
 use super::super::planar::TransformFault;
+use super::super::transform::Transform;
 use super::bounds::{CONFLICT_WINDOW, TF_HISTORY};
 use super::fault::LookupFault;
 use crate::limits::MAX_TF_SAMPLES;
-use nalgebra::Isometry2;
+use nalgebra::{Isometry2, Isometry3};
 use std::collections::VecDeque;
+use std::ops::Mul;
 
-/// One dynamic sample: the child's pose in the parent at `stamp`.
+/// What a lookup composes along its path: the planar poses
+/// (`Isometry2`) or the 3-D ones (`Isometry3`). The walk, its rules and
+/// its faults are one code, generic over this; only what is read from a
+/// sample and how two samples are interpolated differ.
+pub(super) trait PoseKind: Copy + Mul<Output = Self> {
+    fn identity() -> Self;
+    fn inverse(&self) -> Self;
+    /// The pose of this kind a sample holds.
+    fn of(transform: &Transform) -> Self;
+    /// Between two samples (the caller brackets `t`).
+    fn between(ta: f64, a: &Transform, tb: f64, b: &Transform, t: f64) -> Self;
+}
+
+impl PoseKind for Isometry2<f64> {
+    fn identity() -> Self {
+        Isometry2::identity()
+    }
+    fn inverse(&self) -> Self {
+        Isometry2::inverse(self)
+    }
+    fn of(transform: &Transform) -> Self {
+        transform.planar()
+    }
+    fn between(ta: f64, a: &Transform, tb: f64, b: &Transform, t: f64) -> Self {
+        interpolate(ta, &a.planar(), tb, &b.planar(), t)
+    }
+}
+
+impl PoseKind for Isometry3<f64> {
+    fn identity() -> Self {
+        Isometry3::identity()
+    }
+    fn inverse(&self) -> Self {
+        Isometry3::inverse(self)
+    }
+    fn of(transform: &Transform) -> Self {
+        transform.spatial()
+    }
+    fn between(ta: f64, a: &Transform, tb: f64, b: &Transform, t: f64) -> Self {
+        interpolate_3d(ta, &a.spatial(), tb, &b.spatial(), t)
+    }
+}
+
+/// One dynamic sample: the child's pose in the parent at `stamp`, 3-D and
+/// planar (80 bytes; 40 before the 3-D pose was kept).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Sample {
     pub(super) stamp: f64,
-    pose: Isometry2<f64>,
+    pose: Transform,
 }
 
 /// An edge's poses, by kind.
 #[derive(Clone, Debug)]
 pub(super) enum Poses {
     /// `None` until the first good sample (an edge created by a fault).
-    Static(Option<Isometry2<f64>>),
+    Static(Option<Transform>),
     /// Sorted by stamp, strictly increasing.
     Dynamic(VecDeque<Sample>),
 }
@@ -33,7 +79,7 @@ pub(super) struct Rival {
     pub(super) arrival: f64,
     /// A static rival is latched (rule 7), with its pose if it was good.
     pub(super) is_static: bool,
-    pub(super) pose: Option<Isometry2<f64>>,
+    pub(super) pose: Option<Transform>,
 }
 
 impl Rival {
@@ -89,7 +135,7 @@ impl Edge {
     pub(super) fn accept(
         &mut self,
         stamp: f64,
-        sample: Result<Isometry2<f64>, TransformFault>,
+        sample: Result<Transform, TransformFault>,
         arrival: f64,
     ) {
         if arrival.is_finite() {
@@ -113,8 +159,19 @@ impl Edge {
                     // Repeated data: not new (rule 5).
                     return;
                 }
-                samples.insert(at, Sample { stamp, pose });
-                if at + 1 == samples.len() {
+                let newest = at == samples.len();
+                // At the limit the oldest goes *before* the new sample
+                // comes in: the deque never holds more than
+                // MAX_TF_SAMPLES, so its buffer (which doubles when full)
+                // never grows past the one that first held them. A sample
+                // older than every kept one would be that oldest: not kept.
+                if samples.len() < MAX_TF_SAMPLES {
+                    samples.insert(at, Sample { stamp, pose });
+                } else if let Some(at) = at.checked_sub(1) {
+                    samples.pop_front();
+                    samples.insert(at, Sample { stamp, pose });
+                }
+                if newest {
                     self.arrival = arrival;
                 }
                 let oldest_kept = samples.back().map_or(stamp, |s| s.stamp) - TF_HISTORY;
@@ -144,10 +201,11 @@ impl Edge {
         }
     }
 
-    /// The child's pose in the parent at `time` (rule 10).
-    pub(super) fn pose_at(&self, time: f64, tolerance: f64) -> Result<Isometry2<f64>, LookupFault> {
+    /// The child's pose in the parent at `time` (rule 10), planar or 3-D:
+    /// the same samples and the same faults for both.
+    pub(super) fn pose_at<P: PoseKind>(&self, time: f64, tolerance: f64) -> Result<P, LookupFault> {
         let samples = match &self.poses {
-            Poses::Static(pose) => return pose.ok_or(LookupFault::Unavailable),
+            Poses::Static(pose) => return pose.as_ref().map(P::of).ok_or(LookupFault::Unavailable),
             Poses::Dynamic(samples) => samples,
         };
         let (Some(oldest), Some(newest)) = (samples.front(), samples.back()) else {
@@ -158,14 +216,14 @@ impl Edge {
         }
         if time > newest.stamp {
             return if time - newest.stamp <= tolerance {
-                Ok(newest.pose)
+                Ok(P::of(&newest.pose))
             } else {
                 Err(LookupFault::Stale)
             };
         }
         if time < oldest.stamp {
             return if oldest.stamp - time <= tolerance {
-                Ok(oldest.pose)
+                Ok(P::of(&oldest.pose))
             } else {
                 Err(LookupFault::Unavailable)
             };
@@ -173,14 +231,14 @@ impl Edge {
         let at = samples.partition_point(|s| s.stamp < time);
         let after = samples.get(at).ok_or(LookupFault::Unavailable)?;
         match at.checked_sub(1).and_then(|i| samples.get(i)) {
-            Some(before) if after.stamp != time => Ok(interpolate(
+            Some(before) if after.stamp != time => Ok(P::between(
                 before.stamp,
                 &before.pose,
                 after.stamp,
                 &after.pose,
                 time,
             )),
-            _ => Ok(after.pose),
+            _ => Ok(P::of(&after.pose)),
         }
     }
 }

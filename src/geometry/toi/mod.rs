@@ -83,10 +83,11 @@
 //! takes two steps.
 
 use super::motion::Sweep;
-use super::query::{piece, piece_count, query_placed, Contact, Piece, FAIL_SAFE};
+use super::query::{piece_count, query_placed, Contact, Piece, Pieces, PointTarget, FAIL_SAFE};
 use super::sat::{separation, Core};
 use super::{cross, length_tolerance, Circle, ConvexPolygon, Motion, Point, Shape, Vector};
 use nalgebra::Isometry2;
+use point::{translation_point, PointSwept};
 use std::cell::RefCell;
 use translation::{translation_convex, Swept};
 
@@ -175,6 +176,77 @@ pub fn time_of_impact(
             }
         }
     }
+    advance(a, motion, duration, b, padding, from)
+}
+
+/// The first time in `[0, duration]` at which `footprint` (body frame)
+/// placed by `motion`, inflated by `padding`, touches the fixed `point`:
+/// [`time_of_impact`] with B a point (a circle of radius 0), the same
+/// contract and tolerance policy.
+///
+/// * **Translation**: in closed form (the point's ray, seen from the
+///   moving footprint, against its padded convex pieces; see
+///   `point::translation_point`): exact, one pass over the edges.
+/// * **With rotation**: the conservative advancement of
+///   [`time_of_impact`], with the point as B's one piece: never later than
+///   the contact.
+/// * A point that is not finite cannot be measured: time 0, `exact:
+///   false`, a fail-safe contact (colliding).
+pub fn point_time_of_impact(
+    footprint: &Shape,
+    motion: &Motion,
+    point: Point,
+    duration: f64,
+    padding: f64,
+) -> Option<Impact> {
+    let padding = if padding > 0.0 { padding } else { 0.0 };
+    if !(point.x.is_finite() && point.y.is_finite()) {
+        return Some(Impact {
+            time: 0.0,
+            contact: FAIL_SAFE,
+            exact: false,
+            steps: 0,
+        });
+    }
+    let mut from = (0.0, 0.0);
+    if motion.angular() == 0.0 && motion.is_finite() && duration > 0.0 && duration.is_finite() {
+        let start = motion.start();
+        let velocity = motion.origin_velocity(start);
+        match translation_point(footprint, start, velocity, point, duration, padding) {
+            PointSwept::Miss => return None,
+            PointSwept::Hit { time, axis } => {
+                return Some(Impact {
+                    time,
+                    contact: Contact::Colliding { depth: 0.0, axis },
+                    exact: true,
+                    steps: 1,
+                })
+            }
+            // Touching at the start: the advancement's first step reports
+            // it with `query`'s contact (depth and MTV).
+            PointSwept::Start(tol) => from = (0.0, tol),
+        }
+    }
+    advance(
+        footprint,
+        motion,
+        duration,
+        &PointTarget(point),
+        padding,
+        from,
+    )
+}
+
+/// The conservative advancement ([`impact`]) in the thread's scratch
+/// buffers (fresh ones when they are in use: a re-entrant call).
+fn advance(
+    a: &Shape,
+    motion: &Motion,
+    duration: f64,
+    b: &impl Pieces,
+    padding: f64,
+    from: (f64, f64),
+) -> Option<Impact> {
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut scratch) => impact(&mut scratch, a, motion, duration, b, padding, from),
         Err(_) => impact(
@@ -228,7 +300,7 @@ fn contact_at(
     a: &Shape,
     pose: &Isometry2<f64>,
     placed: &mut [ConvexPolygon],
-    b: &Shape,
+    b: &impl Pieces,
     padding: f64,
 ) -> Contact {
     let count = piece_count(a);
@@ -256,7 +328,7 @@ fn contact_at(
             magnitude = circle.aabb().magnitude();
         }
     }
-    let tol = length_tolerance(magnitude.max(b.aabb().magnitude()).max(padding));
+    let tol = length_tolerance(magnitude.max(b.bounds().magnitude()).max(padding));
     let placed: &[ConvexPolygon] = placed;
     let circle = &circle;
     match a {
@@ -321,11 +393,11 @@ fn impact(
     a: &Shape,
     motion: &Motion,
     duration: f64,
-    b: &Shape,
+    b: &impl Pieces,
     padding: f64,
     from: (f64, f64),
 ) -> Option<Impact> {
-    let (a_count, b_count) = (piece_count(a), piece_count(b));
+    let (a_count, b_count) = (piece_count(a), b.count());
     let Scratch { placed, next } = scratch;
     // One buffer per polygon piece of A (cloned the first time only).
     match a {
@@ -365,7 +437,7 @@ fn impact(
             .points(std::slice::from_ref(&c.center))
             .inflated(c.radius),
     };
-    let tol = length_tolerance(swept.magnitude().max(b.aabb().magnitude()).max(padding));
+    let tol = length_tolerance(swept.magnitude().max(b.bounds().magnitude()).max(padding));
     // Never below the tolerance a caller's closed form already used.
     let tol = tol.max(from.1);
     let stop = tol * (1.0 + CONVERGED);
@@ -382,7 +454,7 @@ fn impact(
                 Shape::Circle(c) => (sweep.points(std::slice::from_ref(&c.center)), c.radius),
             };
             for j in 0..b_count {
-                let pb = piece(b, j);
+                let pb = b.piece(j);
                 if bound.distance(&pb.aabb) - (radius + padding + pb.radius) > stop {
                     next[i * b_count + j] = f64::INFINITY;
                 }
@@ -421,7 +493,7 @@ fn impact(
                     next_t = next_t.min(*until);
                     continue;
                 }
-                let pb = piece(b, j);
+                let pb = b.piece(j);
                 let d = separation(pa.core, pb.core);
                 let clearance = d.value - (radius + pb.radius);
                 if clearance.is_nan() || clearance <= stop {
@@ -469,6 +541,7 @@ fn impact(
     })
 }
 
+mod point;
 mod translation;
 
 #[cfg(test)]

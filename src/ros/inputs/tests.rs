@@ -85,6 +85,7 @@ fn path_requests_are_refused_for_frame_ids_that_are_not_text() {
 fn queued_instances_are_bounded_and_what_is_beyond_is_a_refusal() {
     let p = PendingObstacles::default();
     let instance = |id, n: usize| InstanceInput::Instance {
+        source: None,
         frame_id: "map".into(),
         stamp: 0.0,
         id,
@@ -134,6 +135,7 @@ fn queued_instances_are_bounded_and_what_is_beyond_is_a_refusal() {
 fn instances_keep_the_newest_message_per_id() {
     let p = PendingObstacles::default();
     let instance = |id, x: f64| InstanceInput::Instance {
+        source: None,
         frame_id: "map".into(),
         stamp: 0.0,
         id,

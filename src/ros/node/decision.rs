@@ -3,7 +3,7 @@
 //! worker, and takes what a `check_footprint` request needs.
 
 use super::change_log::{ChangeLog, LogLine};
-use super::logging::{Admit, Throttle, Warnings};
+use super::logging::{shown, Admit, Throttle, Warnings};
 use super::report_worker::{ReportJob, ReportSlot};
 use super::ros_time::{stall_limit, RosTime};
 use super::service::{PathJob, ServiceJob};
@@ -19,6 +19,7 @@ use crate::ros::inputs::{
     Arrival, CheckedRequest, FootprintInput, LatestFootprint, LatestVelocity, PendingObstacles,
 };
 use crate::ros::params::Params;
+use crate::ros::sources::{LatestSources, SourceInput};
 use crate::ros::tf::TfBuffer;
 use r2r::sat_collision_msgs::msg::CollisionReport;
 use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
@@ -39,6 +40,9 @@ pub(super) struct Decision {
     pub(super) time: Arc<RosTime>,
     pub(super) pending: Arc<PendingObstacles>,
     pub(super) footprints: Arc<LatestFootprint>,
+    /// The sensor sources' newest inputs, and a buffer to take them into.
+    pub(super) sources: Arc<LatestSources>,
+    pub(super) source_inputs: Vec<(SourceInput, Arrival)>,
     pub(super) tf: Arc<Mutex<TfBuffer>>,
     /// The robot's shape when the footprint comes from TF: placed in
     /// `base_frame` at every decision.
@@ -222,6 +226,61 @@ impl Decision {
         }
     }
 
+    /// Takes the sources' newest inputs into the monitor, then decides.
+    pub(super) fn on_sources(&mut self) {
+        let mut inputs = std::mem::take(&mut self.source_inputs);
+        self.sources.take(&mut inputs);
+        if inputs.is_empty() {
+            self.source_inputs = inputs;
+            return;
+        }
+        let reading = self.clock();
+        for (input, arrival) in inputs.drain(..) {
+            if arrival.generation != reading.generation {
+                if let Ok(points) = input.points {
+                    self.sources.give_back(points);
+                }
+                continue;
+            }
+            self.apply_source(input, arrival);
+        }
+        self.source_inputs = inputs;
+        self.publish(reading);
+    }
+
+    fn apply_source(&mut self, input: SourceInput, arrival: Arrival) {
+        let Some(spec) = self.config.monitor.sources.get(input.index) else {
+            return;
+        };
+        let name = spec.name.clone();
+        match input.points {
+            Ok(points) => {
+                let timeout = spec.timeout;
+                let old = self.monitor.recycle_source_points(&name);
+                self.sources.give_back(old);
+                self.monitor.set_source_points(
+                    &name,
+                    &input.frame_id,
+                    input.stamp,
+                    points,
+                    arrival.time,
+                );
+                self.warn_stamp("source", timeout, input.stamp, arrival);
+            }
+            Err(cause) => {
+                self.monitor.reject_source(&name, cause, arrival.time);
+                let reason = input.reason;
+                self.warnings.warn("source", || {
+                    format!(
+                        "source {} refused a message: {reason} ({})",
+                        shown(&name),
+                        crate::model::Status::from(cause)
+                    )
+                });
+            }
+        }
+    }
+
     pub(super) fn on_obstacle_set(&mut self, set: Arc<ObstacleSet>) {
         self.monitor.set_obstacle_set(set);
         let reading = self.clock();
@@ -234,12 +293,20 @@ impl Decision {
         *lock(&self.time.stall_limit) = stall_limit(&self.config);
         // Every change applies; a flood of them is logged once per 5 s per
         // parameter, with a count.
-        let key = crate::config::param(name).map_or("(other)", |spec| spec.name);
+        // A source's parameter (`<name>.enabled`) is throttled with the
+        // others of its kind, and logged by its own name.
+        let key = match crate::config::param(name) {
+            Some(spec) => spec.name,
+            None if self.config.runtime(name).is_some() => "<source>.enabled",
+            None => "(other)",
+        };
+        let shown = if key == "(other)" { key } else { name };
+        let shown = super::logging::shown(shown);
         match self.parameter_log.admit(key, Instant::now()) {
-            Admit::Log(0) => r2r::log_info!(&self.logger, "parameter {key} changed"),
+            Admit::Log(0) => r2r::log_info!(&self.logger, "parameter {shown} changed"),
             Admit::Log(n) => r2r::log_info!(
                 &self.logger,
-                "parameter {key} changed ({n} earlier changes not logged)"
+                "parameter {shown} changed ({n} earlier changes not logged)"
             ),
             Admit::Counted => {}
         }

@@ -4,16 +4,19 @@
 use super::ros_time::RosTime;
 use super::threads::{lock, trim_heap};
 use crate::config::{InputReliability, VelocityType};
+use crate::monitor::SourceKind;
 use crate::ros::inputs::{
     self, ArrayInput, InstanceInput, LatestFootprint, LatestVelocity, PendingObstacles,
     VelocityInput,
 };
+use crate::ros::sources::{cloud_bytes, LatestSources, SourceReader};
 use crate::ros::spin::{spin_until, StopFlag};
 use crate::ros::tf::TfBuffer;
 use futures::StreamExt;
 use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped, Twist, TwistStamped};
 use r2r::nav_msgs::msg::Odometry;
 use r2r::sat_collision_msgs::msg::ObstacleArray;
+use r2r::sensor_msgs::msg::{LaserScan, PointCloud2, Range};
 use r2r::tf2_msgs::msg::TFMessage;
 use r2r::QosProfile;
 use std::sync::{Arc, Mutex};
@@ -57,6 +60,23 @@ pub(super) struct Sinks {
     /// `velocity_topic` (not empty) and `velocity_type`, and where the
     /// newest velocity goes.
     pub(super) velocity: Option<(String, VelocityType, Arc<LatestVelocity>)>,
+    /// The point sources' readers (`observation_sources`), and where their
+    /// newest inputs go.
+    pub(super) sources: Vec<SourceReader>,
+    pub(super) latest_sources: Arc<LatestSources>,
+}
+
+/// Sensor sources: best effort, as sensor data are published (any
+/// publisher connects), a few deep: the newest is taken at every spin.
+const SOURCE_QOS: QosProfile = QosProfile::default().best_effort().keep_last(5);
+
+/// A point source's subscription, of its type.
+enum SourceSub<S, C, R, P> {
+    Scan(S),
+    Cloud(C),
+    Range(R),
+    /// A polygon source: its polygons are obstacle instances.
+    Polygon(P),
 }
 
 /// The velocity subscription, of the type `velocity_type` names.
@@ -105,7 +125,26 @@ pub(super) fn io_thread(
                 }
             }),
         };
+        let mut sources = Vec::with_capacity(sinks.sources.len());
+        for reader in &sinks.sources {
+            let topic = reader.config.topic.as_str();
+            sources.push(match reader.kind() {
+                SourceKind::Scan => {
+                    SourceSub::Scan(node.subscribe_native::<LaserScan>(topic, SOURCE_QOS)?)
+                }
+                SourceKind::PointCloud => {
+                    SourceSub::Cloud(node.subscribe_native::<PointCloud2>(topic, SOURCE_QOS)?)
+                }
+                SourceKind::Range => {
+                    SourceSub::Range(node.subscribe_native::<Range>(topic, SOURCE_QOS)?)
+                }
+                SourceKind::Polygon => SourceSub::Polygon(
+                    node.subscribe_native::<PolygonInstanceStamped>(topic, SOURCE_QOS)?,
+                ),
+            });
+        }
         Ok((
+            sources,
             velocity,
             footprint,
             node.subscribe_native::<ObstacleArray>("obstacles", input.clone())?,
@@ -115,6 +154,7 @@ pub(super) fn io_thread(
         ))
     })();
     let (
+        mut source_subs,
         mut velocity_sub,
         mut footprint_sub,
         mut array_sub,
@@ -138,6 +178,8 @@ pub(super) fn io_thread(
         tf,
         tf_moved,
         velocity,
+        sources: mut readers,
+        latest_sources,
         ..
     } = sinks;
     let velocities = velocity.map(|(_, _, slot)| slot);
@@ -200,6 +242,41 @@ pub(super) fn io_thread(
             let arrival = time.arrival();
             large |= inputs::instance_bytes(&msg) > LARGE_MESSAGE_BYTES;
             pending.put_instance(InstanceInput::read(&msg), arrival);
+        }
+        for (reader, sub) in readers.iter_mut().zip(source_subs.iter_mut()) {
+            match sub {
+                SourceSub::Scan(sub) => {
+                    while let Some(msg) = ready_now(sub) {
+                        let arrival = time.arrival();
+                        let input = reader.scan(&msg, latest_sources.buffer());
+                        latest_sources.put(input, arrival);
+                    }
+                }
+                SourceSub::Cloud(sub) => {
+                    while let Some(msg) = ready_now(sub) {
+                        let arrival = time.arrival();
+                        large |= cloud_bytes(&msg) > LARGE_MESSAGE_BYTES;
+                        let buffer = latest_sources.buffer();
+                        let input = reader.cloud(&msg, &lock(&tf).tree, arrival.time, buffer);
+                        latest_sources.put(input, arrival);
+                    }
+                }
+                SourceSub::Range(sub) => {
+                    while let Some(msg) = ready_now(sub) {
+                        let arrival = time.arrival();
+                        let input = reader.range(&msg, latest_sources.buffer());
+                        latest_sources.put(input, arrival);
+                    }
+                }
+                SourceSub::Polygon(sub) => {
+                    while let Some(msg) = ready_now(sub) {
+                        let arrival = time.arrival();
+                        large |= inputs::instance_bytes(&msg) > LARGE_MESSAGE_BYTES;
+                        let input = InstanceInput::read_from(&msg, Some(reader.index));
+                        pending.put_instance(input, arrival);
+                    }
+                }
+            }
         }
         if large {
             trim_heap();

@@ -63,6 +63,7 @@ use super::inputs::{
 };
 use super::markers::MarkerBuilder;
 use super::params::Params;
+use super::sources::{LatestSources, SourceReader};
 use super::spin::{ShutdownSignals, StopFlag};
 use super::tf::TfBuffer;
 use crate::config::{NodeConfig, VelocityType};
@@ -103,6 +104,9 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     let logger = node.logger().to_owned();
     let (params, param_handler, param_events) = declare_parameters(&mut node)?;
     let config = lock(&params).0.clone();
+    for note in lock(&params).notes() {
+        r2r::log_info!(&logger, "{}", crate::text::escape_for_log(note, 400));
+    }
     follow_sim_time(&mut node)?;
     let time = Arc::new(RosTime::new(node.get_ros_clock(), &config));
     let (obstacle_monitor, monitor) = create_monitors(&config, &logger)?;
@@ -271,6 +275,7 @@ struct Shared {
     tf_moved: Arc<tokio::sync::Notify>,
     pending: Arc<PendingObstacles>,
     reports: Arc<ReportSlot>,
+    sources: Arc<LatestSources>,
 }
 
 impl Shared {
@@ -286,6 +291,7 @@ impl Shared {
             tf_moved: Arc::new(tokio::sync::Notify::new()),
             pending: Arc::new(PendingObstacles::default()),
             reports: Arc::new(ReportSlot::default()),
+            sources: Arc::new(LatestSources::default()),
         }
     }
 
@@ -357,6 +363,7 @@ fn start_workers(
         markers_rate: config.markers_rate,
         logger: logger.to_owned(),
         marker_builder: MarkerBuilder::default(),
+        source_points: Vec::new(),
         report: Report::default(),
         last_markers: None,
         warnings: Warnings::new(logger),
@@ -399,6 +406,8 @@ fn start_io_thread(
                 Arc::clone(slot),
             )
         }),
+        sources: source_readers(config),
+        latest_sources: Arc::clone(&shared.sources),
     };
     let stop = stop_io.clone();
     let io = std::thread::Builder::new()
@@ -422,6 +431,23 @@ fn start_io_thread(
 }
 
 /// The decision loop's state.
+/// A reader per configured source (`observation_sources`), in order.
+fn source_readers(config: &NodeConfig) -> Vec<SourceReader> {
+    config
+        .sources
+        .iter()
+        .enumerate()
+        .map(|(index, source)| {
+            SourceReader::new(
+                index,
+                source.clone(),
+                &config.monitor.base_frame,
+                config.monitor.transform_tolerance,
+            )
+        })
+        .collect()
+}
+
 fn create_decision(
     monitor: Monitor,
     config: NodeConfig,
@@ -435,6 +461,8 @@ fn create_decision(
         time: Arc::clone(&shared.time),
         pending: Arc::clone(&shared.pending),
         footprints: Arc::clone(&shared.footprints),
+        sources: Arc::clone(&shared.sources),
+        source_inputs: Vec::new(),
         tf: Arc::clone(&shared.tf),
         tf_footprint: shared.tf_footprint.clone(),
         tf_log: std::time::Instant::now(),
@@ -533,6 +561,7 @@ where
             biased;
             () = signals.recv() => break,
             () = shared.footprints.ready() => decision.on_footprint(),
+            () = shared.sources.ready() => decision.on_sources(),
             // A `/tf` message while the footprint comes from TF: the robot
             // moved; decide now, as at a tick.
             () = shared.tf_moved.notified() => decision.tick(),

@@ -16,7 +16,7 @@ use super::ros_time::{stamp_of, RosTime};
 use super::threads::{lock, lower_priority, trim_heap, OBSTACLES_NICE};
 use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
 use crate::model::{Obstacle, ObstacleGeometry, Status};
-use crate::monitor::{InstanceUpdate, InstancesApplied, Monitor, ObstacleSet};
+use crate::monitor::{InstanceUpdate, InstancesApplied, Monitor, ObstacleSet, SourceKind};
 use crate::ros::convert;
 use crate::ros::inputs::{ArrayInput, Arrival, InstanceInput, PendingObstacles};
 use crate::ros::params::Params;
@@ -60,7 +60,8 @@ impl ObstacleWorker {
             self.monitor.set_clock(reading.generation, None);
             self.monitor.set_config(config);
             let mut large = false;
-            let mut changed = false;
+            // A disabled polygon source counts for nothing: its polygons go.
+            let mut changed = self.drop_disabled_sources() > 0;
             if let Some((input, arrival)) = batch.array {
                 large |= self.apply_array(input, arrival);
                 changed = true;
@@ -148,6 +149,23 @@ impl ObstacleWorker {
 
     /// Applies a batch of instances (one per id, and the newest refusal)
     /// as one change of the set; true when they were large.
+    /// Drops the polygons of the polygon sources that are disabled.
+    /// Returns how many.
+    fn drop_disabled_sources(&mut self) -> usize {
+        let disabled: Vec<String> = self
+            .monitor
+            .config()
+            .sources
+            .iter()
+            .filter(|s| s.kind == SourceKind::Polygon && !s.enabled)
+            .map(|s| convert::source_instance_prefix(&s.name))
+            .collect();
+        disabled
+            .iter()
+            .map(|prefix| self.monitor.drop_instances_of(prefix))
+            .sum()
+    }
+
     fn apply_instances(&mut self, batch: Vec<(InstanceInput, Arrival)>) -> bool {
         let generation = self.monitor.generation();
         let mut updates = Vec::with_capacity(batch.len());
@@ -167,15 +185,29 @@ impl ObstacleWorker {
                     frame_id,
                     stamp,
                     id,
+                    source,
                     points,
                 } => {
+                    // A polygon source's: named after it, living its
+                    // `source_timeout`; nothing while it is disabled.
+                    let (name, lifetime) = match source {
+                        None => (convert::instance_id(id), None),
+                        Some(index) => match self.monitor.config().sources.get(index) {
+                            Some(spec) if spec.enabled => (
+                                convert::source_instance_id(&spec.name, id),
+                                Some(spec.timeout),
+                            ),
+                            _ => continue,
+                        },
+                    };
                     vertices += points.len();
                     let geometry = ObstacleGeometry::Polygon(points);
                     updates.push(InstanceUpdate {
                         frame_id,
                         stamp,
-                        obstacle: Obstacle::new(convert::instance_id(id), &geometry),
+                        obstacle: Obstacle::new(name, &geometry),
                         received: arrival.time,
+                        lifetime,
                     });
                 }
             }

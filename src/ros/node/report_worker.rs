@@ -10,7 +10,7 @@ use super::threads::{lock, lower_priority, REPORT_NICE};
 use crate::model::Report;
 use crate::monitor::Monitor;
 use crate::ros::convert;
-use crate::ros::markers::{MarkerBuilder, MarkerInput};
+use crate::ros::markers::{MarkerBuilder, MarkerInput, MAX_DRAWN_SOURCE_POINTS};
 use crate::ros::tf::TfBuffer;
 use r2r::sat_collision_msgs::msg::CollisionReport;
 use r2r::visualization_msgs::msg::MarkerArray;
@@ -84,6 +84,8 @@ pub(super) struct ReportWorker {
     pub(super) markers_rate: f64,
     pub(super) logger: String,
     pub(super) marker_builder: MarkerBuilder,
+    /// The sources' points inside the footprint, for the markers (reused).
+    pub(super) source_points: Vec<crate::geometry::Point>,
     pub(super) report: Report,
     pub(super) last_markers: Option<Instant>,
     pub(super) warnings: Warnings,
@@ -127,6 +129,7 @@ impl ReportWorker {
                 report_msg,
                 &report,
                 job.monitor.obstacles(),
+                &job.monitor.config().sources,
                 prediction.as_ref(),
                 stamp,
             );
@@ -152,6 +155,10 @@ impl ReportWorker {
                 (Some(shape), Some(_)) => Some(Cow::Borrowed(shape)),
                 _ => None,
             };
+            let mut inside = std::mem::take(&mut self.source_points);
+            inside.clear();
+            job.monitor
+                .source_points_inside(MAX_DRAWN_SOURCE_POINTS, &mut inside);
             let array = self.marker_builder.build(&MarkerInput {
                 report: &report,
                 footprint: footprint.as_deref(),
@@ -160,8 +167,10 @@ impl ReportWorker {
                 groups: &groups,
                 obstacles_revision: job.monitor.obstacle_set().revision(),
                 prediction: prediction.as_ref(),
+                source_points: &inside,
                 stamp,
             });
+            self.source_points = inside;
             if let Err(e) = self.markers_pub.publish(&array) {
                 self.warnings
                     .warn("publish", || format!("could not publish markers: {e}"));

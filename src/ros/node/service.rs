@@ -232,9 +232,8 @@ impl PathJob {
             time_to_collision: impact.map_or(-1.0, |i| i.time),
             distance_to_collision: result.distance_to_collision.unwrap_or(-1.0),
             obstacle_id: impact
-                .and_then(|i| i.obstacle)
-                .and_then(|i| monitor.obstacles().get(i))
-                .map(|o| o.id.clone())
+                .and_then(|i| monitor.impact_id(&i))
+                .map(str::to_owned)
                 .unwrap_or_default(),
             collision_pose: impact.map(|i| pose_msg(&i.pose)).unwrap_or_default(),
             clearance: result.clearance,

@@ -1,0 +1,287 @@
+//! Sensor sources: laser scans, point clouds and range sensors as point
+//! obstacles, and polygon sources, configured as nav2's collision monitor
+//! configures them (`observation_sources`, `<name>.type`, ...).
+//!
+//! A point source is an input kind like the others ([`SourcePoints`], see
+//! ARCHITECTURE.md, "Adding an input kind"): stamped on arrival, judged by
+//! the one freshness rule with its own `source_timeout`, and its points are
+//! obstacles of zero size in the engine ([`PointSet`]), placed by TF like
+//! every obstacle group (one frame, one stamp). A polygon source's
+//! polygons are obstacle instances with the source's timeout.
+
+use super::config::SourceSpec;
+use super::inputs::{Now, SourceData, SourcePoints};
+use super::placement::Placement;
+use super::state::Monitor;
+use crate::broadphase::PointSet;
+use crate::geometry::{Point, Shape};
+use crate::model::{Cause, SourceOutcome, Status};
+use std::sync::Arc;
+
+/// A point source placed: its data and the footprint in its frame.
+pub(super) struct PlacedSource<'a> {
+    /// Position in [`MonitorConfig::sources`](super::MonitorConfig::sources).
+    pub(super) index: usize,
+    pub(super) points: &'a PointSet,
+    pub(super) placement: &'a Placement,
+}
+
+impl Monitor {
+    /// The position of the source named `name` in the configuration.
+    fn source_index(&self, name: &str) -> Option<usize> {
+        self.config.sources.iter().position(|s| s.name == name)
+    }
+
+    /// The latest message of the point source `name`: its points in
+    /// `frame_id` (a point cloud's: in the base frame, after the 3-D
+    /// transform), stamped `stamp` (its header time, s; 0: placed with the
+    /// latest transform), arriving `now`. False (and nothing kept) for a
+    /// name that is not a configured point source.
+    pub fn set_source_points(
+        &mut self,
+        name: &str,
+        frame_id: &str,
+        stamp: f64,
+        points: PointSet,
+        now: f64,
+    ) -> bool {
+        let payload = SourcePoints {
+            points: Arc::new(points),
+            fault: None,
+        };
+        self.set_source(name, frame_id, stamp, payload, now)
+    }
+
+    /// The point source `name`'s latest message could not be used:
+    /// `cause` ([`Cause::InvalidSource`] for a malformed message, a
+    /// transform's cause when its frame could not be placed in 3-D). It
+    /// replaces the previous message: the source holds no point and the
+    /// answer is not valid until a good message arrives (or, stale, after
+    /// its timeout). False for a name that is not a configured point
+    /// source.
+    pub fn reject_source(&mut self, name: &str, cause: Cause, now: f64) -> bool {
+        let payload = SourcePoints {
+            points: Arc::default(),
+            fault: Some(cause),
+        };
+        self.set_source(name, "", 0.0, payload, now)
+    }
+
+    fn set_source(
+        &mut self,
+        name: &str,
+        frame_id: &str,
+        stamp: f64,
+        payload: SourcePoints,
+        now: f64,
+    ) -> bool {
+        let Some(i) = self.source_index(name) else {
+            return false;
+        };
+        if !self.config.sources[i].kind.is_points() {
+            return false;
+        }
+        let now = self.now(now);
+        self.sources[i] = Some(SourceData::new(frame_id, stamp, payload, now));
+        self.replace();
+        true
+    }
+
+    /// Enables or disables the source `name` (`<name>.enabled`); a disabled
+    /// source counts for nothing. False for an unknown name.
+    pub fn set_source_enabled(&mut self, name: &str, enabled: bool) -> bool {
+        let Some(i) = self.source_index(name) else {
+            return false;
+        };
+        self.config.sources[i].enabled = enabled;
+        self.replace();
+        true
+    }
+
+    /// The point buffer of the source `name`'s previous message, emptied,
+    /// when no report holds it any more: the next message's points are
+    /// read into it (no allocation per message once it has grown).
+    pub fn recycle_source_points(&mut self, name: &str) -> PointSet {
+        let data = self
+            .source_index(name)
+            .and_then(|i| self.sources.get_mut(i))
+            .and_then(Option::as_mut);
+        match data.and_then(|d| Arc::get_mut(&mut d.payload.points)) {
+            Some(points) => {
+                let mut points = std::mem::take(points);
+                points.clear();
+                points
+            }
+            None => PointSet::new(),
+        }
+    }
+
+    /// Each configured source with the points of its latest message
+    /// (`None`: nothing received yet, or a polygon source), in the
+    /// source's frame.
+    pub fn source_points(&self) -> impl Iterator<Item = (&SourceSpec, Option<&PointSet>)> + '_ {
+        self.config
+            .sources
+            .iter()
+            .zip(&self.sources)
+            .map(|(spec, data)| (spec, data.as_ref().map(|d| &*d.payload.points)))
+    }
+
+    /// The points of every placed source inside the padded footprint, in
+    /// the global frame, at most `limit` of them, appended to `out`: what
+    /// the markers draw.
+    pub fn source_points_inside(&self, limit: usize, out: &mut Vec<Point>) {
+        let Some(footprint) = self.footprint() else {
+            return;
+        };
+        let mut inside = Vec::new();
+        for source in self.placed_sources() {
+            inside.clear();
+            let placed = source.placement.footprint(footprint);
+            source
+                .points
+                .inside(placed, self.config.padding, &mut inside);
+            let room = limit.saturating_sub(out.len());
+            let points = inside.iter().take(room).map(|&i| source.points.point(i));
+            match &source.placement.to_global {
+                Some(pose) => out.extend(points.map(|p| pose * p)),
+                None => out.extend(points),
+            }
+        }
+    }
+
+    /// Aligns the sources' data with a new configuration, by name.
+    pub(super) fn align_sources(&mut self, old: &[SourceSpec]) {
+        let mut previous = std::mem::take(&mut self.sources);
+        self.sources = self
+            .config
+            .sources
+            .iter()
+            .map(|spec| {
+                old.iter()
+                    .position(|o| o.name == spec.name && o.kind == spec.kind)
+                    .and_then(|i| previous.get_mut(i).and_then(Option::take))
+            })
+            .collect();
+    }
+
+    /// The enabled point sources whose data are usable (no fault) and
+    /// could be placed.
+    pub(super) fn placed_sources(&self) -> impl Iterator<Item = PlacedSource<'_>> {
+        self.config
+            .sources
+            .iter()
+            .zip(&self.sources)
+            .zip(&self.placements.sources)
+            .enumerate()
+            .filter_map(|(index, ((spec, data), placement))| {
+                let data = data.as_ref().filter(|_| spec.enabled)?;
+                let placement = placement.as_ref().ok()?;
+                data.payload.fault.is_none().then_some(PlacedSource {
+                    index,
+                    points: &data.payload.points,
+                    placement,
+                })
+            })
+    }
+
+    /// The cause the source at `index` holds against an answer at `now`,
+    /// if it is an enabled point source: nothing received
+    /// ([`Cause::NoSourceData`]), stale, its message's fault, or its
+    /// placement's.
+    pub(super) fn source_cause(&self, index: usize, now: Now) -> Option<Cause> {
+        let spec = self.config.sources.get(index)?;
+        if !(spec.enabled && spec.kind.is_points()) {
+            return None;
+        }
+        match self.sources.get(index).and_then(Option::as_ref) {
+            None => Some(Cause::NoSourceData),
+            Some(data) => data.cause(now, spec.timeout).or_else(|| {
+                self.placements
+                    .sources
+                    .get(index)
+                    .and_then(|p| p.as_ref().err().copied())
+            }),
+        }
+    }
+
+    /// Some enabled point source has delivered a message: the monitor has
+    /// obstacle information.
+    pub(super) fn any_source_data(&self) -> bool {
+        self.config
+            .sources
+            .iter()
+            .zip(&self.sources)
+            .any(|(spec, data)| spec.enabled && data.is_some())
+    }
+
+    /// Whether the points of every placed source together hold at least
+    /// [`MonitorConfig::min_points`](super::MonitorConfig::min_points)
+    /// inside the padded footprint: the points' part of the flag.
+    pub(super) fn points_collide(&self, footprint: &Shape) -> bool {
+        let need = self.config.min_points.max(1);
+        let mut count = 0;
+        for source in self.placed_sources() {
+            let placed = source.placement.footprint(footprint);
+            count += source
+                .points
+                .count_inside(placed, self.config.padding, need - count);
+            if count >= need {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The sources' entries of a report (enabled point sources, in the
+    /// configuration's order), their contacts in the global frame;
+    /// returns the points inside the footprint, all sources together.
+    pub(super) fn source_outcomes(
+        &self,
+        footprint: Option<&Shape>,
+        now: Now,
+        out: &mut Vec<SourceOutcome>,
+    ) -> usize {
+        out.clear();
+        let mut total = 0;
+        for (index, spec) in self.config.sources.iter().enumerate() {
+            if !(spec.enabled && spec.kind.is_points()) {
+                continue;
+            }
+            let mut outcome = SourceOutcome {
+                name: spec.name.clone(),
+                status: Status::of(self.source_cause(index, now)),
+                colliding: false,
+                points: 0,
+                points_inside: 0,
+                contact: None,
+                point: None,
+            };
+            let placed = self.placed_sources().find(|s| s.index == index);
+            if let (Some(source), Some(footprint)) = (placed, footprint) {
+                let report = source
+                    .points
+                    .report(source.placement.footprint(footprint), self.config.padding);
+                outcome.points = source.points.len();
+                outcome.points_inside = report.inside;
+                total += report.inside;
+                if let Some((i, contact)) = report.nearest {
+                    let point = source.points.point(i);
+                    (outcome.contact, outcome.point) = match &source.placement.to_global {
+                        Some(pose) => (Some(contact.transformed(pose)), Some(pose * point)),
+                        None => (Some(contact), Some(point)),
+                    };
+                }
+            }
+            out.push(outcome);
+        }
+        let enough = total >= self.config.min_points.max(1);
+        for outcome in out.iter_mut() {
+            outcome.colliding = enough && outcome.points_inside > 0;
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests;
