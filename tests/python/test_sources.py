@@ -156,8 +156,11 @@ class Judged:
 
 # --- messages --------------------------------------------------------------------------------
 
-def stamp_now(node):
-    return node.get_clock().now().to_msg()
+def stamp_now(node, age=0.0):
+    """The header stamp of a message measured `age` seconds ago."""
+    from rclpy.duration import Duration
+
+    return (node.get_clock().now() - Duration(nanoseconds=int(age * 1e9))).to_msg()
 
 
 def transform(parent, child, xyz, q):
@@ -254,7 +257,7 @@ class Watch:
         self.node.create_subscription(Bool, f'{ns}/collision', self._on_flag, 10)
         self.node.create_subscription(MarkerArray, f'{ns}/collision_markers',
                                       self._on_markers, 10)
-        self.feeds = {}  # topic -> [publisher, message or None, last publish time]
+        self.feeds = {}  # topic -> [publisher, message or None, last publish time, age]
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._pump, daemon=True)
         self._thread.start()
@@ -289,9 +292,9 @@ class Watch:
             with self.cond:
                 feeds = list(self.feeds.values())
             for feed in feeds:
-                pub, msg, _ = feed
+                pub, msg, _, age = feed
                 if msg is not None:
-                    msg.header.stamp = stamp_now(self.node)
+                    msg.header.stamp = stamp_now(self.node, age)
                     pub.publish(msg)
                     feed[2] = time.monotonic()
             time.sleep(0.1)
@@ -299,16 +302,17 @@ class Watch:
     def publish_static(self, transforms):
         self.static_pub.publish(self.TFMessage(transforms=transforms))
 
-    def feed(self, topic, msg):
-        """Publish `msg` on `ns/topic` from now on (None: stop publishing there)."""
+    def feed(self, topic, msg, age=0.0):
+        """Publish `msg` on `ns/topic` from now on, stamped `age` seconds ago."""
         from rclpy.qos import qos_profile_sensor_data
 
         with self.cond:
             if topic not in self.feeds:
                 pub = self.node.create_publisher(type(msg), f'{self.ns}/{topic}',
                                                  qos_profile_sensor_data)
-                self.feeds[topic] = [pub, None, None]
+                self.feeds[topic] = [pub, None, None, 0.0]
             self.feeds[topic][1] = msg
+            self.feeds[topic][3] = age
 
     def stop_feed(self, topic):
         """Stop publishing on `topic`; returns the monotonic time of its last message."""
@@ -347,18 +351,22 @@ class Watch:
                 self.cond.wait(min(left, 0.2))
             return [r for _, r in self.reports[seen:seen + count]]
 
-    def next_flags(self, count=3, timeout=10.0):
-        """The next `count` collision flags."""
+    def steady_flag(self, expected, count=3, timeout=10.0):
+        """The collision flag turns `expected` and stays so for the next `count` flags
+        (the flag and the report are two topics: a flag sent just before the report's
+        decision may arrive after the report). Returns those flags."""
         deadline = time.monotonic() + timeout
         with self.cond:
             seen = len(self.flags)
-            while len(self.flags) < seen + count:
+            while True:
+                for k in range(seen, len(self.flags)):
+                    if self.flags[k][1] == expected and len(self.flags) >= k + 1 + count:
+                        return [v for _, v in self.flags[k + 1:k + 1 + count]]
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise AssertionError(f'fewer than {count} collision flags within '
-                                         f'{timeout} s')
+                    raise AssertionError(f'the flag not {expected} then {count} more within '
+                                         f'{timeout} s: {[v for _, v in self.flags[seen:]][-20:]}')
                 self.cond.wait(min(left, 0.2))
-            return [v for _, v in self.flags[seen:seen + count]]
 
     def wait_markers(self, predicate, what, timeout=10.0):
         """The markers ({(ns, id): Marker}) once `predicate` holds for them."""
@@ -376,7 +384,7 @@ class Watch:
 
 @pytest.fixture
 def watch(ros_peer, request):
-    w = Watch(ros_peer, namespace('src_' + request.node.name[5:20]))
+    w = Watch(ros_peer, namespace('src_' + request.node.name[5:20].strip('_')))
     yield w
     w.close()
 
@@ -487,6 +495,11 @@ def render_scan(posts):
 
 
 def test_scan_of_a_room_matches_the_ray_cast(watch, tmp_path):
+    """A 720-ray lidar mounted off-centre and turned (static TF base_link -> lidar),
+    its scan ray cast here through a room and a round post: the flag, the entry's
+    distance, points_inside, depth and MTV, the report's min_distance and the RViz
+    markers as computed here (padding 0.05), with the post clear and then across the
+    robot's front left corner."""
     padding = 0.05
     frame = 'lidar_link_scan'
     watch.publish_static([transform('base_link', frame, (LASER[0], LASER[1], 0.18),
@@ -506,7 +519,7 @@ def test_scan_of_a_room_matches_the_ray_cast(watch, tmp_path):
         assert abs(report.min_distance - judged.distance) <= TOL, report
         assert report.nearest_obstacle_id == 'lidar', report
         assert report.header.frame_id == 'base_link', report.header
-        assert watch.next_flags() == [False] * 3
+        assert watch.steady_flag(False) == [False] * 3
         # RViz: the clearance segment from the padded footprint to the nearest point.
         markers = watch.wait_markers(
             lambda m: ('source_nearest', 0) in m and m[('source_nearest', 0)].type == LINE_LIST,
@@ -529,7 +542,7 @@ def test_scan_of_a_room_matches_the_ray_cast(watch, tmp_path):
         report = watch.wait(lambda r: r.colliding and r.valid, 'the post inside')
         check_inside(report, 'lidar', judged)
         assert report.min_distance == 0.0 and report.nearest_obstacle_id == 'lidar', report
-        assert watch.next_flags() == [True] * 3
+        assert watch.steady_flag(True) == [True] * 3
         markers = watch.wait_markers(
             lambda m: ('source_points', 0) in m and len(m[('source_points', 0)].points)
             == len(judged.inside) and m.get(('source_nearest', 0)) is not None
@@ -606,6 +619,11 @@ def kept(points):
 
 
 def test_cloud_of_a_pitched_camera_keeps_the_box_not_the_floor(watch, tmp_path):
+    """A depth camera 1 m up, pitched 20 degrees down, its organised cloud in the
+    optical frame (two static transforms): floor points over the footprint and a shelf
+    above max_height are not counted, a box 0.3 m tall is, at the distance computed
+    from the float32 points moved into base_link here; then the box under the front
+    edge: points_inside, depth and MTV as computed."""
     link, optical = 'camera_link_cloud', 'camera_optical_cloud'
     # The optical rotation is the one its axes say (a check of this file's algebra).
     assert all(close(r, e, 1e-12) for r, e in zip(
@@ -628,7 +646,7 @@ def test_cloud_of_a_pitched_camera_keeps_the_box_not_the_floor(watch, tmp_path):
         watch.feed('depth_points', cloud_msg(optical, WIDTH, HEIGHT, data))
         report = watch.wait(lambda r: r.valid and has_entry('depth')(r), 'a valid cloud entry')
         check_clear(report, 'depth', judged)
-        assert watch.next_flags() == [False] * 3
+        assert watch.steady_flag(False) == [False] * 3
 
         # The box moved under the robot's front edge.
         under = ((0.35, -0.15, 0.0), (0.7, 0.15, 0.3))
@@ -638,7 +656,7 @@ def test_cloud_of_a_pitched_camera_keeps_the_box_not_the_floor(watch, tmp_path):
         watch.feed('depth_points', cloud_msg(optical, WIDTH, HEIGHT, data))
         report = watch.wait(lambda r: r.colliding and r.valid, 'the box inside')
         check_inside(report, 'depth', judged)
-        assert watch.next_flags() == [True] * 3
+        assert watch.steady_flag(True) == [True] * 3
         assert node.proc.poll() is None, node.output
     finally:
         node.stop()
@@ -663,6 +681,9 @@ def arc(distance, fov, step=math.pi / 180.0):
 
 
 def test_range_reading_is_an_arc_and_nan_is_invalid(watch, ros_peer, tmp_path):
+    """A sonar on the front edge (fov 0.5 rad): 0.4 m is an arc of 30 points, clear;
+    with padding 0.38 (set at run time) the points it reaches are inside, as counted
+    here; +inf is no point (valid, clear); NaN is invalid_source (fail-safe)."""
     frame = 'sonar_front_range'
     watch.publish_static([transform('base_link', frame, (SONAR[0], SONAR[1], 0.2),
                                     quat_yaw(SONAR[2]))])
@@ -676,7 +697,7 @@ def test_range_reading_is_an_arc_and_nan_is_invalid(watch, ros_peer, tmp_path):
         watch.feed('sonar_range', range_msg(frame, 0.4))
         report = watch.wait(lambda r: r.valid and has_entry('sonar')(r), 'a valid range')
         check_clear(report, 'sonar', judged)
-        assert watch.next_flags() == [False] * 3
+        assert watch.steady_flag(False) == [False] * 3
 
         # Padding (a run-time parameter) that reaches part of the arc.
         padding = 0.38
@@ -686,7 +707,7 @@ def test_range_reading_is_an_arc_and_nan_is_invalid(watch, ros_peer, tmp_path):
         assert ok, reason
         report = watch.wait(lambda r: r.colliding and r.valid, 'the arc inside the padding')
         check_inside(report, 'sonar', judged)
-        assert watch.next_flags() == [True] * 3
+        assert watch.steady_flag(True) == [True] * 3
 
         # +inf: nothing detected. Valid, clear, no point.
         watch.feed('sonar_range', range_msg(frame, math.inf))
@@ -695,14 +716,14 @@ def test_range_reading_is_an_arc_and_nan_is_invalid(watch, ros_peer, tmp_path):
         assert report.status == 'ok' and e.status == 'ok', report
         assert e.points_inside == 0 and not e.colliding and e.distance == math.inf, e
         assert report.min_distance == math.inf, report
-        assert watch.next_flags() == [False] * 3
+        assert watch.steady_flag(False) == [False] * 3
 
         # NaN: the reading says nothing; fail-safe.
         watch.feed('sonar_range', range_msg(frame, math.nan))
         report = watch.wait(lambda r: not r.valid, 'an invalid reading')
         assert report.status == 'invalid_source' and report.colliding, report
         assert entry(report, 'sonar').status == 'invalid_source', report
-        assert watch.next_flags() == [True] * 3
+        assert watch.steady_flag(True) == [True] * 3
 
         # And back.
         watch.feed('sonar_range', range_msg(frame, 0.4))
@@ -730,6 +751,11 @@ def ring_points(ranges_by_index, n=16):
 
 
 def test_stale_malformed_unplaced_and_disabled_sources(watch, ros_peer, tmp_path):
+    """Fail-safe, one node throughout: nothing yet (no_obstacles); a source that never
+    sent (no_source_data) until disabled at run time; a scan that stops (stale after
+    its own source_timeout, not before) or arrives with old stamps; malformed clouds
+    (invalid_source); a cloud in an unknown frame (transform_unavailable); a disabled
+    source with points inside counts for nothing. The node lives and publishes on."""
     node = start(watch, tmp_path, {
         'front': {'type': 'scan', 'topic': 'front_scan', 'source_timeout': 0.6},
         'cam': {'type': 'pointcloud', 'topic': 'cam_points'},
@@ -739,13 +765,17 @@ def test_stale_malformed_unplaced_and_disabled_sources(watch, ros_peer, tmp_path
         clear_scan = {0: 1.5, 4: 1.2, 8: 2.0}  # in base_link: 1.0, 0.9, 1.5 m away
         cloud_points = [(1.0, y / 10.0, 0.2) for y in range(-2, 3)]  # 0.5 m ahead
         good_cloud = cloud_msg('base_link', len(cloud_points), 1, pack_points(cloud_points))
+        # Nothing delivered yet.
+        report = watch.wait(lambda r: True, 'a first report')
+        assert not report.valid and report.status == 'no_obstacles' and report.colliding
         watch.feed('front_scan', ring_scan('base_link', clear_scan))
         watch.feed('cam_points', good_cloud)
         # rear is enabled and has never sent: the answer cannot be trusted.
-        report = watch.wait(has_entry('rear', 'no_source_data'), 'rear without data')
+        report = watch.wait(lambda r: has_entry('rear', 'no_source_data')(r)
+                            and has_entry('front')(r) and has_entry('cam')(r),
+                            'front and cam in, rear without data')
         assert not report.valid and report.status == 'no_source_data' and report.colliding
-        assert entry(report, 'front').status == 'ok' and entry(report, 'cam').status == 'ok'
-        assert watch.next_flags() == [True] * 3
+        assert watch.steady_flag(True) == [True] * 3
 
         # rear disabled at run time: no entry, and the report is valid again.
         ok, reason = ros_peer.set_parameter(watch.fqn, 'rear.enabled', False)
@@ -754,7 +784,7 @@ def test_stale_malformed_unplaced_and_disabled_sources(watch, ros_peer, tmp_path
         assert sorted(r.id for r in report.results) == ['cam', 'front'], report.results
         check_clear(report, 'front', Judged(ring_points(clear_scan)))
         check_clear(report, 'cam', Judged([p[:2] for p in cloud_points]))
-        assert watch.next_flags() == [False] * 3
+        assert watch.steady_flag(False) == [False] * 3
 
         # front stops: stale after its own 0.6 s, not before; fail-safe.
         last = watch.stop_feed('front_scan')
@@ -764,8 +794,20 @@ def test_stale_malformed_unplaced_and_disabled_sources(watch, ros_peer, tmp_path
         assert at - last > 0.6 - 0.05, at - last
         assert not report.valid and report.status == 'stale_source' and report.colliding
         assert entry(report, 'cam').status == 'ok'
-        assert watch.next_flags() == [True] * 3
+        assert watch.steady_flag(True) == [True] * 3
         watch.feed('front_scan', ring_scan('base_link', clear_scan))
+        watch.wait(lambda r: r.valid and not r.colliding, 'front fresh again')
+        # Arriving on time but measured 0.9 s ago: stale by its stamp for front
+        # (0.6 s), not for cam (the default source_timeout, 2 s).
+        watch.feed('front_scan', ring_scan('base_link', clear_scan), age=0.9)
+        watch.feed('cam_points', good_cloud, age=0.9)
+        watch.wait(has_entry('front', 'stale_source'), 'front stale by its stamp')
+        for report in watch.next_reports(10):
+            assert report.status == 'stale_source' and report.colliding, report
+            assert entry(report, 'front').status == 'stale_source', report
+            assert entry(report, 'cam').status == 'ok', report
+        watch.feed('front_scan', ring_scan('base_link', clear_scan))
+        watch.feed('cam_points', good_cloud)
         watch.wait(lambda r: r.valid and not r.colliding, 'front fresh again')
 
         # Malformed clouds: x beyond point_step; data shorter than row_step * height.
@@ -777,7 +819,7 @@ def test_stale_malformed_unplaced_and_disabled_sources(watch, ros_peer, tmp_path
             report = watch.wait(has_entry('cam', 'invalid_source'), 'cam invalid')
             assert not report.valid and report.status == 'invalid_source' and report.colliding
             assert entry(report, 'front').status == 'ok'
-            assert watch.next_flags() == [True] * 3
+            assert watch.steady_flag(True) == [True] * 3
             watch.feed('cam_points', good_cloud)
             watch.wait(lambda r: r.valid and not r.colliding, 'cam valid again')
 
@@ -786,7 +828,7 @@ def test_stale_malformed_unplaced_and_disabled_sources(watch, ros_peer, tmp_path
                                            pack_points(cloud_points)))
         report = watch.wait(has_entry('cam', 'transform_unavailable'), 'cam unplaced')
         assert not report.valid and report.status == 'transform_unavailable', report
-        assert watch.next_flags() == [True] * 3
+        assert watch.steady_flag(True) == [True] * 3
         watch.feed('cam_points', good_cloud)
         watch.wait(lambda r: r.valid and not r.colliding, 'cam placed again')
 
@@ -804,7 +846,7 @@ def test_stale_malformed_unplaced_and_disabled_sources(watch, ros_peer, tmp_path
         assert ok, reason
         report = watch.wait(lambda r: r.valid and not r.colliding, 'rear disabled again')
         assert 'rear' not in [r.id for r in report.results], report
-        assert watch.next_flags() == [False] * 3
+        assert watch.steady_flag(False) == [False] * 3
 
         # Alive and publishing through all of it.
         assert node.proc.poll() is None, node.output
@@ -817,6 +859,8 @@ def test_stale_malformed_unplaced_and_disabled_sources(watch, ros_peer, tmp_path
 # --- 5. min_points over all sources together -----------------------------------------------
 
 def test_min_points_counts_the_points_of_all_sources(watch, ros_peer, tmp_path):
+    """min_points 3: two points inside are not a collision, two in one scan and one in
+    another are; min_points 4 at run time is not reached by three."""
     node = start(watch, tmp_path, {
         'left': {'type': 'scan', 'topic': 'left_scan'},
         'right': {'type': 'scan', 'topic': 'right_scan'},
@@ -838,14 +882,14 @@ def test_min_points_counts_the_points_of_all_sources(watch, ros_peer, tmp_path):
         assert not left.colliding and left.distance == 0.0, left
         assert not right.colliding and right.points_inside == 0, right
         assert abs(right.distance - 0.5) <= TOL, right
-        assert watch.next_flags() == [False] * 3
+        assert watch.steady_flag(False) == [False] * 3
 
         # One more in the other source: three together.
         watch.feed('right_scan', ring_scan('base_link', one))
         report = watch.wait(lambda r: entry_inside(r, 'right') == 1, 'three points inside')
         assert report.valid and report.colliding, report
         assert entry(report, 'left').colliding and entry(report, 'right').colliding, report
-        assert watch.next_flags() == [True] * 3
+        assert watch.steady_flag(True) == [True] * 3
 
         # Three in one source, none in the other: that one alone collides.
         three = {0: 0.2, 4: 0.25, 12: 0.15}
@@ -855,14 +899,14 @@ def test_min_points_counts_the_points_of_all_sources(watch, ros_peer, tmp_path):
                             and entry_inside(r, 'right') == 0, 'three in left')
         assert report.valid and report.colliding, report
         assert entry(report, 'left').colliding and not entry(report, 'right').colliding
-        assert watch.next_flags() == [True] * 3
+        assert watch.steady_flag(True) == [True] * 3
 
         # min_points is a run-time parameter: 4 are not reached.
         ok, reason = ros_peer.set_parameter(watch.fqn, 'min_points', 4)
         assert ok, reason
         report = watch.wait(lambda r: r.valid and not r.colliding, 'min_points 4')
         assert entry(report, 'left').points_inside == 3, report
-        assert watch.next_flags() == [False] * 3
+        assert watch.steady_flag(False) == [False] * 3
         assert node.proc.poll() is None, node.output
     finally:
         node.stop()
