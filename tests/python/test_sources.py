@@ -916,3 +916,55 @@ def test_min_points_counts_the_points_of_all_sources(watch, ros_peer, tmp_path):
 def entry_inside(report, name):
     found = [r for r in report.results if r.id == name]
     return found[0].points_inside if len(found) == 1 else None
+
+
+def polygon_msg(node, frame, ident, points):
+    from geometry_msgs.msg import Point32, PolygonInstanceStamped
+
+    msg = PolygonInstanceStamped()
+    msg.header.frame_id = frame
+    msg.header.stamp = stamp_now(node)
+    msg.polygon.id = ident
+    msg.polygon.polygon.points = [Point32(x=float(x), y=float(y), z=0.0) for x, y in points]
+    return msg
+
+
+def test_polygon_source_keeps_polygons_exactly_and_they_expire(watch, ros_peer, tmp_path):
+    """A `polygon` source (PolygonInstanceStamped, as nav2's): each polygon kept
+    exactly (not sampled into points) under the id <source>/<id>, expiring on its own
+    after the source's timeout; disabled at run time, its polygons go."""
+    # obstacles_timeout (the other instances' lifetime) far longer than the source's.
+    node = start(watch, tmp_path,
+                 {'people': {'type': 'polygon', 'topic': 'people', 'source_timeout': 0.5}},
+                 obstacles_timeout=60.0)
+    try:
+        # A thin sliver whose corner reaches 0.01 m into the footprint's front edge
+        # (x = 0.5): sampled every 0.1 m as nav2 does, no sample would be inside.
+        sliver = [(0.49, 0.0), (1.5, 0.05), (1.5, -0.05)]
+        watch.feed('people', polygon_msg(watch.node, 'base_link', 7, sliver))
+        report = watch.wait(lambda r: r.colliding and r.valid, 'the sliver colliding')
+        result = [r for r in report.results if r.id == 'people/7']
+        assert len(result) == 1, report.results
+        assert result[0].colliding and close([result[0].penetration_depth], [0.01]), result
+        assert report.nearest_obstacle_id == 'people/7'
+        # Moved 0.25 m ahead of the footprint: clear at exactly 0.25 m.
+        ahead = [(0.75, 0.0), (1.5, 0.05), (1.5, -0.05)]
+        watch.feed('people', polygon_msg(watch.node, 'base_link', 7, ahead))
+        report = watch.wait(lambda r: r.valid and not r.colliding, 'the polygon clear')
+        assert close([report.min_distance], [0.25]), report.min_distance
+        # Silence: the polygon expires after the source's 0.5 s; nothing is left.
+        last = watch.stop_feed('people')
+        report = watch.wait(lambda r: not any(x.id == 'people/7' for x in r.results),
+                            'the polygon expired')
+        assert time.monotonic() - last >= 0.4, 'expired before its source_timeout'
+        assert report.status == 'no_obstacles' and report.colliding, report
+        # Disabled at run time: a polygon sent then counts for nothing.
+        ok, reason = ros_peer.set_parameter(watch.fqn, 'people.enabled', False)
+        assert ok, reason
+        watch.feed('people', polygon_msg(watch.node, 'base_link', 8, sliver))
+        time.sleep(0.5)
+        for report in watch.next_reports(3):
+            assert not any(x.id.startswith('people/') for x in report.results), report
+        assert node.proc.poll() is None
+    finally:
+        node.stop()
