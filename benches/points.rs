@@ -32,6 +32,8 @@
 //!   every point moved backwards and tested, `min_points` = 1 here so both
 //!   answer the same question).
 //! * `points_scan_flag`: the flag on the 360-point scan.
+//!
+//! Results, ratios and instruction counts: BENCHMARKS.md, "Points".
 
 use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode};
 use nalgebra::Isometry2;
