@@ -20,7 +20,9 @@
 //! scan of the same room: 360 rays.
 //!
 //! Groups (ours, then the peer):
-//! * `points_flag`: `count_inside(.., 1)` on the cloud; `nav2`:
+//! * `points_flag`: `count_inside(.., 1)` on the cloud (`ours`: in the
+//!   sensor's order; `ours_shuffled`: the same points in a random order, so
+//!   that no block of points can be skipped whole); `nav2`:
 //!   `Polygon::getPointsInside` (crossing number on every point).
 //! * `points_report`: `report` (inside, deepest, nearest with its exact
 //!   clearance); nav2 has no equivalent.
@@ -30,6 +32,8 @@
 //!   every point moved backwards and tested, `min_points` = 1 here so both
 //!   answer the same question).
 //! * `points_scan_flag`: the flag on the 360-point scan.
+//!
+//! Results, ratios and instruction counts: BENCHMARKS.md, "Points".
 
 use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode};
 use nalgebra::Isometry2;
@@ -373,6 +377,9 @@ fn nav2_velocity(rotating: bool) -> Nav2Velocity {
 struct Scene {
     footprint: Shape,
     cloud: PointSet,
+    /// The same cloud in a random order (no two consecutive points near
+    /// each other: the blocks' boxes cover the room, none is skipped).
+    shuffled: PointSet,
     scan: PointSet,
     nav2: Nav2Polygon,
     nav2_cloud: Vec<Nav2Point>,
@@ -381,9 +388,15 @@ struct Scene {
 
 fn scene() -> Scene {
     let (cloud, scan) = (cloud(), scan());
+    let mut shuffled = cloud.clone();
+    let mut rng = Rng::new(0x5415);
+    for i in (1..shuffled.len()).rev() {
+        shuffled.swap(i, rng.below_usize(i + 1));
+    }
     Scene {
         footprint: footprint(),
         cloud: point_set(&cloud),
+        shuffled: point_set(&shuffled),
         scan: point_set(&scan),
         nav2: nav2_polygon(),
         nav2_cloud: nav2_points(&cloud),
@@ -395,6 +408,7 @@ fn scene() -> Scene {
 fn check(s: &Scene) {
     for (name, set, theirs) in [
         ("cloud", &s.cloud, &s.nav2_cloud),
+        ("shuffled", &s.shuffled, &s.nav2_cloud),
         ("scan", &s.scan, &s.nav2_scan),
     ] {
         let brute = (0..set.len())
@@ -423,6 +437,12 @@ fn check(s: &Scene) {
             .nav2
             .get_collision_time(&s.nav2_cloud, nav2_velocity(rotating));
         let (i, impact) = ours.expect("the twists hit something");
+        let (j, again) = s
+            .shuffled
+            .first_impact(&s.footprint, &twist(rotating), DURATION, PADDING)
+            .expect("the same points");
+        assert!((again.time - impact.time).abs() <= 1e-9);
+        assert_eq!(s.shuffled.point(j), s.cloud.point(i));
         eprintln!(
             "first impact ({}): ours #{i} at {:.6} s (exact: {}), nav2 {theirs:.1} s",
             if rotating { "rotation" } else { "translation" },
@@ -448,6 +468,9 @@ fn bench_points(c: &mut Criterion) {
     group.bench_function(BenchmarkId::new("ours", CLOUD), |b| {
         b.iter(|| black_box(s.cloud.count_inside(black_box(&s.footprint), PADDING, 1)))
     });
+    group.bench_function(BenchmarkId::new("ours_shuffled", CLOUD), |b| {
+        b.iter(|| black_box(s.shuffled.count_inside(black_box(&s.footprint), PADDING, 1)))
+    });
     group.bench_function(BenchmarkId::new("nav2", CLOUD), |b| {
         b.iter(|| black_box(s.nav2.get_points_inside(black_box(&s.nav2_cloud))))
     });
@@ -457,6 +480,9 @@ fn bench_points(c: &mut Criterion) {
     configure(&mut group);
     group.bench_function(BenchmarkId::new("ours", CLOUD), |b| {
         b.iter(|| black_box(s.cloud.report(black_box(&s.footprint), PADDING)))
+    });
+    group.bench_function(BenchmarkId::new("ours_shuffled", CLOUD), |b| {
+        b.iter(|| black_box(s.shuffled.report(black_box(&s.footprint), PADDING)))
     });
     group.finish();
 
@@ -474,6 +500,16 @@ fn bench_points(c: &mut Criterion) {
                     s.cloud
                         .first_impact(black_box(&s.footprint), &motion, DURATION, PADDING),
                 )
+            })
+        });
+        group.bench_function(BenchmarkId::new("ours_shuffled", CLOUD), |b| {
+            b.iter(|| {
+                black_box(s.shuffled.first_impact(
+                    black_box(&s.footprint),
+                    &motion,
+                    DURATION,
+                    PADDING,
+                ))
             })
         });
         group.bench_function(BenchmarkId::new("nav2", CLOUD), |b| {
@@ -499,8 +535,8 @@ fn bench_points(c: &mut Criterion) {
 }
 
 /// `POINTS_REPEAT=<case>`: that case only, `POINTS_REPS` times (default
-/// 1,000), for instruction counts. Cases: `ours_flag`, `nav2_flag`,
-/// `ours_report`, `ours_toi_translation`, `nav2_toi_translation`,
+/// 1,000), for instruction counts. Cases: `ours_flag`,
+/// `ours_flag_shuffled`, `nav2_flag`, `ours_report`, `ours_report_shuffled`, `ours_toi_translation`, `nav2_toi_translation`,
 /// `ours_toi_rotation`, `nav2_toi_rotation`, `ours_scan_flag`,
 /// `nav2_scan_flag`, and `setup` (none: the cost of building the scene).
 fn repeat(which: &str) {
@@ -515,6 +551,8 @@ fn repeat(which: &str) {
         sink += match which {
             "setup" => 0.0,
             "ours_flag" => s.cloud.count_inside(black_box(fp), PADDING, 1) as f64,
+            "ours_flag_shuffled" => s.shuffled.count_inside(black_box(fp), PADDING, 1) as f64,
+            "ours_report_shuffled" => s.shuffled.report(black_box(fp), PADDING).inside as f64,
             "nav2_flag" => s.nav2.get_points_inside(black_box(&s.nav2_cloud)) as f64,
             "ours_report" => s.cloud.report(black_box(fp), PADDING).inside as f64,
             "ours_toi_translation" | "ours_toi_rotation" => {

@@ -355,6 +355,7 @@ fn check_contact(fp: &Footprint, padding: f64, p: Point, touching: bool, what: &
 
 fn contact_cases(seed: u64, cases: usize) {
     let mut rng = Rng::new(seed);
+    let mut touching_points = 0;
     for case in 0..cases {
         let centre = Point::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0));
         let size = rng.range(0.2, 2.0);
@@ -366,8 +367,14 @@ fn contact_cases(seed: u64, cases: usize) {
         {
             let what = format!("seed {seed} case {case} point {k}");
             check_contact(&fp, padding, p, touching, &what);
+            touching_points += usize::from(touching);
         }
     }
+    // Touching points were built in every case (about a third of them).
+    assert!(
+        touching_points > 5 * cases,
+        "{touching_points} touching points"
+    );
 }
 
 #[test]

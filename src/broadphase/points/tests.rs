@@ -29,9 +29,18 @@ fn footprint(rng: &mut Rng) -> Shape {
 }
 
 /// Points on a coarse grid (many equal clearances and depths: ties), some
-/// repeated, some far.
+/// repeated, some far; or, one time in four, a random walk (consecutive
+/// points close together, as a sensor gives them: most blocks skipped).
 fn points(rng: &mut Rng, n: usize) -> PointSet {
     let mut set = PointSet::new();
+    if rng.chance(0.25) {
+        let mut p = Point::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+        while set.len() < n {
+            p += Vector::new(rng.range(-0.1, 0.1), rng.range(-0.1, 0.1));
+            assert!(set.push(p));
+        }
+        return set;
+    }
     while set.len() < n {
         let p = match rng.below(4) {
             0 if !set.is_empty() => set.point(rng.below_usize(set.len())),
@@ -81,7 +90,10 @@ fn queries_agree_with_point_by_point_answers() {
             0 => 0.0,
             _ => rng.range(0.0, 0.3),
         };
-        let n = rng.int(0, 45) as usize;
+        let n = match rng.chance(0.2) {
+            true => rng.int(46, 400) as usize,
+            false => rng.int(0, 45) as usize,
+        };
         let set = points(&mut rng, n);
         let brute: Vec<bool> = (0..set.len())
             .map(|i| point_contact(&fp, set.point(i), padding).colliding())
@@ -115,7 +127,10 @@ fn near_points_agree_with_the_set() {
     for case in 0..1_000 {
         let fp = footprint(&mut rng);
         let padding = rng.range(0.0, 0.2);
-        let n = rng.int(0, 45) as usize;
+        let n = match rng.chance(0.2) {
+            true => rng.int(46, 400) as usize,
+            false => rng.int(0, 45) as usize,
+        };
         let set = points(&mut rng, n);
         let start = Isometry2::new(Vector::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)), 0.3);
         let angular = if rng.chance(0.5) {
@@ -180,8 +195,10 @@ fn box_pass_sees_every_point_whatever_the_block() {
     // Every length around the block size, every position of a single
     // colliding point.
     let fp = Shape::circle(Point::origin(), 0.5).unwrap();
-    for n in 0..3 * LANES + 2 {
-        for hit in 0..n {
+    let lengths = (0..3 * LANES + 2).chain([BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK + 3]);
+    for n in lengths {
+        let hits = (0..n).filter(|&hit| n < 3 * LANES + 2 || hit % 7 == 0 || hit + 1 == n);
+        for hit in hits {
             let mut set = PointSet::new();
             for i in 0..n {
                 let p = match i == hit {
