@@ -158,11 +158,12 @@ impl SourceReader {
 
     /// A `sensor_msgs/PointCloud2`: its points moved into `base_frame` by
     /// the full 3-D transform at its stamp, kept within the height band,
-    /// planar there.
-    pub fn cloud(
+    /// planar there. `tf` is asked for that one transform (the node holds
+    /// its TF buffer's lock for the lookup only, not for the decoding).
+    pub fn cloud<T: std::ops::Deref<Target = FrameTree>>(
         &mut self,
         msg: &NativeCloud,
-        tf: &FrameTree,
+        tf: impl FnOnce() -> T,
         now: f64,
         out: PointSet,
     ) -> SourceInput {
@@ -189,7 +190,8 @@ impl SourceReader {
         let to_base = if frame == self.base_frame {
             nalgebra::Isometry3::identity()
         } else {
-            match tf.lookup_3d(&self.base_frame, frame, stamp, now, self.tolerance) {
+            let found = tf().lookup_3d(&self.base_frame, frame, stamp, now, self.tolerance);
+            match found {
                 Ok(pose) => pose,
                 Err(fault) => {
                     return self.refused("no transform to base_frame", transform_cause(fault))

@@ -66,6 +66,17 @@ pub(super) struct Sinks {
     pub(super) latest_sources: Arc<LatestSources>,
 }
 
+/// The TF buffer locked for one lookup: its tree.
+struct TreeGuard<'a>(std::sync::MutexGuard<'a, TfBuffer>);
+
+impl std::ops::Deref for TreeGuard<'_> {
+    type Target = crate::frames::FrameTree;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0.tree
+    }
+}
+
 /// Sensor sources: best effort, as sensor data are published (any
 /// publisher connects), a few deep: the newest is taken at every spin.
 const SOURCE_QOS: QosProfile = QosProfile::default().best_effort().keep_last(5);
@@ -257,7 +268,8 @@ pub(super) fn io_thread(
                         let arrival = time.arrival();
                         large |= cloud_bytes(&msg) > LARGE_MESSAGE_BYTES;
                         let buffer = latest_sources.buffer();
-                        let input = reader.cloud(&msg, &lock(&tf).tree, arrival.time, buffer);
+                        let tree = || TreeGuard(lock(&tf));
+                        let input = reader.cloud(&msg, tree, arrival.time, buffer);
                         latest_sources.put(input, arrival);
                     }
                 }
