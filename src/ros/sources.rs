@@ -102,8 +102,21 @@ impl SourceReader {
         }
     }
 
-    /// The decoded points into `out`, as the source's input.
-    fn points_into(&mut self, mut input: SourceInput, mut out: PointSet) -> SourceInput {
+    /// The points `decode` reads (into the reader's scratch buffer), in
+    /// `frame_id` stamped `stamp`, moved into `out`; or the source refused
+    /// with the reason `decode` gives.
+    fn decoded(
+        &mut self,
+        frame_id: &str,
+        stamp: f64,
+        mut out: PointSet,
+        decode: impl FnOnce(&mut Vec<Point>) -> Result<(), &'static str>,
+    ) -> SourceInput {
+        self.scratch.clear();
+        if let Err(reason) = decode(&mut self.scratch) {
+            return self.refused(reason, Cause::InvalidSource);
+        }
+        let mut input = self.input(frame_id, stamp);
         out.clear();
         for p in self.scratch.drain(..) {
             out.push(p);
@@ -128,12 +141,10 @@ impl SourceReader {
             range_max: msg.range_max,
             ranges,
         };
-        let input = self.input(frame, native::seconds(&msg.header.stamp));
-        self.scratch.clear();
-        match scan_points(&scan, &mut self.scratch) {
-            Ok(_) => self.points_into(input, out),
-            Err(e) => self.refused(e.as_str(), Cause::InvalidSource),
-        }
+        let stamp = native::seconds(&msg.header.stamp);
+        self.decoded(frame, stamp, out, |points| {
+            scan_points(&scan, points).map(drop).map_err(|e| e.as_str())
+        })
     }
 
     /// A `sensor_msgs/Range`: a reading within its limits becomes an arc
@@ -148,12 +159,13 @@ impl SourceReader {
             max_range: msg.max_range,
             range: msg.range,
         };
-        let input = self.input(frame, native::seconds(&msg.header.stamp));
-        self.scratch.clear();
-        match range_points(&reading, self.config.obstacles_angle, &mut self.scratch) {
-            Ok(_) => self.points_into(input, out),
-            Err(e) => self.refused(e.as_str(), Cause::InvalidSource),
-        }
+        let stamp = native::seconds(&msg.header.stamp);
+        let spacing = self.config.obstacles_angle;
+        self.decoded(frame, stamp, out, |points| {
+            range_points(&reading, spacing, points)
+                .map(drop)
+                .map_err(|e| e.as_str())
+        })
     }
 
     /// A `sensor_msgs/PointCloud2`: its points moved into `base_frame` by
@@ -214,13 +226,14 @@ impl SourceReader {
             min_range: self.config.min_range,
             use_global_height: self.config.use_global_height,
         };
-        let base = self.base_frame.clone();
-        let input = self.input(&base, stamp);
-        self.scratch.clear();
-        match cloud_points(&cloud, &filter, &mut self.scratch) {
-            Ok(_) => self.points_into(input, out),
-            Err(e) => self.refused(e.as_str(), Cause::InvalidSource),
-        }
+        let base = std::mem::take(&mut self.base_frame);
+        let input = self.decoded(&base, stamp, out, |points| {
+            cloud_points(&cloud, &filter, points)
+                .map(drop)
+                .map_err(|e| e.as_str())
+        });
+        self.base_frame = base;
+        input
     }
 }
 
