@@ -13,7 +13,8 @@
 //! | a footprint at many poses | [`planner::check_poses`] against a [`broadphase::ObstacleIndex`] | per pose: colliding, clearance; the first colliding pose |
 //! | one footprint against many obstacles, any question | [`broadphase::ObstacleIndex`]: `all()` or `span(range)`, then `report`, `any_collision`, `near`, `first_impact`, `impacts`, `check_poses` | the engine under every row here ([`broadphase`]) |
 //! | the same, with freshness and fail-safe | [`monitor::Monitor::check_trajectory`], [`monitor::Monitor::check_path`] (a path swept between its poses) | the above with `valid` and a [`model::Status`] |
-//! | a stateful monitor of timed inputs | [`monitor::Monitor`]: `set_footprint`, `set_obstacles`, then `flag` or `evaluate` | the node's decision ([`model::Flag`], [`model::Report`]) |
+//! | points (a scan, a cloud) against a footprint | [`sensors`] (`scan_points`, `cloud_points`, `range_points`) into a [`broadphase::PointSet`]: `count_inside`, `report`, `first_impact`, `near` | how many are inside, the deepest and the nearest ([`broadphase::PointsReport`]), the first contact along a motion |
+//! | a stateful monitor of timed inputs | [`monitor::Monitor`]: `set_footprint`, `set_obstacles` (and `set_source_points` for sensor sources), then `flag` or `evaluate` | the node's decision ([`model::Flag`], [`model::Report`]) |
 //! | causes an answer cannot be trusted | [`model::Verdict::of`] (the rule every answer above uses) | `valid`, the deciding [`model::Status`], and whether `fail_safe` makes it read colliding |
 //! | a YAML scene (the offline checker) | [`scene::Scene`]: `from_yaml` or `load`, then `evaluate` | a [`scene::SceneReport`] |
 //!
