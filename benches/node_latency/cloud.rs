@@ -171,16 +171,20 @@ pub fn room_cloud(n: usize, colliding: bool) -> PointCloud2 {
     }
 }
 
-/// What the node computes per cloud before the flag, in this process, with
-/// the node's configuration ([`node_values`]): `cloud_points` (decoding,
-/// height filter) into a kept buffer, the points copied into a
-/// `broadphase::PointSet` (as `ros::sources` does), `set_source_points`, `place`,
-/// `flag`; and `cloud_points` alone. Checks that each cloud's flag is the
-/// expected one and returns the times (µs) of `rounds` clouds, alternating.
+/// What the node computes per cloud, in this process, with the node's
+/// configuration ([`node_values`]), in its steps (µs per cloud; index 0 the
+/// colliding cloud, 1 the clear one): `decode`, `cloud_points` (layout
+/// check, height filter, planar points) into a kept buffer (the I/O
+/// thread); `copy`, the points into a `broadphase::PointSet` (as
+/// `ros::sources` does) and `set_source_points`; `flag`, `place` and
+/// `flag` (the decision, before `collision` is published); `report`,
+/// `evaluate_into`, which the report worker runs after the flag when the
+/// flag changed (a log line) or a report is subscribed.
 pub struct InProcess {
-    /// Of the colliding cloud, then of the clear one.
-    pub before_flag: [Vec<f64>; 2],
     pub decode: [Vec<f64>; 2],
+    pub copy: [Vec<f64>; 2],
+    pub flag: [Vec<f64>; 2],
+    pub report: [Vec<f64>; 2],
     /// Points kept (in the height band) of the colliding and the clear cloud.
     pub kept: [usize; 2],
 }
@@ -204,9 +208,12 @@ pub fn check_clouds(clouds: &[(PointCloud2, bool)], rounds: usize) -> Res<InProc
     let mut monitor = Monitor::new(config.monitor.clone());
     let tree = FrameTree::new();
     let mut scratch = Vec::new();
+    let mut report = monitor.evaluate(0.0);
     let mut out = InProcess {
-        before_flag: [Vec::with_capacity(rounds), Vec::with_capacity(rounds)],
-        decode: [Vec::with_capacity(rounds), Vec::with_capacity(rounds)],
+        decode: [Vec::new(), Vec::new()],
+        copy: [Vec::new(), Vec::new()],
+        flag: [Vec::new(), Vec::new()],
+        report: [Vec::new(), Vec::new()],
         kept: [0; 2],
     };
     for k in 0..rounds {
@@ -248,9 +255,12 @@ pub fn check_clouds(clouds: &[(PointCloud2, bool)], rounds: usize) -> Res<InProc
         }
         monitor.set_source_points(SOURCE, BASE, now, points, now);
         monitor.set_footprint_shape(BASE, shape.clone(), now);
+        let t2 = Instant::now();
         monitor.place(&tree, now);
         let flag = monitor.flag(now);
-        let t2 = Instant::now();
+        let t3 = Instant::now();
+        monitor.evaluate_into(now, &mut report);
+        let t4 = Instant::now();
         if !flag.valid || flag.colliding != *colliding {
             return Err(format!(
                 "cloud {k}: flag {} ({}), expected {colliding}",
@@ -258,9 +268,19 @@ pub fn check_clouds(clouds: &[(PointCloud2, bool)], rounds: usize) -> Res<InProc
             )
             .into());
         }
+        if report.colliding != *colliding {
+            return Err(format!(
+                "cloud {k}: report {}, expected {colliding}",
+                report.colliding
+            )
+            .into());
+        }
         let kind = usize::from(!colliding);
-        out.before_flag[kind].push((t2 - t0).as_secs_f64() * 1e6);
-        out.decode[kind].push((t1 - t0).as_secs_f64() * 1e6);
+        let us = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e6;
+        out.decode[kind].push(us(t0, t1));
+        out.copy[kind].push(us(t1, t2));
+        out.flag[kind].push(us(t2, t3));
+        out.report[kind].push(us(t3, t4));
     }
     Ok(out)
 }

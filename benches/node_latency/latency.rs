@@ -236,14 +236,19 @@ pub fn latency_cloud(o: &Options, points: usize) -> Res<()> {
         params.join(" -p ")
     );
     let checked = check_clouds(&client.clouds, 400)?;
+    println!("in this process, per cloud, p50 / p99 (µs): cloud_points (I/O thread) | into a PointSet + set_source_points | place + flag (before collision) | evaluate_into (report worker, after it)");
     for (kind, label) in ["colliding", "clear"].iter().enumerate() {
-        let (before_flag, decode) = (
-            stats(&checked.before_flag[kind]),
-            stats(&checked.decode[kind]),
-        );
+        let show = |v: &[f64]| {
+            let s = stats(v);
+            format!("{:.1} / {:.1}", s.p50, s.p99)
+        };
         println!(
-            "in this process, per {label} cloud ({} points kept): before the flag (cloud_points + PointSet + set_source_points + place + flag) p50 {:.1} µs, p99 {:.1} µs; of it cloud_points p50 {:.1} µs, p99 {:.1} µs",
-            checked.kept[kind], before_flag.p50, before_flag.p99, decode.p50, decode.p99
+            "  {label} cloud ({} points kept): {} | {} | {} | {}",
+            checked.kept[kind],
+            show(&checked.decode[kind]),
+            show(&checked.copy[kind]),
+            show(&checked.flag[kind]),
+            show(&checked.report[kind]),
         );
     }
 
