@@ -9,9 +9,15 @@ use std::time::Duration;
 /// The node binary that `cargo bench` built with this benchmark.
 const NODE_BIN: &str = env!("CARGO_BIN_EXE_sat_collision_node");
 
+/// The Fast DDS profile for big messages (`--cloud`).
+const DDS_PROFILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/config/fastdds_large_data.xml");
+/// `--cloud`'s default period: 30 Hz.
+const CLOUD_PERIOD_US: u64 = 33_333;
+
 const LATENCY: &str = "Latency (default)";
 const SOAK: &str = "Soak (always --steady)";
 const ALLOCATIONS: &str = "Allocations (always --steady: the steady state the target is about)";
+const CLOUD: &str = "Point clouds (instead of footprints)";
 const NODE: &str = "Node";
 const INTERNAL: &str = "Internal (the benchmark's own child processes)";
 
@@ -20,7 +26,7 @@ const INTERNAL: &str = "Internal (the benchmark's own child processes)";
 #[command(
     name = "node_latency",
     override_usage = "cargo bench --bench node_latency -- [OPTIONS]",
-    group(ArgGroup::new("internal").args(["echo", "echo_entities", "echo_st", "echo_tf", "sink"]))
+    group(ArgGroup::new("internal").args(["echo", "echo_entities", "echo_st", "echo_tf", "echo_cloud", "sink"]))
 )]
 struct Cli {
     /// Measured messages per target
@@ -32,9 +38,10 @@ struct Cli {
     /// Messages per target before switching
     #[arg(long, value_name = "N", default_value_t = 50, help_heading = LATENCY)]
     block: usize,
-    /// Send period, one in flight; 0 = back to back
-    #[arg(long, value_name = "US", default_value_t = 1000, help_heading = LATENCY)]
-    period_us: u64,
+    /// Send period, one in flight; 0 = back to back [default: 1000; with
+    /// --cloud 33333 (30 Hz, a depth camera's rate)]
+    #[arg(long, value_name = "US", help_heading = LATENCY)]
+    period_us: Option<u64>,
     /// Obstacles in the scene
     #[arg(long, value_name = "N", default_value_t = 1000, help_heading = LATENCY)]
     obstacles: usize,
@@ -61,10 +68,25 @@ struct Cli {
     /// time_horizon 2 s; collision_ahead published after each flag
     #[arg(long, help_heading = LATENCY, conflicts_with_all = ["tf", "soak", "allocs"])]
     predict: bool,
-    /// Only clear footprints (the flag never changes; a timer
-    /// re-publication can then pass for an answer: ~0.2 % of samples)
+    /// Only clear footprints, or clear clouds with --cloud (the flag never
+    /// changes; a timer re-publication can then pass for an answer: ~0.2 %
+    /// of samples at 1 kHz)
     #[arg(long, help_heading = LATENCY)]
     steady: bool,
+
+    /// Instead: each message a sensor_msgs/PointCloud2 of POINTS points (x,
+    /// y, z, intensity float32; a room, alternating with and without a few
+    /// points inside the robot) to a node with observation_sources
+    /// [camera] (pointcloud), vs an echo of the same clouds
+    #[arg(long, value_name = "POINTS", num_args = 0..=1, default_missing_value = "24000",
+          help_heading = CLOUD,
+          conflicts_with_all = ["tf", "predict", "report", "markers", "echo_burn_us", "soak", "allocs"])]
+    cloud: Option<usize>,
+    /// The Fast DDS profile every process of --cloud runs with
+    /// (FASTRTPS_DEFAULT_PROFILES_FILE and FASTDDS_DEFAULT_PROFILES_FILE);
+    /// '' = Fast DDS's defaults [default: config/fastdds_large_data.xml]
+    #[arg(long, value_name = "PATH", help_heading = CLOUD)]
+    dds_profile: Option<PathBuf>,
 
     /// Drive the node alone for SECONDS
     #[arg(long, value_name = "SECONDS", help_heading = SOAK)]
@@ -102,6 +124,10 @@ struct Cli {
     /// Run the echo of /tf messages (on NS/tf) in namespace NS
     #[arg(long, value_name = "NS", help_heading = INTERNAL)]
     echo_tf: Option<String>,
+    /// Run the echo of point clouds (on NS/cloud, the node's source QoS) in
+    /// namespace NS
+    #[arg(long, value_name = "NS", help_heading = INTERNAL)]
+    echo_cloud: Option<String>,
     /// Subscribe (raw) to NS/collision_markers and NS/collision_report
     #[arg(long, value_name = "NS", help_heading = INTERNAL)]
     sink: Option<String>,
@@ -128,6 +154,10 @@ pub struct Options {
     pub steady: bool,
     pub tf: bool,
     pub predict: bool,
+    /// `--cloud`: points per cloud.
+    pub cloud: Option<usize>,
+    /// `--cloud`: the Fast DDS profile (`None`: Fast DDS's defaults).
+    pub dds_profile: Option<PathBuf>,
     pub node_bin: PathBuf,
     pub node_params: Vec<String>,
     pub burn: Option<u64>,
@@ -139,6 +169,7 @@ pub enum Mode {
     Echo(String, bool),
     EchoSingleThread(String),
     EchoTf(String),
+    EchoCloud(String),
     Sink(String),
 }
 
@@ -168,6 +199,9 @@ pub fn parse_args() -> Res<Mode> {
     if let Some(ns) = cli.echo_tf {
         return Ok(Mode::EchoTf(ns));
     }
+    if let Some(ns) = cli.echo_cloud {
+        return Ok(Mode::EchoCloud(ns));
+    }
     if let Some(ns) = cli.sink {
         return Ok(Mode::Sink(ns));
     }
@@ -178,7 +212,10 @@ pub fn parse_args() -> Res<Mode> {
         samples: cli.samples,
         warmup: cli.warmup,
         block: cli.block.max(1),
-        period: Duration::from_micros(cli.period_us),
+        period: Duration::from_micros(cli.period_us.unwrap_or(match cli.cloud {
+            Some(_) => CLOUD_PERIOD_US,
+            None => 1000,
+        })),
         obstacles: cli.obstacles,
         markers: cli.markers,
         report: cli.report,
@@ -190,6 +227,12 @@ pub fn parse_args() -> Res<Mode> {
         steady: cli.steady,
         tf: cli.tf,
         predict: cli.predict,
+        cloud: cli.cloud,
+        dds_profile: match cli.dds_profile {
+            None => Some(PathBuf::from(DDS_PROFILE)),
+            Some(p) if p.as_os_str().is_empty() => None,
+            Some(p) => Some(p),
+        },
         node_bin: cli.node_bin,
         node_params: cli.node_params,
         burn: cli.echo_burn_us,

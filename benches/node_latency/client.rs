@@ -9,9 +9,10 @@ use crate::Res;
 use futures::{FutureExt, Stream, StreamExt};
 use r2r::geometry_msgs::msg::{PolygonStamped, Twist};
 use r2r::sat_collision_msgs::msg::{CollisionReport, ObstacleArray};
+use r2r::sensor_msgs::msg::PointCloud2;
 use r2r::std_msgs::msg::Bool;
 use r2r::tf2_msgs::msg::TFMessage;
-use r2r::{Publisher, QosProfile};
+use r2r::{NativeMsg, Publisher, QosProfile};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -35,12 +36,17 @@ pub enum Input {
     Footprint(Publisher<PolygonStamped>),
     /// `/tf` (`odom → base_link`), for the footprint from TF.
     Tf(Publisher<TFMessage>),
+    /// Point clouds (sensor-data QoS): the colliding and the clear cloud,
+    /// built once in native form and stamped in place before each send.
+    Cloud(Publisher<PointCloud2>, [NativeMsg<PointCloud2>; 2]),
 }
 
 /// One message for a target, built before the round trip is timed.
 pub enum Outgoing {
     Footprint(PolygonStamped),
     Tf(TFMessage),
+    /// Which of the target's two clouds (0: colliding), and its stamp (ns).
+    Cloud(usize, u64),
 }
 
 /// One process answering footprints (or transforms) with `Bool`s.
@@ -55,6 +61,48 @@ pub struct Target {
     pub skipped: usize,
     pub cpu: Duration,
     pub counter: Option<PathBuf>,
+    /// With `--cloud`: every `collision` taken while this target is driven.
+    pub flow: Flow,
+}
+
+/// The `collision` messages a target published while it was driven, one
+/// block at a time (only blocks of measured messages count): how many,
+/// how many of them were answers, and the longest time between two.
+#[derive(Default)]
+pub struct Flow {
+    pub on: bool,
+    pub bools: usize,
+    pub answers: usize,
+    pub time: Duration,
+    pub longest_gap: Duration,
+    block: Vec<Instant>,
+}
+
+impl Flow {
+    fn start(&mut self) {
+        self.block.clear();
+    }
+
+    fn note(&mut self) {
+        if self.on {
+            self.block.push(Instant::now());
+        }
+    }
+
+    fn end(&mut self, started: Instant, answers: usize, record: bool) {
+        if !(self.on && record) {
+            return;
+        }
+        let mut previous = started;
+        for &t in &self.block {
+            self.longest_gap = self.longest_gap.max(t - previous);
+            previous = t;
+        }
+        self.longest_gap = self.longest_gap.max(previous.elapsed());
+        self.bools += self.block.len();
+        self.answers += answers;
+        self.time += started.elapsed();
+    }
 }
 
 pub struct Client {
@@ -70,6 +118,12 @@ pub struct Client {
     /// `--predict`: the nodes get a velocity on `<ns>/cmd_vel` at set-up
     /// and must report a valid prediction.
     predict: bool,
+    /// `--cloud`: the colliding and the clear cloud (Rust form).
+    pub clouds: Vec<(PointCloud2, bool)>,
+    /// The last cloud stamp sent (ns since the epoch): stamps increase.
+    cloud_stamp_ns: u64,
+    /// `--steady`: with `--cloud`, the clear cloud only.
+    steady: bool,
 }
 
 /// Alternating bit carried in the echo's message: `expected` as parity.
@@ -77,13 +131,35 @@ fn stamp_for(expected: bool) -> u32 {
     u32::from(expected)
 }
 
+/// The wall clock (ns since the epoch), later than `last` by at least 2,
+/// its parity `bit`.
+fn stamp_after(last: u64, bit: bool) -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (now & !1).max((last & !1) + 2) | u64::from(stamp_for(bit))
+}
+
 impl Target {
-    pub fn publish(&self, msg: &Outgoing) -> r2r::Result<()> {
-        match (&self.input, msg) {
+    pub fn publish(&mut self, msg: &Outgoing) -> r2r::Result<()> {
+        match (&mut self.input, msg) {
             (Input::Footprint(p), Outgoing::Footprint(m)) => p.publish(m),
             (Input::Tf(p), Outgoing::Tf(m)) => p.publish(m),
+            (Input::Cloud(p, clouds), &Outgoing::Cloud(k, stamp_ns)) => {
+                let cloud = &mut clouds[k];
+                cloud.header.stamp.sec = (stamp_ns / 1_000_000_000) as i32;
+                cloud.header.stamp.nanosec = (stamp_ns % 1_000_000_000) as u32;
+                p.publish_native(cloud)
+            }
             _ => unreachable!("a message of the other kind"),
         }
+    }
+
+    /// The next `collision` already taken by r2r, if any.
+    fn next_flag(&mut self) -> Option<Bool> {
+        let b = self.flags.next().now_or_never().flatten()?;
+        self.flow.note();
+        Some(b)
     }
 }
 
@@ -100,13 +176,16 @@ impl Client {
                 polygon: probe.polygon.clone(),
             }),
             Input::Tf(_) => {
-                let pose = probe.pose;
-                let now = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos() as u64);
-                let even = (now & !1).max((self.tf_stamp_ns & !1) + 2);
-                self.tf_stamp_ns = even | u64::from(stamp_for(expected));
-                Outgoing::Tf(tf_message(pose, self.tf_stamp_ns))
+                self.tf_stamp_ns = stamp_after(self.tf_stamp_ns, expected);
+                Outgoing::Tf(tf_message(probe.pose, self.tf_stamp_ns))
+            }
+            Input::Cloud(..) => {
+                // Alternating: cloud 0 collides, cloud 1 is clear; with
+                // --steady, the clear one only.
+                let index = if self.steady { 1 } else { k % 2 };
+                let expected = index == 0;
+                self.cloud_stamp_ns = stamp_after(self.cloud_stamp_ns, expected);
+                return (Outgoing::Cloud(index, self.cloud_stamp_ns), expected);
             }
         };
         (msg, expected)
@@ -133,6 +212,25 @@ impl Client {
         self.make_target(label, ns, Input::Tf(tf), process)
     }
 
+    /// A target driven with point clouds on `topic` (the node's source
+    /// topic, or an echo's), published with sensor-data QoS.
+    pub fn target_cloud(
+        &mut self,
+        label: &str,
+        ns: String,
+        topic: &str,
+        process: ChildProcess,
+    ) -> Res<Target> {
+        let publisher = self
+            .node
+            .create_publisher::<PointCloud2>(topic, QosProfile::sensor_data())?;
+        let native = |k: usize| NativeMsg::<PointCloud2>::from(&self.clouds[k].0);
+        let clouds = [native(0), native(1)];
+        let mut t = self.make_target(label, ns, Input::Cloud(publisher, clouds), process)?;
+        t.flow.on = true;
+        Ok(t)
+    }
+
     fn make_target(
         &mut self,
         label: &str,
@@ -155,6 +253,7 @@ impl Client {
             skipped: 0,
             cpu: Duration::ZERO,
             counter: None,
+            flow: Flow::default(),
         })
     }
 
@@ -164,7 +263,7 @@ impl Client {
         while let Some(left) = end.checked_duration_since(Instant::now()) {
             self.node.spin_once(left.min(Duration::from_millis(5)));
             for t in targets.iter_mut() {
-                while let Some(Some(_)) = t.flags.next().now_or_never() {}
+                while t.next_flag().is_some() {}
             }
         }
     }
@@ -197,6 +296,9 @@ impl Client {
                 )?),
                 false => None,
             };
+        let cloud = matches!(t.input, Input::Cloud(..));
+        // A cloud node's report: its one source's entry.
+        let results = if cloud { 1 } else { self.scene.obstacles.len() };
         let deadline = Instant::now() + Duration::from_secs(60);
         let mut last = String::from("no report");
         loop {
@@ -209,7 +311,9 @@ impl Client {
             if Instant::now() > deadline {
                 return Err(format!("{}: no valid report within 60 s ({last})", t.label).into());
             }
-            obstacles.publish(&self.scene)?;
+            if !cloud {
+                obstacles.publish(&self.scene)?;
+            }
             let (msg, _) = self.message(t, 1);
             t.publish(&msg)?;
             let until = Instant::now() + Duration::from_millis(300);
@@ -217,10 +321,7 @@ impl Client {
                 self.node.spin_once(Duration::from_millis(10));
                 while let Some(Some(r)) = reports.next().now_or_never() {
                     let predicted = !self.predict || r.prediction_status == "ok";
-                    if r.status == "ok"
-                        && predicted
-                        && r.results.len() == self.scene.obstacles.len()
-                    {
+                    if r.status == "ok" && predicted && r.results.len() == results {
                         drop(reports);
                         // r2r drops the subscription when its next message
                         // finds the stream gone; a timer report does that.
@@ -260,13 +361,13 @@ impl Client {
     pub fn round_trip(&mut self, t: &mut Target) -> Option<Duration> {
         let (msg, expected) = self.message(t, self.sent);
         self.sent += 1;
-        while let Some(Some(_)) = t.flags.next().now_or_never() {}
+        while t.next_flag().is_some() {}
         let t0 = Instant::now();
         if t.publish(&msg).is_err() {
             return None;
         }
         loop {
-            while let Some(Some(b)) = t.flags.next().now_or_never() {
+            while let Some(b) = t.next_flag() {
                 if b.data == expected {
                     return Some(t0.elapsed());
                 }
@@ -279,13 +380,21 @@ impl Client {
 
     /// `count` paced round trips to `t`; recorded when `record`.
     pub fn drive(&mut self, t: &mut Target, count: usize, period: Duration, record: bool) {
+        // What came before this block is not this block's.
+        while let Some(Some(_)) = t.flags.next().now_or_never() {}
+        t.flow.start();
+        let started = Instant::now();
+        let mut answers = 0;
         let mut next = Instant::now();
         for _ in 0..count {
             while let Some(left) = next.checked_duration_since(Instant::now()) {
                 self.node.spin_once(left);
+                while t.next_flag().is_some() {}
             }
             next = Instant::now() + period;
-            match self.round_trip(t) {
+            let trip = self.round_trip(t);
+            answers += usize::from(trip.is_some());
+            match trip {
                 Some(d) if record => t.samples.push(d.as_secs_f64() * 1e6),
                 Some(_) => {}
                 None => {
@@ -295,6 +404,7 @@ impl Client {
                 }
             }
         }
+        t.flow.end(started, answers, record);
     }
 
     /// Interleaved blocks over `targets` until each has `samples` measured
@@ -343,5 +453,8 @@ pub fn make_client(o: &Options) -> Res<Client> {
         tf_stamp_ns: 0,
         tf_static: None,
         predict: o.predict,
+        clouds: Vec::new(),
+        cloud_stamp_ns: 0,
+        steady: o.steady,
     })
 }

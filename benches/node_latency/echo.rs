@@ -6,6 +6,7 @@ use futures::{FutureExt, StreamExt};
 use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped};
 use r2r::sat_collision_msgs::msg::ObstacleArray;
 use r2r::sat_collision_msgs::srv::CheckFootprint;
+use r2r::sensor_msgs::msg::PointCloud2;
 use r2r::std_msgs::msg::Bool;
 use r2r::tf2_msgs::msg::TFMessage;
 use r2r::QosProfile;
@@ -100,6 +101,40 @@ pub fn echo_tf(ns: &str) -> Res<()> {
                 Some(msg) = transforms.next() => {
                     let Some(t) = msg.transforms.first() else { continue };
                     flag.data = t.header.stamp.nanosec & 1 == 1;
+                    flags.publish_native(&mut flag)?;
+                }
+                _ = signals.recv() => break,
+            }
+        }
+        spinner.stop().await?;
+        Ok(())
+    })
+}
+
+/// The node's QoS for its sensor sources (best effort, depth 5).
+const SOURCE_QOS: QosProfile = QosProfile::default().best_effort().keep_last(5);
+
+/// The floor of `--cloud`: [`echo`] for point clouds on `NS/cloud`, taken
+/// as the node takes them (`subscribe_native` with the node's source QoS:
+/// the C message rmw deserialises into, no Rust copy) and answered at once
+/// without reading the points: the bit is the parity of the stamp's
+/// nanoseconds.
+pub fn echo_cloud(ns: &str) -> Res<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let ctx = r2r::Context::create()?;
+        let mut node = r2r::Node::create(ctx, "echo_cloud", ns)?;
+        let mut clouds = node.subscribe_native::<PointCloud2>("cloud", SOURCE_QOS)?;
+        let flags = node.create_publisher::<Bool>("collision", QosProfile::default())?;
+        let spinner = Spinner::start(node);
+        let mut signals = ShutdownSignals::register()?;
+        let mut flag = r2r::NativeMsg::<Bool>::new();
+        loop {
+            tokio::select! {
+                Some(msg) = clouds.next() => {
+                    flag.data = msg.header.stamp.nanosec & 1 == 1;
                     flags.publish_native(&mut flag)?;
                 }
                 _ = signals.recv() => break,

@@ -4,6 +4,7 @@
 
 use crate::cli::Options;
 use crate::client::{make_client, Client, Target};
+use crate::cloud::{self, check_clouds, room_cloud};
 use crate::echo::BURN_VAR;
 use crate::process::{echo_command, loadavg, node_command, ChildProcess};
 use crate::report::{header_lines, print_table};
@@ -186,6 +187,112 @@ pub fn latency_tf(o: &Options) -> Res<()> {
         o.obstacles
     );
     first_phase(&mut client, &mut targets, o, &title)
+}
+
+/// `--cloud`: the node with a `pointcloud` source, each message one cloud
+/// of `points` points, against the echo of the same clouds; every process
+/// with the Fast DDS profile.
+pub fn latency_cloud(o: &Options, points: usize) -> Res<()> {
+    if points < cloud::MIN_POINTS {
+        return Err(format!("--cloud needs at least {} points", cloud::MIN_POINTS).into());
+    }
+    // Before this process's participant exists; the children inherit it.
+    match &o.dds_profile {
+        Some(path) => {
+            if !path.is_file() {
+                return Err(format!("--dds-profile {}: no such file", path.display()).into());
+            }
+            std::env::set_var("FASTRTPS_DEFAULT_PROFILES_FILE", path);
+            std::env::set_var("FASTDDS_DEFAULT_PROFILES_FILE", path);
+        }
+        None => {
+            std::env::remove_var("FASTRTPS_DEFAULT_PROFILES_FILE");
+            std::env::remove_var("FASTDDS_DEFAULT_PROFILES_FILE");
+        }
+    }
+    header_lines(o);
+    let mut client = make_client(o)?;
+    client.clouds = vec![
+        (room_cloud(points, true), true),
+        (room_cloud(points, false), false),
+    ];
+    let bytes = client.clouds[0].0.data.len();
+    let pid = std::process::id();
+    let node_ns = format!("/lat{pid}_node_cloud");
+    let node_topic = format!("{node_ns}/cloud");
+    let values = cloud::node_values(&node_topic);
+    let params = cloud::node_params(&values);
+    println!(
+        "clouds: {points} points (x y z intensity float32, {bytes} bytes), frame {}, sensor-data QoS, {}; FASTRTPS_DEFAULT_PROFILES_FILE={}; node -p {}",
+        cloud::BASE,
+        if o.steady {
+            "steady: the clear cloud only (the flag never changes)"
+        } else {
+            "alternating a cloud with 8 points inside the robot and one without"
+        },
+        o.dds_profile
+            .as_ref()
+            .map_or("(unset: Fast DDS's defaults)".into(), |p| p.display().to_string()),
+        params.join(" -p ")
+    );
+    let checked = check_clouds(&client.clouds, 400)?;
+    println!("in this process, per cloud, p50 / p99 (µs): cloud_points (I/O thread) | into a PointSet + set_source_points | place + flag (before collision) | evaluate_into (report worker, after it)");
+    for (kind, label) in ["colliding", "clear"].iter().enumerate() {
+        let show = |v: &[f64]| {
+            let s = stats(v);
+            format!("{:.1} / {:.1}", s.p50, s.p99)
+        };
+        println!(
+            "  {label} cloud ({} points kept): {} | {} | {} | {}",
+            checked.kept[kind],
+            show(&checked.decode[kind]),
+            show(&checked.copy[kind]),
+            show(&checked.flag[kind]),
+            show(&checked.report[kind]),
+        );
+    }
+
+    let dir = client.dir.clone();
+    let mut cmd = node_command(o, &node_ns, 0.0);
+    for p in &params {
+        cmd.arg("-p").arg(p);
+    }
+    let process = ChildProcess::spawn("node_cloud", cmd, &dir)?;
+    let mut node = client.target_cloud("node, pointcloud source", node_ns, &node_topic, process)?;
+    let ns = format!("/lat{pid}_echo_cloud");
+    let process = ChildProcess::spawn("echo_cloud", echo_command("--echo-cloud", &ns)?, &dir)?;
+    let topic = format!("{ns}/cloud");
+    let mut echo = client.target_cloud("echo of the cloud (floor)", ns, &topic, process)?;
+    client.setup_node(&mut node)?;
+    client.setup_echo(&mut echo)?;
+    let mut targets = vec![echo, node];
+    let title =
+        format!("PointCloud2 ({points} points, {bytes} bytes) → collision, markers_rate 0 (µs)");
+    first_phase(&mut client, &mut targets, o, &title)?;
+    let sent = o.samples;
+    println!(
+        "delivered and answered (of {sent} measured): {}",
+        targets
+            .iter()
+            .map(|t| format!("{} {}", t.label, t.samples.len()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    for t in &targets {
+        let f = &t.flow;
+        let secs = f.time.as_secs_f64().max(1e-9);
+        println!(
+            "{}: collision while its clouds arrived: {} messages in {:.1} s, {:.1}/s ({:.1}/s answers, {:.1}/s others: the timer); longest time without one {:.0} ms",
+            t.label,
+            f.bools,
+            secs,
+            f.bools as f64 / secs,
+            f.answers as f64 / secs,
+            f.bools.saturating_sub(f.answers) as f64 / secs,
+            f.longest_gap.as_secs_f64() * 1e3
+        );
+    }
+    Ok(())
 }
 
 /// Phase 1 of both modes: every target in interleaved blocks, the phase's

@@ -89,6 +89,7 @@
 mod allocs;
 mod cli;
 mod client;
+mod cloud;
 mod echo;
 mod latency;
 mod process;
@@ -107,6 +108,7 @@ fn main() {
         Mode::Echo(ns, entities) => echo::echo(&ns, entities),
         Mode::EchoSingleThread(ns) => echo::echo_single_thread(&ns),
         Mode::EchoTf(ns) => echo::echo_tf(&ns),
+        Mode::EchoCloud(ns) => echo::echo_cloud(&ns),
         Mode::Sink(ns) => echo::sink(&ns),
         Mode::Client(o) => {
             // A domain of our own unless one was chosen (the children
@@ -123,6 +125,8 @@ fn main() {
                 allocs::allocs(&o)
             } else if o.tf {
                 latency::latency_tf(&o)
+            } else if let Some(points) = o.cloud {
+                latency::latency_cloud(&o, points)
             } else {
                 latency::latency(&o)
             };

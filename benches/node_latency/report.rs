@@ -22,8 +22,11 @@ pub fn header_lines(o: &Options) {
             .join(" ")
     );
     println!(
-        "{} obstacles; {} samples per target after {} warm-up, blocks of {}, period {} µs ({}); nproc {}",
-        o.obstacles,
+        "{}; {} samples per target after {} warm-up, blocks of {}, period {} µs ({}); nproc {}",
+        match o.cloud {
+            Some(points) => format!("point clouds of {points} points, no obstacles"),
+            None => format!("{} obstacles", o.obstacles),
+        },
         o.samples,
         o.warmup,
         o.block,
@@ -35,6 +38,9 @@ pub fn header_lines(o: &Options) {
         },
         std::thread::available_parallelism().map_or(0, |n| n.get()),
     );
+    if o.cloud.is_some() {
+        return;
+    }
     println!(
         "footprints: {}",
         if o.steady || o.allocs {

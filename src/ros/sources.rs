@@ -237,11 +237,6 @@ impl SourceReader {
     }
 }
 
-/// The bytes of a cloud's data (what its size costs).
-pub fn cloud_bytes(msg: &NativeCloud) -> usize {
-    native::len(&msg.data)
-}
-
 /// A failed 3-D lookup as the cause the source reports.
 fn transform_cause(fault: LookupFault) -> Cause {
     match fault {

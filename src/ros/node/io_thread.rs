@@ -9,7 +9,7 @@ use crate::ros::inputs::{
     self, ArrayInput, InstanceInput, LatestFootprint, LatestVelocity, PendingObstacles,
     VelocityInput,
 };
-use crate::ros::sources::{cloud_bytes, LatestSources, SourceReader};
+use crate::ros::sources::{LatestSources, SourceReader};
 use crate::ros::spin::{spin_until, StopFlag};
 use crate::ros::tf::TfBuffer;
 use futures::StreamExt;
@@ -264,9 +264,14 @@ pub(super) fn io_thread(
                     }
                 }
                 SourceSub::Cloud(sub) => {
+                    // Never `large`: a cloud comes every sensor period, the
+                    // size of the one before, into the memory that one
+                    // freed. Trimming after each would hand those pages back
+                    // only for the next take to fault them in again, before
+                    // decoding starts (a 3.2 MB cloud: 781 page faults, about
+                    // 1 ms; BENCHMARKS.md, "Node latency, point clouds").
                     while let Some(msg) = ready_now(sub) {
                         let arrival = time.arrival();
-                        large |= cloud_bytes(&msg) > LARGE_MESSAGE_BYTES;
                         let buffer = latest_sources.buffer();
                         let tree = || TreeGuard(lock(&tf));
                         let input = reader.cloud(&msg, tree, arrival.time, buffer);
