@@ -6,7 +6,7 @@ Subscribes to a visualization_msgs/MarkerArray topic (default
 by (ns, id), DELETE removes, DELETEALL clears), and after `--seconds` writes
 the current set as an SVG seen from above (x right, y up), with a 1 m grid.
 Handles the marker types sat_collision_node publishes: LINE_STRIP,
-LINE_LIST (per-vertex colours), ARROW (two points) and TEXT_VIEW_FACING.
+LINE_LIST (per-vertex colours), ARROW (two points), POINTS, SPHERE and TEXT_VIEW_FACING.
 
     source scripts/env.sh
     python3 scripts/markers_snapshot.py --seconds 3 --out markers.svg
@@ -85,7 +85,8 @@ def render(markers):
     for gy in range(math.ceil(y0), math.floor(y1) + 1):
         a, b = px(x0, gy), px(x1, gy)
         out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#555"/>' % (*a, *b))
-    order = {Marker.LINE_STRIP: 0, Marker.LINE_LIST: 1, Marker.ARROW: 2, Marker.TEXT_VIEW_FACING: 3}
+    order = {Marker.LINE_STRIP: 0, Marker.LINE_LIST: 1, Marker.ARROW: 2, Marker.POINTS: 3,
+             Marker.SPHERE: 3, Marker.TEXT_VIEW_FACING: 4}
     for m in sorted(markers, key=lambda m: order.get(m.type, 9)):
         width = max(1.0, m.scale.x * scale)
         pts = points_of(m)
@@ -123,6 +124,16 @@ def render(markers):
                     '<polygon points="%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="%s"/>'
                     % (*tip, *left, *right, colour(m.color))
                 )
+        elif m.type == Marker.POINTS:
+            r = max(1.0, m.scale.x * scale / 2)
+            for x, y in pts:
+                cx, cy = px(x, y)
+                out.append('<circle class="%s" cx="%.1f" cy="%.1f" r="%.1f" fill="%s"/>'
+                           % (m.ns, cx, cy, r, colour(m.color)))
+        elif m.type == Marker.SPHERE:
+            cx, cy = px(m.pose.position.x, m.pose.position.y)
+            out.append('<circle class="%s" cx="%.1f" cy="%.1f" r="%.1f" fill="%s"/>'
+                       % (m.ns, cx, cy, max(2.0, m.scale.x * scale / 2), colour(m.color)))
         elif m.type == Marker.TEXT_VIEW_FACING:
             x, y = px(m.pose.position.x, m.pose.position.y)
             text = m.text.replace("&", "&amp;").replace("<", "&lt;")

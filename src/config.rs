@@ -1222,6 +1222,15 @@ impl NodeConfig {
                     ),
                 });
             }
+            // A cloud's heights are compared in the robot's frame.
+            if source.kind == SourceKind::PointCloud && self.monitor.base_frame.is_empty() {
+                return Err(ConfigError {
+                    parameter: format!("{}.type", source.name),
+                    message: "a pointcloud source needs base_frame: its points' heights are \
+                              compared in the robot's frame (nav2's base_frame_id)"
+                        .to_owned(),
+                });
+            }
         }
         self.sync_sources();
         Ok(notes)

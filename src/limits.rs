@@ -34,7 +34,8 @@ pub const MAX_TF_FRAMES: usize = 1_024;
 /// Most samples kept per dynamic TF frame; the oldest go first. With
 /// `frames::TF_HISTORY` (10 s) this is 100 Hz with room to spare, and it
 /// bounds the memory of a sender that publishes far faster (or with
-/// ever-new stamps) to `MAX_TF_FRAMES * MAX_TF_SAMPLES` samples.
+/// ever-new stamps) to `MAX_TF_FRAMES * MAX_TF_SAMPLES` samples (80 bytes
+/// each, a 3-D pose and its planar heading: 80 MiB).
 pub const MAX_TF_SAMPLES: usize = 1_024;
 
 /// Most points in one sensor message: a point cloud's `width * height`, a

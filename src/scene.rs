@@ -273,7 +273,9 @@ impl Scene {
                     crate::geometry::MAX_COORDINATE
                 )));
             }
-            if !seen_points(&self.points[..i], &set.id) && self.obstacles.iter().any(|o| o.id == set.id) {
+            if !seen_points(&self.points[..i], &set.id)
+                && self.obstacles.iter().any(|o| o.id == set.id)
+            {
                 return Err(invalid(format!(
                     "points[{i}]: id `{}` is also an obstacle's",
                     set.id

@@ -237,7 +237,10 @@ fn points(out: &mut String, view: &View, report: &SceneReport, padding: f64) {
                 );
             }
             let text = if line.colliding || contact.colliding() {
-                format!("{id}: {} inside, depth {:.3} m", line.points_inside, line.penetration_depth)
+                format!(
+                    "{id}: {} inside, depth {:.3} m",
+                    line.points_inside, line.penetration_depth
+                )
             } else {
                 format!("{id}: {:.3} m clear", contact.distance())
             };

@@ -373,6 +373,8 @@ fn nav2_example() -> Vec<(&'static str, Value)> {
         ("pointcloud.max_height", Value::Double(0.5)),
         ("pointcloud.use_global_height", Value::Bool(false)),
         ("pointcloud.enabled", Value::Bool(true)),
+        // nav2's base_frame_id: where cloud heights are compared.
+        ("base_frame", text("base_footprint")),
     ]
 }
 
@@ -422,6 +424,7 @@ fn nav2_example_sources_are_read_unchanged() {
     // Nothing else moved.
     let mut expected = defaults;
     expected.source_timeout = 5.0;
+    expected.monitor.base_frame = "base_footprint".into();
     expected.observation_sources = vec!["scan".into(), "pointcloud".into()];
     expected.sources = c.sources.clone();
     expected.monitor.sources = c.monitor.sources.clone();
@@ -447,6 +450,7 @@ fn source_defaults_are_nav2s() {
             "observation_sources",
             list(&["front", "cloud", "sonar", "zone"]),
         ),
+        ("base_frame", text("base_link")),
         ("front.type", text("scan")),
         ("cloud.type", text("pointcloud")),
         ("sonar.type", text("range")),
@@ -524,6 +528,7 @@ fn duplicate_source_names_stop_start_up() {
 #[test]
 fn source_values_are_checked_with_the_node_rules() {
     let base = [
+        ("base_frame", text("base_link")),
         ("observation_sources", list(&["cloud"])),
         ("cloud.type", text("pointcloud")),
     ];
@@ -580,6 +585,7 @@ fn source_values_are_checked_with_the_node_rules() {
 #[test]
 fn source_typos_are_refused_with_a_hint() {
     let base = [
+        ("base_frame", text("base_link")),
         ("observation_sources", list(&["scan", "cloud"])),
         ("scan.type", text("scan")),
         ("cloud.type", text("pointcloud")),
@@ -632,8 +638,23 @@ fn source_typos_are_refused_with_a_hint() {
 }
 
 #[test]
+fn a_pointcloud_source_needs_base_frame() {
+    let sources = [
+        ("observation_sources", list(&["cloud"])),
+        ("cloud.type", text("pointcloud")),
+    ];
+    let error = started(&sources).unwrap_err();
+    assert_eq!(error.parameter, "cloud.type");
+    assert!(error.message.contains("needs base_frame"), "{error}");
+    let mut with_base = sources.to_vec();
+    with_base.push(("base_frame", text("base_link")));
+    assert!(started(&with_base).is_ok());
+}
+
+#[test]
 fn names_nav2_accepts_are_ignored_with_a_note() {
     let (c, notes) = started(&[
+        ("base_frame", text("base_link")),
         ("observation_sources", list(&["scan", "cloud", "zone"])),
         ("scan.type", text("scan")),
         ("scan.min_height", Value::Double(0.2)),

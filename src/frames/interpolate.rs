@@ -204,6 +204,21 @@ mod tests {
     }
 
     #[test]
+    fn in_3d_close_rotations_interpolate_to_a_unit_quaternion() {
+        // Their slerp computes the sine of a tiny angle from its cosine: a
+        // quaternion off unit length, which would scale what it rotates.
+        let a = pose3([0.0; 3], 0.3, -0.2, 0.1);
+        let mut worst: f64 = 0.0;
+        for k in 1..=40 {
+            let turn = UnitQuaternion::from_euler_angles(1e-7 * f64::from(k), 0.0, 0.0);
+            let b = Isometry3::from_parts(a.translation, a.rotation * turn);
+            let m = interpolate_3d(0.0, &a, 1.0, &b, 0.3);
+            worst = worst.max((m.rotation.norm() - 1.0).abs());
+        }
+        assert!(worst < 1e-15, "{worst:e}");
+    }
+
+    #[test]
     fn in_3d_the_ends_and_outside_are_the_samples_themselves() {
         let a = pose3([1.0, 2.0, 3.0], 0.3, -0.2, 0.1);
         let b = pose3([3.0, 4.0, 5.0], -0.3, 0.2, 2.0);

@@ -125,7 +125,8 @@
 //! projected to (x, y, yaw) before it is composed (see [`super::planar`]),
 //! roll, pitch and z dropped. A sample costs 80 bytes with its 3-D pose (40
 //! for the planar pose alone); [`MAX_TF_SAMPLES`] and [`MAX_TF_FRAMES`]
-//! bound their number as before.
+//! bound their number as before, and an edge's buffer never grows past
+//! [`MAX_TF_SAMPLES`] samples (80 KiB).
 
 use super::planar::TransformFault;
 use super::transform::Transform;
@@ -343,22 +344,33 @@ impl FrameTree {
             return Err(fault);
         }
         let at = if latest { common } else { time };
-        let mut up = |from: u32| {
-            let mut pose = P::identity();
-            for edge in self.path(from, ancestor) {
-                match edge.pose_at::<P>(at, tolerance) {
-                    Ok(step) => pose = step * pose,
-                    Err(fault) => worst.note(Some(fault)),
-                }
-            }
-            pose
-        };
-        let source_in_ancestor = up(source);
-        let target_in_ancestor = up(target);
+        let source_in_ancestor: P = self.compose(source, ancestor, at, tolerance, &mut worst);
+        let target_in_ancestor: P = self.compose(target, ancestor, at, tolerance, &mut worst);
         match worst.0 {
             Some(fault) => Err(fault),
             None => Ok(target_in_ancestor.inverse() * source_in_ancestor),
         }
+    }
+
+    /// `from`'s pose in its ancestor `to` at `at`, the faults of the edges
+    /// on the way noted in `worst`.
+    #[inline]
+    fn compose<P: PoseKind>(
+        &self,
+        from: u32,
+        to: u32,
+        at: f64,
+        tolerance: f64,
+        worst: &mut Worst,
+    ) -> P {
+        let mut pose = P::identity();
+        for edge in self.path(from, to) {
+            match edge.pose_at::<P>(at, tolerance) {
+                Ok(step) => pose = step * pose,
+                Err(fault) => worst.note(Some(fault)),
+            }
+        }
+        pose
     }
 
     /// Whether no transform was ever given to [`insert`](Self::insert),

@@ -1,7 +1,6 @@
 //! The settings that shape the monitor's decision.
 
 use super::motion::{DEFAULT_TIME_HORIZON, DEFAULT_VELOCITY_TIMEOUT};
-use super::sources::SourceSpec;
 
 /// [`MonitorConfig::transform_tolerance`] by default (s).
 pub const DEFAULT_TRANSFORM_TOLERANCE: f64 = 0.3;
@@ -80,4 +79,72 @@ impl Default for MonitorConfig {
             min_points: 1,
         }
     }
+}
+
+/// What a source reads: nav2's `<name>.type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// `scan`: `sensor_msgs/LaserScan`.
+    Scan,
+    /// `pointcloud`: `sensor_msgs/PointCloud2`.
+    PointCloud,
+    /// `range`: `sensor_msgs/Range`.
+    Range,
+    /// `polygon`: `geometry_msgs/PolygonInstanceStamped`, each polygon kept
+    /// exactly and expiring on its own.
+    Polygon,
+}
+
+impl SourceKind {
+    /// Every kind, in the order of the parameter's documentation.
+    pub const ALL: [SourceKind; 4] = [
+        SourceKind::Scan,
+        SourceKind::PointCloud,
+        SourceKind::Range,
+        SourceKind::Polygon,
+    ];
+
+    /// nav2's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::Scan => "scan",
+            SourceKind::PointCloud => "pointcloud",
+            SourceKind::Range => "range",
+            SourceKind::Polygon => "polygon",
+        }
+    }
+
+    /// Reads nav2's spelling; the error is the message a user sees.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        SourceKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == text)
+            .ok_or_else(|| "must be scan, pointcloud, range or polygon".to_owned())
+    }
+
+    /// Its data are points (scan, pointcloud, range), not polygons.
+    pub fn is_points(self) -> bool {
+        self != SourceKind::Polygon
+    }
+}
+
+impl std::fmt::Display for SourceKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One source as the monitor needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceSpec {
+    /// Its name in `observation_sources`: the report's id for its entry.
+    pub name: String,
+    /// What it reads.
+    pub kind: SourceKind,
+    /// `<name>.source_timeout` (s): its data are stale after it, by arrival
+    /// or by stamp; 0 = never.
+    pub timeout: f64,
+    /// `<name>.enabled`: a disabled source counts for nothing (no cause, no
+    /// points, no report entry).
+    pub enabled: bool,
 }

@@ -9,8 +9,10 @@
 //! ARCHITECTURE.md, "Adding an input kind").
 
 use super::clock::JUMP_TOLERANCE;
+use crate::broadphase::PointSet;
 use crate::geometry::{Shape, ShapeError, Vector};
 use crate::model::{Cause, Rejection};
+use std::sync::Arc;
 
 /// The node's clock as inputs are judged against it: the time (s) and the
 /// number of backward jumps so far (see
@@ -189,6 +191,28 @@ impl Input for Twist {
 
 /// The velocity input.
 pub(super) type Velocity = Stamped<Twist>;
+
+/// A point source's latest message: its points in the message's frame (a
+/// point cloud's already in the base frame: see `sensors::cloud_points`),
+/// or what made the message unusable.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SourcePoints {
+    /// Shared with the copies a report takes (no copy of the points).
+    pub(super) points: Arc<PointSet>,
+    /// The message was malformed, or its transform could not be found.
+    pub(super) fault: Option<Cause>,
+}
+
+impl Input for SourcePoints {
+    const STALE: Cause = Cause::StaleSource;
+
+    fn fault(&self) -> Option<Cause> {
+        self.fault
+    }
+}
+
+/// A point source's input.
+pub(super) type SourceData = Stamped<SourcePoints>;
 
 /// The freshness rule (see [Freshness](super#freshness)): whether an input
 /// that arrived at `received`, stamped `stamp` (0: not stamped), is stale

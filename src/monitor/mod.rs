@@ -43,7 +43,9 @@ mod motion;
 mod placement;
 
 pub use crate::limits::{MAX_INSTANCES, MAX_INSTANCE_VERTICES};
-pub use config::{MonitorConfig, DEFAULT_OVERLOAD_TIMEOUT, DEFAULT_TRANSFORM_TOLERANCE};
+pub use config::{
+    MonitorConfig, SourceKind, SourceSpec, DEFAULT_OVERLOAD_TIMEOUT, DEFAULT_TRANSFORM_TOLERANCE,
+};
 pub use inputs::is_stale;
 pub use motion::{
     path_times, MotionImpact, PathCheck, Prediction, Sweep, DEFAULT_TIME_HORIZON,
@@ -52,7 +54,6 @@ pub use motion::{
 pub use obstacle_set::{InstanceUpdate, InstancesApplied, ObstacleSet};
 pub use paths::TrajectoryCheck;
 pub use placement::{NoTransforms, Transforms};
-pub use sources::{SourceKind, SourceSpec};
 pub use state::Monitor;
 
 #[cfg(test)]

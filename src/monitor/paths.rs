@@ -222,7 +222,14 @@ impl Monitor {
             let walk = PathWalk::new(placement.to_global, &segments, footprint, padding);
             if let Some(region) = walk.region() {
                 let near = self.set.span(group).near(&region);
-                walk.run(near, poses, &mut check.clearance, &mut first, Hit::Obstacle, cancel)?;
+                walk.run(
+                    near,
+                    poses,
+                    &mut check.clearance,
+                    &mut first,
+                    Hit::Obstacle,
+                    cancel,
+                )?;
             }
         }
         for source in self.placed_sources() {

@@ -9,103 +9,14 @@
 //! every obstacle group (one frame, one stamp). A polygon source's
 //! polygons are obstacle instances with the source's timeout.
 
-use super::inputs::{Input, Now, Stamped};
+use super::config::SourceSpec;
+use super::inputs::{Now, SourceData, SourcePoints};
 use super::placement::Placement;
 use super::state::Monitor;
 use crate::broadphase::PointSet;
 use crate::geometry::{Point, Shape};
 use crate::model::{Cause, SourceOutcome, Status};
 use std::sync::Arc;
-
-/// What a source reads: nav2's `<name>.type`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SourceKind {
-    /// `scan`: `sensor_msgs/LaserScan`.
-    Scan,
-    /// `pointcloud`: `sensor_msgs/PointCloud2`.
-    PointCloud,
-    /// `range`: `sensor_msgs/Range`.
-    Range,
-    /// `polygon`: `geometry_msgs/PolygonInstanceStamped`, each polygon kept
-    /// exactly and expiring on its own.
-    Polygon,
-}
-
-impl SourceKind {
-    /// Every kind, in the order of the parameter's documentation.
-    pub const ALL: [SourceKind; 4] = [
-        SourceKind::Scan,
-        SourceKind::PointCloud,
-        SourceKind::Range,
-        SourceKind::Polygon,
-    ];
-
-    /// nav2's spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SourceKind::Scan => "scan",
-            SourceKind::PointCloud => "pointcloud",
-            SourceKind::Range => "range",
-            SourceKind::Polygon => "polygon",
-        }
-    }
-
-    /// Reads nav2's spelling; the error is the message a user sees.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        SourceKind::ALL
-            .into_iter()
-            .find(|k| k.as_str() == text)
-            .ok_or_else(|| "must be scan, pointcloud, range or polygon".to_owned())
-    }
-
-    /// Its data are points (scan, pointcloud, range), not polygons.
-    pub fn is_points(self) -> bool {
-        self != SourceKind::Polygon
-    }
-}
-
-impl std::fmt::Display for SourceKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One source as the monitor needs it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SourceSpec {
-    /// Its name in `observation_sources`: the report's id for its entry.
-    pub name: String,
-    /// What it reads.
-    pub kind: SourceKind,
-    /// `<name>.source_timeout` (s): its data are stale after it, by arrival
-    /// or by stamp; 0 = never.
-    pub timeout: f64,
-    /// `<name>.enabled`: a disabled source counts for nothing (no cause, no
-    /// points, no report entry).
-    pub enabled: bool,
-}
-
-/// A point source's latest message: its points in the message's frame (a
-/// point cloud's already in the base frame: see `sensors::cloud_points`),
-/// or what made the message unusable.
-#[derive(Clone, Debug, Default)]
-pub(super) struct SourcePoints {
-    /// Shared with the copies a report takes (no copy of the points).
-    pub(super) points: Arc<PointSet>,
-    /// The message was malformed, or its transform could not be found.
-    pub(super) fault: Option<Cause>,
-}
-
-impl Input for SourcePoints {
-    const STALE: Cause = Cause::StaleSource;
-
-    fn fault(&self) -> Option<Cause> {
-        self.fault
-    }
-}
-
-/// A point source's input.
-pub(super) type SourceData = Stamped<SourcePoints>;
 
 /// A point source placed: its data and the footprint in its frame.
 pub(super) struct PlacedSource<'a> {
@@ -227,7 +138,9 @@ impl Monitor {
         for source in self.placed_sources() {
             inside.clear();
             let placed = source.placement.footprint(footprint);
-            source.points.inside(placed, self.config.padding, &mut inside);
+            source
+                .points
+                .inside(placed, self.config.padding, &mut inside);
             let room = limit.saturating_sub(out.len());
             let points = inside.iter().take(room).map(|&i| source.points.point(i));
             match &source.placement.to_global {

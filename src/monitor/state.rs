@@ -4,11 +4,10 @@
 use super::config::MonitorConfig;
 use super::inputs::{
     is_stale, ArrayState, Footprint, FootprintFault, FootprintShape, Instance, InstanceState, Now,
-    ObstacleArray, Stamped, Velocity,
+    ObstacleArray, SourceData, Stamped, Velocity,
 };
 use super::obstacle_set::{held_vertices, Group, InstanceUpdate, InstancesApplied, ObstacleSet};
 use super::placement::{self, Frames, NoTransforms, Placements, Transforms};
-use super::sources::SourceData;
 use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
 use crate::model::{
     Cause, FirstCause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, SourceOutcome, Status,

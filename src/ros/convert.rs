@@ -280,8 +280,15 @@ mod tests {
             monitor.set_footprint(frame, &square(shift, 0.0, 0.5), 0.0);
             let report = monitor.evaluate(0.0);
             let stamp = Duration::new(100 + step as u64, 5_000 * step as u32);
-            fill_native_collision_report(&mut native, &report, monitor.obstacles(), &[], None, stamp)
-                .expect("native report");
+            fill_native_collision_report(
+                &mut native,
+                &report,
+                monitor.obstacles(),
+                &[],
+                None,
+                stamp,
+            )
+            .expect("native report");
             let want = expected(&report, monitor.obstacles(), stamp);
             assert_eq!(CollisionReport::from_native(&native), want, "step {step}");
             assert_eq!(want.results.len(), count, "step {step}");

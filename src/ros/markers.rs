@@ -453,12 +453,8 @@ impl Frame<'_> {
                 }
                 _ => {
                     let d = 0.08;
-                    let m = self.marker(
-                        NS_SOURCE_NEAREST,
-                        id,
-                        SPHERE,
-                        Vector3 { x: d, y: d, z: d },
-                    );
+                    let m =
+                        self.marker(NS_SOURCE_NEAREST, id, SPHERE, Vector3 { x: d, y: d, z: d });
                     m.pose.position = ros_point(&point);
                     m.color = if contact.colliding() {
                         colliding_color()

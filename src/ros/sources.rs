@@ -159,7 +159,13 @@ impl SourceReader {
     /// A `sensor_msgs/PointCloud2`: its points moved into `base_frame` by
     /// the full 3-D transform at its stamp, kept within the height band,
     /// planar there.
-    pub fn cloud(&mut self, msg: &NativeCloud, tf: &FrameTree, now: f64, out: PointSet) -> SourceInput {
+    pub fn cloud(
+        &mut self,
+        msg: &NativeCloud,
+        tf: &FrameTree,
+        now: f64,
+        out: PointSet,
+    ) -> SourceInput {
         let Ok(frame) = native::frame_id(&msg.header.frame_id) else {
             return self.refused("invalid frame id", Cause::InvalidSource);
         };

@@ -354,9 +354,13 @@ fn min_points_and_bad_point_sets() {
     let base = "footprint: [[0.5, 0.3], [-0.5, 0.3], [-0.5, -0.3], [0.5, -0.3]]\n";
     let scene = |extra: &str| Scene::from_yaml(&format!("{base}{extra}"), Path::new("p.yaml"));
     let two = "points:\n  - {id: a, points: [[0, 0]]}\n  - {id: b, points: [[0.1, 0], [5, 5]]}\n";
-    let report = scene(&format!("{two}min_points: 3\n")).expect("scene").evaluate();
+    let report = scene(&format!("{two}min_points: 3\n"))
+        .expect("scene")
+        .evaluate();
     assert!(!report.colliding(), "two points inside, three needed");
-    let report = scene(&format!("{two}min_points: 2\n")).expect("scene").evaluate();
+    let report = scene(&format!("{two}min_points: 2\n"))
+        .expect("scene")
+        .evaluate();
     assert!(report.colliding());
     assert!(report.point_lines().iter().all(|l| l.colliding));
     for bad in [

@@ -1,22 +1,25 @@
-//! Random TF trees: `FrameTree::lookup` against an independent reference.
+//! Random TF trees: `FrameTree::lookup` and `FrameTree::lookup_3d` against
+//! an independent reference.
 //!
 //! The reference does not use `frames`: it keeps each edge as a 3-D
 //! `Isometry3` (a rotation about z only, plus a z offset that the planar
-//! tree must drop), interpolates a dynamic edge with `UnitQuaternion::slerp`
-//! (tf2's way: shorter arc) and a linear translation, composes each frame's
-//! chain up to its root from scratch, and projects the result to
-//! (x, y, yaw) at the end. With rotations about z only, projecting after
-//! composing is the same as the tree's projecting before, so the two must
-//! agree to rounding.
+//! tree must drop; for `lookup_3d`, any rotation), interpolates a dynamic
+//! edge with `UnitQuaternion::slerp` (tf2's way: shorter arc) and a linear
+//! translation, composes each frame's chain up to its root from scratch,
+//! and, for `lookup`, projects the result to (x, y, yaw) at the end. With
+//! rotations about z only, projecting after composing is the same as the
+//! tree's projecting before, so the two must agree to rounding.
 //!
 //! Also: a lookup and its reverse compose to the identity, lookups chain
 //! through any third frame of the same tree, `planar_transform` keeps the
-//! ZYX-Euler yaw of any quaternion, and a lookup does not allocate.
+//! ZYX-Euler yaw of any quaternion, `lookup_3d` projects to `lookup` on
+//! planar paths and fails exactly when `lookup` fails, with the same fault,
+//! whatever the history of samples, and lookups do not allocate.
 
 use nalgebra::{Isometry2, Isometry3, Translation3, UnitQuaternion, Vector2, Vector3};
 use proptest::prelude::*;
 use proptest::sample::Index;
-use sat_collision::frames::{planar_transform, FrameTree, LookupFault};
+use sat_collision::frames::{planar_transform, FrameTree, LookupFault, Transform, TransformFault};
 use sat_collision_testkit::alloc::allocations_in;
 
 /// Agreement on translation (m) and heading (rad): poses are within 10 m
@@ -27,26 +30,46 @@ const EPS: f64 = 1e-9;
 /// [5, 6] is inside every dynamic edge's history.
 const COMMON: (f64, f64) = (5.0, 6.0);
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Pose {
     x: f64,
     y: f64,
     z: f64,
+    /// Zero but in the 3-D trees.
+    roll: f64,
+    pitch: f64,
     yaw: f64,
 }
 
 impl Pose {
+    fn rotation(&self) -> UnitQuaternion<f64> {
+        UnitQuaternion::from_euler_angles(self.roll, self.pitch, self.yaw)
+    }
+
     fn iso3(&self) -> Isometry3<f64> {
-        Isometry3::from_parts(
-            Translation3::new(self.x, self.y, self.z),
-            UnitQuaternion::from_euler_angles(0.0, 0.0, self.yaw),
-        )
+        Isometry3::from_parts(Translation3::new(self.x, self.y, self.z), self.rotation())
+    }
+
+    fn is_planar(&self) -> bool {
+        self.roll == 0.0 && self.pitch == 0.0
     }
 
     /// What the node would receive: a `geometry_msgs/Transform`.
-    fn planar(&self) -> Result<Isometry2<f64>, sat_collision::frames::TransformFault> {
-        let q = UnitQuaternion::from_euler_angles(0.0, 0.0, self.yaw);
-        planar_transform([self.x, self.y, self.z], [q.i, q.j, q.k, q.w])
+    fn message(&self) -> ([f64; 3], [f64; 4]) {
+        let q = self.rotation();
+        ([self.x, self.y, self.z], [q.i, q.j, q.k, q.w])
+    }
+
+    /// As the planar tree was fed before it kept 3-D poses.
+    fn planar(&self) -> Result<Isometry2<f64>, TransformFault> {
+        let (t, q) = self.message();
+        planar_transform(t, q)
+    }
+
+    /// As the node feeds the tree.
+    fn transform(&self) -> Result<Transform, TransformFault> {
+        let (t, q) = self.message();
+        Transform::new(t, q)
     }
 }
 
@@ -76,6 +99,18 @@ fn pose() -> impl Strategy<Value = Pose> {
         y,
         z,
         yaw,
+        ..Pose::default()
+    })
+}
+
+/// Half of them planar (roll = pitch = 0), the others tilted any way.
+fn pose_3d() -> impl Strategy<Value = Pose> {
+    (pose(), any::<bool>(), -3.1..3.1, -1.5..1.5).prop_map(|(p, tilted, roll, pitch)| {
+        if tilted {
+            Pose { roll, pitch, ..p }
+        } else {
+            p
+        }
     })
 }
 
@@ -105,10 +140,36 @@ fn kind() -> impl Strategy<Value = Kind> {
     ]
 }
 
+/// Any rotation at both samples of a dynamic edge: slerp's shorter arc is
+/// the reference's too.
+fn kind_3d() -> impl Strategy<Value = Kind> {
+    prop_oneof![
+        pose_3d().prop_map(Kind::Static),
+        (0.0..5.0, pose_3d(), 6.0..10.0, pose_3d(), any::<bool>()).prop_map(
+            |(t0, p0, t1, p1, reversed)| Kind::Dynamic {
+                t0,
+                p0,
+                t1,
+                p1,
+                reversed,
+            }
+        ),
+    ]
+}
+
 /// 2 to 8 frames; frame 0 is a root, each other frame hangs from an
 /// earlier one (or, one time in eight, is a root of its own tree).
 fn frames() -> impl Strategy<Value = Vec<Frame>> {
-    prop::collection::vec((any::<Index>(), prop::bool::weighted(0.125), kind()), 2..=8).prop_map(
+    frames_of(kind())
+}
+
+/// As [`frames`], the edges tilted or not ([`kind_3d`]).
+fn frames_3d() -> impl Strategy<Value = Vec<Frame>> {
+    frames_of(kind_3d())
+}
+
+fn frames_of(kind: impl Strategy<Value = Kind>) -> impl Strategy<Value = Vec<Frame>> {
+    prop::collection::vec((any::<Index>(), prop::bool::weighted(0.125), kind), 2..=8).prop_map(
         |specs| {
             specs
                 .into_iter()
@@ -126,15 +187,45 @@ fn name(i: usize) -> String {
     format!("f{i}")
 }
 
+/// The tree fed planar transforms (`insert`).
 fn build(frames: &[Frame]) -> FrameTree {
+    build_with(
+        frames,
+        |tree, parent, child, stamp, pose, is_static, arrival| {
+            tree.insert(parent, child, stamp, pose.planar(), is_static, arrival)
+        },
+    )
+}
+
+/// The tree fed as the node feeds it (`insert_transform`).
+fn build_3d(frames: &[Frame]) -> FrameTree {
+    build_with(
+        frames,
+        |tree, parent, child, stamp, pose, is_static, arrival| {
+            tree.insert_transform(parent, child, stamp, pose.transform(), is_static, arrival)
+        },
+    )
+}
+
+type Feed = fn(
+    &mut FrameTree,
+    &str,
+    &str,
+    f64,
+    &Pose,
+    bool,
+    f64,
+) -> Result<(), sat_collision::frames::InsertError>;
+
+fn build_with(frames: &[Frame], feed: Feed) -> FrameTree {
     let mut tree = FrameTree::new();
     for (child, frame) in frames.iter().enumerate() {
         let Some(parent) = frame.parent else { continue };
         let (parent, child) = (name(parent), name(child));
         match frame.kind {
-            Kind::Static(p) => tree
-                .insert(&parent, &child, 0.0, p.planar(), true, 0.0)
-                .expect("a static edge"),
+            Kind::Static(p) => {
+                feed(&mut tree, &parent, &child, 0.0, &p, true, 0.0).expect("a static edge")
+            }
             Kind::Dynamic {
                 t0,
                 p0,
@@ -147,8 +238,7 @@ fn build(frames: &[Frame]) -> FrameTree {
                     samples.reverse();
                 }
                 for (t, p) in samples {
-                    tree.insert(&parent, &child, t, p.planar(), false, 10.0)
-                        .expect("a dynamic sample");
+                    feed(&mut tree, &parent, &child, t, &p, false, 10.0).expect("a dynamic sample");
                 }
             }
         }
@@ -195,19 +285,33 @@ fn in_root(frames: &[Frame], frame: usize, t: f64) -> Isometry3<f64> {
         })
 }
 
-/// The lookup as the reference computes it: `None` for separate trees;
-/// `time == 0` is the latest common time of the path's dynamic edges.
-fn reference(frames: &[Frame], target: usize, source: usize, time: f64) -> Option<Isometry2<f64>> {
+/// The frames whose edges the path between `target` and `source` crosses:
+/// those of one chain not in the other.
+fn path(frames: &[Frame], target: usize, source: usize) -> Vec<usize> {
     let (ct, cs) = (chain(frames, target), chain(frames, source));
-    if ct.last() != cs.last() {
+    ct.iter()
+        .filter(|f| !cs.contains(f))
+        .chain(cs.iter().filter(|f| !ct.contains(f)))
+        .copied()
+        .collect()
+}
+
+/// The 3-D lookup as the reference computes it: `None` for separate
+/// trees; `time == 0` is the latest common time of the path's dynamic
+/// edges.
+fn reference_3d(
+    frames: &[Frame],
+    target: usize,
+    source: usize,
+    time: f64,
+) -> Option<Isometry3<f64>> {
+    if !same_tree(frames, target, source) {
         return None;
     }
     let t = if time == 0.0 {
-        // The path: frames of one chain not in the other (their edges).
-        ct.iter()
-            .filter(|f| !cs.contains(f))
-            .chain(cs.iter().filter(|f| !ct.contains(f)))
-            .filter_map(|&f| match frames[f].kind {
+        path(frames, target, source)
+            .into_iter()
+            .filter_map(|f| match frames[f].kind {
                 Kind::Dynamic { t1, .. } if frames[f].parent.is_some() => Some(t1),
                 _ => None,
             })
@@ -216,12 +320,21 @@ fn reference(frames: &[Frame], target: usize, source: usize, time: f64) -> Optio
         time
     };
     let t = if t.is_finite() { t } else { COMMON.0 };
-    let m = in_root(frames, target, t).inverse() * in_root(frames, source, t);
+    Some(in_root(frames, target, t).inverse() * in_root(frames, source, t))
+}
+
+/// (x, y, yaw) of a 3-D pose.
+fn project(m: &Isometry3<f64>) -> Isometry2<f64> {
     let (_, _, yaw) = m.rotation.euler_angles();
-    Some(Isometry2::new(
+    Isometry2::new(
         Vector2::new(m.translation.vector.x, m.translation.vector.y),
         yaw,
-    ))
+    )
+}
+
+/// The lookup as the reference computes it: [`reference_3d`] projected.
+fn reference(frames: &[Frame], target: usize, source: usize, time: f64) -> Option<Isometry2<f64>> {
+    reference_3d(frames, target, source, time).map(|m| project(&m))
 }
 
 fn close(a: &Isometry2<f64>, b: &Isometry2<f64>) -> bool {
@@ -229,8 +342,165 @@ fn close(a: &Isometry2<f64>, b: &Isometry2<f64>) -> bool {
         && a.rotation.angle_to(&b.rotation).abs() < EPS
 }
 
+fn close_3d(a: &Isometry3<f64>, b: &Isometry3<f64>) -> bool {
+    (a.translation.vector - b.translation.vector).norm() < EPS
+        && a.rotation.angle_to(&b.rotation) < EPS
+}
+
 fn same_tree(frames: &[Frame], a: usize, b: usize) -> bool {
     chain(frames, a).last() == chain(frames, b).last()
+}
+
+// ------------------------------------------------------ random histories
+
+/// One step of a random history: a transform (good or refused, static or
+/// dynamic, through either insert), a new message, or the clock jumping
+/// back. Five frames, stamps on a coarse grid (repeats and reorders), some
+/// not finite.
+#[derive(Clone, Debug)]
+enum Op {
+    Insert {
+        parent: usize,
+        child: usize,
+        stamp: f64,
+        arrival: f64,
+        pose: Pose,
+        fault: Option<[f64; 4]>,
+        is_static: bool,
+        planar: bool,
+    },
+    BeginMessage,
+    ForgetDynamic,
+}
+
+impl Op {
+    fn apply(&self, tree: &mut FrameTree) {
+        let Op::Insert {
+            parent,
+            child,
+            stamp,
+            arrival,
+            pose,
+            fault,
+            is_static,
+            planar,
+        } = *self
+        else {
+            match self {
+                Op::BeginMessage => tree.begin_message(),
+                _ => tree.forget_dynamic(),
+            }
+            return;
+        };
+        let (parent, child) = (name(parent), name(child));
+        let (t, q) = pose.message();
+        let q = fault.unwrap_or(q);
+        // Refusals are part of the history: the result is not asked.
+        let _ = if planar {
+            tree.insert(
+                &parent,
+                &child,
+                stamp,
+                planar_transform(t, q),
+                is_static,
+                arrival,
+            )
+        } else {
+            tree.insert_transform(
+                &parent,
+                &child,
+                stamp,
+                Transform::new(t, q),
+                is_static,
+                arrival,
+            )
+        };
+    }
+}
+
+fn time() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        8 => (0..=12).prop_map(f64::from),
+        4 => 0.0..12.0,
+        1 => Just(f64::NAN),
+        1 => Just(f64::INFINITY),
+    ]
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let fault = prop_oneof![
+        8 => Just(None),
+        1 => Just(Some([0.0, 0.0, 0.0, 0.0])),
+        1 => Just(Some([f64::NAN, 0.0, 0.0, 1.0])),
+    ];
+    // Mostly a parent numbered below its child (a tree), sometimes any
+    // (second parents, loops).
+    let edge = (
+        1..5usize,
+        any::<Index>(),
+        0..5usize,
+        prop::bool::weighted(0.1),
+    )
+        .prop_map(|(child, below, any, anywhere)| {
+            if anywhere {
+                (any, child)
+            } else {
+                (below.index(child), child)
+            }
+        });
+    let insert = (
+        (edge, time(), -1.0..1.0f64, prop::bool::weighted(0.1)),
+        (pose(), fault, prop::bool::weighted(0.2), any::<bool>()),
+    )
+        .prop_map(
+            |(((parent, child), stamp, late, nan), (pose, fault, is_static, planar))| Op::Insert {
+                parent,
+                child,
+                stamp,
+                arrival: if nan { f64::NAN } else { stamp + late },
+                pose,
+                fault,
+                is_static,
+                planar,
+            },
+        );
+    prop_oneof![
+        20 => insert,
+        2 => Just(Op::BeginMessage),
+        1 => Just(Op::ForgetDynamic),
+    ]
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Look {
+    target: usize,
+    source: usize,
+    time: f64,
+    now: f64,
+    tolerance: f64,
+}
+
+fn look() -> impl Strategy<Value = Look> {
+    let time = prop_oneof![3 => Just(0.0), 3 => time(), 1 => -2.0..15.0];
+    let tolerance = prop_oneof![
+        Just(0.0),
+        Just(0.5),
+        Just(2.0),
+        Just(100.0),
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+    ];
+    // f5 is never known.
+    let frame = || prop_oneof![9 => 0..5usize, 1 => Just(5usize)];
+    (frame(), frame(), time, -1.0..14.0, tolerance).prop_map(
+        |(target, source, time, now, tolerance)| Look {
+            target,
+            source,
+            time,
+            now,
+            tolerance,
+        },
+    )
 }
 
 proptest! {
@@ -283,6 +553,91 @@ proptest! {
     }
 
     #[test]
+    fn lookup_3d_is_the_product_of_the_3d_edges(
+        frames in frames_3d(),
+        at in COMMON.0..COMMON.1,
+    ) {
+        let tree = build_3d(&frames);
+        for target in 0..frames.len() {
+            for source in 0..frames.len() {
+                for time in [at, 0.0] {
+                    let got = tree.lookup_3d(&name(target), &name(source), time, 10.0, 100.0);
+                    match reference_3d(&frames, target, source, time) {
+                        None => prop_assert_eq!(got, Err(LookupFault::Unavailable)),
+                        Some(want) => {
+                            let got = got.map_err(|e| TestCaseError::fail(format!(
+                                "f{target} <- f{source} at {time}: {e}"
+                            )))?;
+                            prop_assert!(
+                                close_3d(&got, &want),
+                                "f{} <- f{} at {}: got {:?}, want {:?}", target, source, time, got, want
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lookup_3d_projects_to_lookup_on_planar_paths(
+        frames in frames_3d(),
+        at in COMMON.0..COMMON.1,
+    ) {
+        let tree = build_3d(&frames);
+        for target in 0..frames.len() {
+            for source in 0..frames.len() {
+                let planar = path(&frames, target, source).into_iter().all(|f| match frames[f].kind {
+                    Kind::Static(p) => p.is_planar(),
+                    Kind::Dynamic { p0, p1, .. } => p0.is_planar() && p1.is_planar(),
+                });
+                for time in [at, 0.0] {
+                    let (t, s) = (name(target), name(source));
+                    let got = tree.lookup(&t, &s, time, 10.0, 100.0);
+                    let spatial = tree.lookup_3d(&t, &s, time, 10.0, 100.0);
+                    match (got, spatial) {
+                        (Ok(got), Ok(spatial)) => prop_assert!(
+                            !planar || close(&got, &project(&spatial)),
+                            "{} <- {} at {}: {:?} against {:?}", t, s, time, got, spatial
+                        ),
+                        (got, spatial) => prop_assert_eq!(got.err(), spatial.err()),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lookup_3d_fails_as_lookup_fails_whatever_the_history(
+        ops in prop::collection::vec(op(), 1..40),
+        looks in prop::collection::vec(look(), 1..20),
+    ) {
+        let mut tree = FrameTree::new();
+        for (i, op) in ops.iter().enumerate() {
+            op.apply(&mut tree);
+            // Ask after every few operations, the whole history so far.
+            if i % 4 != 3 && i + 1 != ops.len() {
+                continue;
+            }
+            for look in &looks {
+                let (t, s) = (name(look.target), name(look.source));
+                let planar = tree.lookup(&t, &s, look.time, look.now, look.tolerance);
+                let spatial = tree.lookup_3d(&t, &s, look.time, look.now, look.tolerance);
+                match (planar, spatial) {
+                    // Every pose is planar: the projection is the lookup.
+                    (Ok(p), Ok(m)) => prop_assert!(
+                        close(&p, &project(&m)),
+                        "{:?} after {:?}: {:?} against {:?}", look, &ops[..=i], p, m
+                    ),
+                    (p, m) => prop_assert_eq!(
+                        p.err(), m.err(), "{:?} after {:?}", look, &ops[..=i]
+                    ),
+                }
+            }
+        }
+    }
+
+    #[test]
     fn planar_transform_keeps_the_zyx_euler_yaw(
         roll in -3.1f64..3.1,
         pitch in -1.5f64..1.5,
@@ -324,6 +679,7 @@ fn a_lookup_by_name_does_not_allocate() {
                     y: 0.0,
                     z: 0.0,
                     yaw: 0.5,
+                    ..Pose::default()
                 })
             } else {
                 Kind::Dynamic {
@@ -333,6 +689,7 @@ fn a_lookup_by_name_does_not_allocate() {
                         y: 1.0,
                         z: 0.0,
                         yaw: 0.0,
+                        ..Pose::default()
                     },
                     t1: 8.0,
                     p1: Pose {
@@ -340,6 +697,7 @@ fn a_lookup_by_name_does_not_allocate() {
                         y: 1.0,
                         z: 0.0,
                         yaw: 1.0,
+                        ..Pose::default()
                     },
                     reversed: false,
                 }
@@ -354,6 +712,47 @@ fn a_lookup_by_name_does_not_allocate() {
             tree.lookup("f0", "f5", 0.0, 10.0, 2.5),
             tree.lookup("f0", "nowhere", 0.0, 10.0, 1.0),
             tree.lookup("f2", "f4", 20.0, 10.0, 1.0),
+        ));
+    });
+    assert_eq!(allocations, 0);
+    let (a, b, unknown, stale) = result.expect("ran");
+    assert!(a.is_ok() && b.is_ok());
+    assert_eq!(unknown, Err(LookupFault::Unavailable));
+    assert_eq!(stale, Err(LookupFault::Stale));
+}
+
+#[test]
+fn a_3d_lookup_does_not_allocate() {
+    let tilted = Pose {
+        x: 0.2,
+        z: 1.0,
+        pitch: 0.35,
+        ..Pose::default()
+    };
+    let frames: Vec<Frame> = (0..6)
+        .map(|i| Frame {
+            parent: (i > 0).then(|| i - 1),
+            kind: if i % 2 == 0 {
+                Kind::Static(tilted)
+            } else {
+                Kind::Dynamic {
+                    t0: 1.0,
+                    p0: tilted,
+                    t1: 8.0,
+                    p1: Pose { yaw: 1.0, ..tilted },
+                    reversed: false,
+                }
+            },
+        })
+        .collect();
+    let tree = build_3d(&frames);
+    let mut result = None;
+    let allocations = allocations_in(|| {
+        result = Some((
+            tree.lookup_3d("f5", "f0", 5.5, 10.0, 0.0),
+            tree.lookup_3d("f0", "f5", 0.0, 10.0, 2.5),
+            tree.lookup_3d("f0", "nowhere", 0.0, 10.0, 1.0),
+            tree.lookup_3d("f2", "f4", 20.0, 10.0, 1.0),
         ));
     });
     assert_eq!(allocations, 0);

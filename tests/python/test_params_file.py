@@ -164,9 +164,13 @@ BAD = [
     ('source_name_not_a_token', '    observation_sources: ["front-laser"]\n', [],
      ['observation_sources', "'-' is not allowed"]),
     ('source_typo_in_suffix',
+     '    base_frame: "base_link"\n'
      '    observation_sources: ["cloud"]\n    cloud:\n      type: "pointcloud"\n'
      '      min_heigth: 0.1\n', [],
      ['cloud.min_heigth', 'did you mean `cloud.min_height`']),
+    ('pointcloud_without_base_frame',
+     '    observation_sources: ["cloud"]\n    cloud:\n      type: "pointcloud"\n', [],
+     ['cloud.type', 'needs base_frame']),
     ('source_typo_in_name',
      '    observation_sources: ["scan"]\n    scan:\n      type: "scan"\n'
      '    scna:\n      topic: "scan"\n', [],
@@ -211,8 +215,10 @@ def test_missing_params_file_stops_startup(tmp_path):
 
 
 # The sources of nav2 Jazzy's nav2_collision_monitor/params/collision_monitor_params.yaml,
-# as they are there, both listed; a nav2-only name on the scan source.
+# as they are there, both listed; a nav2-only name on the scan source; nav2's
+# base_frame_id (where cloud heights are compared) as base_frame.
 NAV2_SOURCES = """\
+    base_frame: "base_footprint"
     source_timeout: 5.0
     observation_sources: ["scan", "pointcloud"]
     scan:

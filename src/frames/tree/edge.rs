@@ -159,8 +159,19 @@ impl Edge {
                     // Repeated data: not new (rule 5).
                     return;
                 }
-                samples.insert(at, Sample { stamp, pose });
-                if at + 1 == samples.len() {
+                let newest = at == samples.len();
+                // At the limit the oldest goes *before* the new sample
+                // comes in: the deque never holds more than
+                // MAX_TF_SAMPLES, so its buffer (which doubles when full)
+                // never grows past the one that first held them. A sample
+                // older than every kept one would be that oldest: not kept.
+                if samples.len() < MAX_TF_SAMPLES {
+                    samples.insert(at, Sample { stamp, pose });
+                } else if let Some(at) = at.checked_sub(1) {
+                    samples.pop_front();
+                    samples.insert(at, Sample { stamp, pose });
+                }
+                if newest {
                     self.arrival = arrival;
                 }
                 let oldest_kept = samples.back().map_or(stamp, |s| s.stamp) - TF_HISTORY;

@@ -917,3 +917,5 @@ fn forget_dynamic_keeps_static_poses_only() {
         pose(1.0, 3.0, 0.0),
     );
 }
+
+mod spatial;

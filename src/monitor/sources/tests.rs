@@ -113,7 +113,10 @@ fn points_inside_the_padded_footprint_collide_and_touching_counts() {
     assert!((contact.depth() - 0.2).abs() < 1e-12, "{contact:?}");
     // The footprint moves away from the point: -x.
     let mtv = contact.mtv();
-    assert!((mtv.x + 0.2).abs() < 1e-12 && mtv.y.abs() < 1e-12, "{mtv:?}");
+    assert!(
+        (mtv.x + 0.2).abs() < 1e-12 && mtv.y.abs() < 1e-12,
+        "{mtv:?}"
+    );
     // Padding grows the footprint: a point 0.1 m out collides with 0.1 m.
     let mut padded = scan_monitor();
     padded.set_config(MonitorConfig {

@@ -293,12 +293,20 @@ impl Decision {
         *lock(&self.time.stall_limit) = stall_limit(&self.config);
         // Every change applies; a flood of them is logged once per 5 s per
         // parameter, with a count.
-        let key = crate::config::param(name).map_or("(other)", |spec| spec.name);
+        // A source's parameter (`<name>.enabled`) is throttled with the
+        // others of its kind, and logged by its own name.
+        let key = match crate::config::param(name) {
+            Some(spec) => spec.name,
+            None if self.config.runtime(name).is_some() => "<source>.enabled",
+            None => "(other)",
+        };
+        let shown = if key == "(other)" { key } else { name };
+        let shown = super::logging::shown(shown);
         match self.parameter_log.admit(key, Instant::now()) {
-            Admit::Log(0) => r2r::log_info!(&self.logger, "parameter {key} changed"),
+            Admit::Log(0) => r2r::log_info!(&self.logger, "parameter {shown} changed"),
             Admit::Log(n) => r2r::log_info!(
                 &self.logger,
-                "parameter {key} changed ({n} earlier changes not logged)"
+                "parameter {shown} changed ({n} earlier changes not logged)"
             ),
             Admit::Counted => {}
         }

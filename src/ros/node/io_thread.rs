@@ -4,19 +4,19 @@
 use super::ros_time::RosTime;
 use super::threads::{lock, trim_heap};
 use crate::config::{InputReliability, VelocityType};
+use crate::monitor::SourceKind;
 use crate::ros::inputs::{
     self, ArrayInput, InstanceInput, LatestFootprint, LatestVelocity, PendingObstacles,
     VelocityInput,
 };
-use crate::monitor::SourceKind;
 use crate::ros::sources::{LatestSources, SourceReader};
 use crate::ros::spin::{spin_until, StopFlag};
 use crate::ros::tf::TfBuffer;
 use futures::StreamExt;
 use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped, Twist, TwistStamped};
 use r2r::nav_msgs::msg::Odometry;
-use r2r::sensor_msgs::msg::{LaserScan, PointCloud2, Range};
 use r2r::sat_collision_msgs::msg::ObstacleArray;
+use r2r::sensor_msgs::msg::{LaserScan, PointCloud2, Range};
 use r2r::tf2_msgs::msg::TFMessage;
 use r2r::QosProfile;
 use std::sync::{Arc, Mutex};
@@ -129,11 +129,15 @@ pub(super) fn io_thread(
         for reader in &sinks.sources {
             let topic = reader.config.topic.as_str();
             sources.push(match reader.kind() {
-                SourceKind::Scan => SourceSub::Scan(node.subscribe_native::<LaserScan>(topic, SOURCE_QOS)?),
+                SourceKind::Scan => {
+                    SourceSub::Scan(node.subscribe_native::<LaserScan>(topic, SOURCE_QOS)?)
+                }
                 SourceKind::PointCloud => {
                     SourceSub::Cloud(node.subscribe_native::<PointCloud2>(topic, SOURCE_QOS)?)
                 }
-                SourceKind::Range => SourceSub::Range(node.subscribe_native::<Range>(topic, SOURCE_QOS)?),
+                SourceKind::Range => {
+                    SourceSub::Range(node.subscribe_native::<Range>(topic, SOURCE_QOS)?)
+                }
                 SourceKind::Polygon => SourceSub::Polygon(
                     node.subscribe_native::<PolygonInstanceStamped>(topic, SOURCE_QOS)?,
                 ),

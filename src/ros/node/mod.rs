@@ -104,6 +104,9 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     let logger = node.logger().to_owned();
     let (params, param_handler, param_events) = declare_parameters(&mut node)?;
     let config = lock(&params).0.clone();
+    for note in lock(&params).notes() {
+        r2r::log_info!(&logger, "{}", crate::text::escape_for_log(note, 400));
+    }
     follow_sim_time(&mut node)?;
     let time = Arc::new(RosTime::new(node.get_ros_clock(), &config));
     let (obstacle_monitor, monitor) = create_monitors(&config, &logger)?;
