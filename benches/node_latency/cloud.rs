@@ -103,16 +103,14 @@ pub fn room_cloud(n: usize, colliding: bool) -> PointCloud2 {
         }
     };
     let wall = |rng: &mut SplitMix64, z: f64| -> (f64, f64, f64) {
-        // A point along the walls' outline, uniform by length.
+        // A point along the walls' outline, uniform by length: the
+        // south, east, north and west walls in turn.
         let s = rng.range(0.0, 2.0 * (w + h));
-        let (x, y) = if s < w {
-            (x0 + s, y0)
-        } else if s < w + h {
-            (x1, y0 + (s - w))
-        } else if s < 2.0 * w + h {
-            (x1 - (s - w - h), y1)
-        } else {
-            (x0, y1 - (s - 2.0 * w - h))
+        let (x, y) = match s {
+            s if s < w => (x0 + s, y0),
+            s if s < w + h => (x1, y0 + (s - w)),
+            s if s < 2.0 * w + h => (x1 - (s - w - h), y1),
+            s => (x0, y1 - (s - 2.0 * w - h)),
         };
         (x, y, z)
     };
