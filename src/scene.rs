@@ -273,16 +273,14 @@ impl Scene {
                     crate::geometry::MAX_COORDINATE
                 )));
             }
-            if !seen_points(&self.points[..i], &set.id)
-                && self.obstacles.iter().any(|o| o.id == set.id)
-            {
+            if self.points[..i].iter().any(|s| s.id == set.id) {
+                return Err(invalid(format!("points[{i}]: duplicate id `{}`", set.id)));
+            }
+            if self.obstacles.iter().any(|o| o.id == set.id) {
                 return Err(invalid(format!(
                     "points[{i}]: id `{}` is also an obstacle's",
                     set.id
                 )));
-            }
-            if seen_points(&self.points[..i], &set.id) {
-                return Err(invalid(format!("points[{i}]: duplicate id `{}`", set.id)));
             }
         }
         // Ids and the frame end up in ROS strings, which are C strings.
@@ -516,11 +514,6 @@ impl Prediction {
             });
         }
     }
-}
-
-/// Whether an earlier set of `sets` has the id `id`.
-fn seen_points(sets: &[PointsSpec], id: &str) -> bool {
-    sets.iter().any(|s| s.id == id)
 }
 
 /// One point set checked: its points against the footprint, and the

@@ -10,6 +10,7 @@ use r2r::sensor_msgs::msg::PointCloud2;
 use r2r::std_msgs::msg::Bool;
 use r2r::tf2_msgs::msg::TFMessage;
 use r2r::QosProfile;
+use sat_collision::ros::sources::SOURCE_QOS;
 use sat_collision::ros::spin::{spin_until, ShutdownSignals, Spinner, StopFlag, SPIN_TIMEOUT};
 use std::time::{Duration, Instant};
 
@@ -110,9 +111,6 @@ pub fn echo_tf(ns: &str) -> Res<()> {
         Ok(())
     })
 }
-
-/// The node's QoS for its sensor sources (best effort, depth 5).
-const SOURCE_QOS: QosProfile = QosProfile::default().best_effort().keep_last(5);
 
 /// The floor of `--cloud`: [`echo`] for point clouds on `NS/cloud`, taken
 /// as the node takes them (`subscribe_native` with the node's source QoS:

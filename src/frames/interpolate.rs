@@ -19,6 +19,31 @@ pub fn wrap_angle(angle: f64) -> f64 {
     }
 }
 
+/// Where `t` lies between the samples at `ta` and `tb`.
+enum Bracket {
+    /// At or before `ta`, or not usable: NaN (0/0, non-finite times) or an
+    /// empty span. The first sample.
+    A,
+    /// At or after `tb`: the second sample.
+    B,
+    /// Strictly between: the fraction of the span, in (0, 1).
+    Between(f64),
+}
+
+/// Where `t` lies between `ta` and `tb` (the rule both interpolations
+/// clamp by: never an extrapolation).
+fn bracket(ta: f64, tb: f64, t: f64) -> Bracket {
+    let span = tb - ta;
+    let ratio = (t - ta) / span;
+    if !(ratio > 0.0 && span > 0.0) {
+        Bracket::A
+    } else if ratio >= 1.0 {
+        Bracket::B
+    } else {
+        Bracket::Between(ratio)
+    }
+}
+
 /// The transform at time `t` between `a` (at time `ta`) and `b` (at time
 /// `tb`): the translation moves linearly and the heading turns along the
 /// shorter arc (a half turn goes counter-clockwise), at constant rates.
@@ -32,16 +57,11 @@ pub fn interpolate(
     b: &Isometry2<f64>,
     t: f64,
 ) -> Isometry2<f64> {
-    let span = tb - ta;
-    let ratio = (t - ta) / span;
-    // NaN (0/0, non-finite times) and an empty span both give `a`.
-    let inside = ratio > 0.0 && span > 0.0;
-    if !inside {
-        return *a;
-    }
-    if ratio >= 1.0 {
-        return *b;
-    }
+    let ratio = match bracket(ta, tb, t) {
+        Bracket::A => return *a,
+        Bracket::B => return *b,
+        Bracket::Between(ratio) => ratio,
+    };
     let from = a.rotation.angle();
     let turn = wrap_angle(b.rotation.angle() - from);
     let translation: Vector2<f64> =
@@ -65,15 +85,11 @@ pub fn interpolate_3d(
     b: &Isometry3<f64>,
     t: f64,
 ) -> Isometry3<f64> {
-    let span = tb - ta;
-    let ratio = (t - ta) / span;
-    let inside = ratio > 0.0 && span > 0.0;
-    if !inside {
-        return *a;
-    }
-    if ratio >= 1.0 {
-        return *b;
-    }
+    let ratio = match bracket(ta, tb, t) {
+        Bracket::A => return *a,
+        Bracket::B => return *b,
+        Bracket::Between(ratio) => ratio,
+    };
     let translation: Vector3<f64> =
         a.translation.vector + (b.translation.vector - a.translation.vector) * ratio;
     // `try_slerp` takes the shorter arc (it negates `b` when the two

@@ -127,7 +127,7 @@ impl Monitor {
         check: &mut PoseCheck,
         cancel: &Cancel,
     ) -> Result<(), Cancelled> {
-        let need = self.config.min_points.max(1);
+        let need = self.min_points();
         let mut inside = vec![0usize; poses.len()];
         for source in self.placed_sources() {
             let from_global = source.placement.to_global.map(|p| p.inverse());

@@ -116,17 +116,6 @@ impl Monitor {
         }
     }
 
-    /// Each configured source with the points of its latest message
-    /// (`None`: nothing received yet, or a polygon source), in the
-    /// source's frame.
-    pub fn source_points(&self) -> impl Iterator<Item = (&SourceSpec, Option<&PointSet>)> + '_ {
-        self.config
-            .sources
-            .iter()
-            .zip(&self.sources)
-            .map(|(spec, data)| (spec, data.as_ref().map(|d| &*d.payload.points)))
-    }
-
     /// The points of every placed source inside the padded footprint, in
     /// the global frame, at most `limit` of them, appended to `out`: what
     /// the markers draw.
@@ -168,21 +157,26 @@ impl Monitor {
     /// The enabled point sources whose data are usable (no fault) and
     /// could be placed.
     pub(super) fn placed_sources(&self) -> impl Iterator<Item = PlacedSource<'_>> {
-        self.config
-            .sources
-            .iter()
-            .zip(&self.sources)
-            .zip(&self.placements.sources)
-            .enumerate()
-            .filter_map(|(index, ((spec, data), placement))| {
-                let data = data.as_ref().filter(|_| spec.enabled)?;
-                let placement = placement.as_ref().ok()?;
-                data.payload.fault.is_none().then_some(PlacedSource {
-                    index,
-                    points: &data.payload.points,
-                    placement,
-                })
-            })
+        (0..self.config.sources.len()).filter_map(|index| self.placed_source(index))
+    }
+
+    /// The source at `index`, when it is enabled, its data are usable and
+    /// it could be placed.
+    fn placed_source(&self, index: usize) -> Option<PlacedSource<'_>> {
+        let spec = self.config.sources.get(index)?;
+        let data = self.sources.get(index)?.as_ref().filter(|_| spec.enabled)?;
+        let placement = self.placements.sources.get(index)?.as_ref().ok()?;
+        data.payload.fault.is_none().then_some(PlacedSource {
+            index,
+            points: &data.payload.points,
+            placement,
+        })
+    }
+
+    /// [`MonitorConfig::min_points`](super::MonitorConfig::min_points),
+    /// at least 1: how many points inside make a collision.
+    pub(super) fn min_points(&self) -> usize {
+        self.config.min_points.max(1)
     }
 
     /// The cause the source at `index` holds against an answer at `now`,
@@ -219,7 +213,7 @@ impl Monitor {
     /// [`MonitorConfig::min_points`](super::MonitorConfig::min_points)
     /// inside the padded footprint: the points' part of the flag.
     pub(super) fn points_collide(&self, footprint: &Shape) -> bool {
-        let need = self.config.min_points.max(1);
+        let need = self.min_points();
         let mut count = 0;
         for source in self.placed_sources() {
             let placed = source.placement.footprint(footprint);
@@ -257,8 +251,7 @@ impl Monitor {
                 contact: None,
                 point: None,
             };
-            let placed = self.placed_sources().find(|s| s.index == index);
-            if let (Some(source), Some(footprint)) = (placed, footprint) {
+            if let (Some(source), Some(footprint)) = (self.placed_source(index), footprint) {
                 let report = source
                     .points
                     .report(source.placement.footprint(footprint), self.config.padding);
@@ -275,7 +268,7 @@ impl Monitor {
             }
             out.push(outcome);
         }
-        let enough = total >= self.config.min_points.max(1);
+        let enough = total >= self.min_points();
         for outcome in out.iter_mut() {
             outcome.colliding = enough && outcome.points_inside > 0;
         }

@@ -83,13 +83,12 @@ impl Monitor {
     /// Replaces the settings; a new global frame places the inputs
     /// again, without TF (see [`place`](Self::place)).
     pub fn set_config(&mut self, config: MonitorConfig) {
-        let replace = config.global_frame != self.config.global_frame
-            || config.sources != self.config.sources;
         let old = std::mem::replace(&mut self.config, config);
-        if old.sources != self.config.sources {
+        let sources_changed = old.sources != self.config.sources;
+        if sources_changed {
             self.align_sources(&old.sources);
         }
-        if replace {
+        if sources_changed || old.global_frame != self.config.global_frame {
             self.replace();
         }
     }
@@ -666,7 +665,7 @@ impl Monitor {
         }
         let mut sources = std::mem::take(&mut report.sources);
         let inside = self.source_outcomes(self.footprint(), self.now(now), &mut sources);
-        let points_collide = inside >= self.config.min_points.max(1);
+        let points_collide = inside >= self.min_points();
         report.min_distance = summary.min_distance;
         // The nearest of the obstacles and the sources' nearest points
         // (ties: the obstacle).

@@ -5,7 +5,7 @@
 
 pub use super::native::NativeAllocError;
 use super::native::{resize_results, set_string};
-use crate::geometry::{Point, Vector};
+use crate::geometry::{Contact, Point, Vector};
 use crate::model::{Obstacle, ObstacleGeometry, Report};
 use crate::monitor::{MotionImpact, Prediction, SourceSpec};
 use nalgebra::{Isometry2, Vector2};
@@ -14,6 +14,7 @@ use r2r::geometry_msgs::msg::{Point32, Polygon, Pose};
 use r2r::sat_collision_msgs::msg::CollisionReport;
 use r2r::std_msgs::msg::Header;
 use r2r::NativeMsg;
+use r2r_msg_gen::sat_collision_msgs__msg__ObstacleResult as NativeResult;
 use std::time::Duration;
 
 /// `Point32` (float32, as `geometry_msgs/Polygon` stores them) to f64.
@@ -140,24 +141,13 @@ pub fn fill_native_collision_report(
     set_string(&mut msg.nearest_obstacle_id, &report.nearest_obstacle_id)?;
     let n = report.outcomes.len().min(obstacles.len());
     let results = resize_results(&mut msg.results, n + report.sources.len())?;
-    let zero = Vector::zeros();
     let (results, source_results) = results.split_at_mut(n);
     for (out, source) in source_results.iter_mut().zip(&report.sources) {
-        let contact = source.contact;
         set_string(&mut out.id, &source.name)?;
         set_string(&mut out.status, source.status.as_str())?;
         out.colliding = source.colliding;
-        out.penetration_depth = contact.map_or(0.0, |c| c.depth());
-        let mtv = contact.map_or(zero, |c| c.mtv());
-        (out.mtv.x, out.mtv.y, out.mtv.z) = (mtv.x, mtv.y, 0.0);
         // No point at all: nothing is near (infinite, as min_distance).
-        out.distance = source.distance();
-        let axis = contact.map_or(zero, |c| c.axis());
-        (
-            out.separating_axis.x,
-            out.separating_axis.y,
-            out.separating_axis.z,
-        ) = (axis.x, axis.y, 0.0);
+        set_contact(out, source.contact, source.distance());
         out.exact = true;
         out.points_inside = u32::try_from(source.points_inside).unwrap_or(u32::MAX);
     }
@@ -166,20 +156,27 @@ pub fn fill_native_collision_report(
         set_string(&mut out.id, &obstacle.id)?;
         set_string(&mut out.status, outcome.status.as_str())?;
         out.colliding = outcome.colliding();
-        out.penetration_depth = contact.map_or(0.0, |c| c.depth());
-        let mtv = contact.map_or(zero, |c| c.mtv());
-        (out.mtv.x, out.mtv.y, out.mtv.z) = (mtv.x, mtv.y, 0.0);
-        out.distance = contact.map_or(0.0, |c| c.distance());
-        let axis = contact.map_or(zero, |c| c.axis());
-        (
-            out.separating_axis.x,
-            out.separating_axis.y,
-            out.separating_axis.z,
-        ) = (axis.x, axis.y, 0.0);
+        set_contact(out, contact, contact.map_or(0.0, |c| c.distance()));
         out.exact = outcome.exact;
         out.points_inside = 0;
     }
     Ok(())
+}
+
+/// A result's geometry from `contact` (zeros without one) and its
+/// `distance`.
+fn set_contact(out: &mut NativeResult, contact: Option<Contact>, distance: f64) {
+    let zero = Vector::zeros();
+    out.penetration_depth = contact.map_or(0.0, |c| c.depth());
+    let mtv = contact.map_or(zero, |c| c.mtv());
+    (out.mtv.x, out.mtv.y, out.mtv.z) = (mtv.x, mtv.y, 0.0);
+    out.distance = distance;
+    let axis = contact.map_or(zero, |c| c.axis());
+    (
+        out.separating_axis.x,
+        out.separating_axis.y,
+        out.separating_axis.z,
+    ) = (axis.x, axis.y, 0.0);
 }
 
 #[cfg(test)]

@@ -32,6 +32,11 @@ use r2r_msg_gen::{
 };
 use std::sync::{Mutex, MutexGuard};
 
+/// The QoS of the sources' subscriptions: best effort, as sensor data are
+/// published (any publisher connects), a few deep: the newest is taken at
+/// every spin.
+pub const SOURCE_QOS: r2r::QosProfile = r2r::QosProfile::default().best_effort().keep_last(5);
+
 /// Fields of a point cloud read at most: x, y, z, a height and a few more
 /// are all a cloud needs; more is refused as malformed.
 const MAX_CLOUD_FIELDS: usize = 64;

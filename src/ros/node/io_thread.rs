@@ -9,7 +9,7 @@ use crate::ros::inputs::{
     self, ArrayInput, InstanceInput, LatestFootprint, LatestVelocity, PendingObstacles,
     VelocityInput,
 };
-use crate::ros::sources::{LatestSources, SourceReader};
+use crate::ros::sources::{LatestSources, SourceReader, SOURCE_QOS};
 use crate::ros::spin::{spin_until, StopFlag};
 use crate::ros::tf::TfBuffer;
 use futures::StreamExt;
@@ -76,10 +76,6 @@ impl std::ops::Deref for TreeGuard<'_> {
         &self.0.tree
     }
 }
-
-/// Sensor sources: best effort, as sensor data are published (any
-/// publisher connects), a few deep: the newest is taken at every spin.
-const SOURCE_QOS: QosProfile = QosProfile::default().best_effort().keep_last(5);
 
 /// A point source's subscription, of its type.
 enum SourceSub<S, C, R, P> {
