@@ -13,7 +13,10 @@
 # Environment knobs:
 #   SAT_TEST_ROS_DOMAIN_ID   ROS_DOMAIN_ID for this run (default: 1 + PID % 100)
 #   SAT_TEST_STEP_TIMEOUT    seconds before a single step is killed (default 1800)
+#   CARGO_INCREMENTAL        default 0 here: one build per run gains nothing from
+#                            incremental caches, which cost gigabytes of disk
 set -euo pipefail
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$ROOT"
@@ -48,6 +51,10 @@ source "$ROOT/scripts/env.sh" || fail "scripts/env.sh"
 export ROS_DOMAIN_ID="${SAT_TEST_ROS_DOMAIN_ID:-$((1 + $$ % 100))}"
 echo "ROS_DISTRO=$ROS_DISTRO ROS_DOMAIN_ID=$ROS_DOMAIN_ID ROS_AUTOMATIC_DISCOVERY_RANGE=$ROS_AUTOMATIC_DISCOVERY_RANGE"
 echo "python: $SAT_COLLISION_PYTHON; cargo: $(cargo --version)"
+# Disk space is part of the run's record: a full disk fails builds and copies far from here.
+disk_free() { df -h "${CARGO_TARGET_DIR:-$ROOT/target}" 2>/dev/null | tail -1 || df -h "$ROOT" | tail -1; }
+mkdir -p "${CARGO_TARGET_DIR:-$ROOT/target}"
+echo "disk: $(disk_free)"
 
 [ -f Cargo.toml ] || fail "no Cargo.toml in $ROOT"
 
@@ -108,6 +115,7 @@ print(int(any("test" in t["kind"] for p in m["packages"] for t in p["targets"]))
     SAT_COLLISION_BIN_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
     export SAT_COLLISION_BIN_DIR
     echo "SAT_COLLISION_BIN_DIR=$SAT_COLLISION_BIN_DIR; ${#py_tests[@]} test file(s)"
+    echo "disk: $(disk_free)"
     rc=0
     timeout --foreground -k 30 "$STEP_TIMEOUT" \
         "$SAT_COLLISION_PYTHON" -m pytest -p no:cacheprovider -ra tests/python || rc=$?
@@ -119,4 +127,5 @@ print(int(any("test" in t["kind"] for p in m["packages"] for t in p["targets"]))
     esac
 fi
 
+echo "disk: $(disk_free)"
 step "all tests passed ($((SECONDS - T_START)) s)"

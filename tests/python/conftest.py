@@ -10,6 +10,22 @@ import pytest
 from satpkg_support import ROOT, TARGET_DIR, msg_key
 
 
+def _seed_target(seed, dest):
+    """Copy what cargo reuses (fingerprints, build-script outputs, compiled
+    dependencies) from `seed` into `dest`; not the incremental caches. A failed copy (a
+    full disk, most likely) is removed and reported, and the build then starts from
+    nothing rather than from half a seed."""
+    dest.mkdir(parents=True)
+    parts = [str(seed / d) for d in ('.fingerprint', 'build', 'deps') if (seed / d).is_dir()]
+    copy = subprocess.run(['cp', '-a', *parts, str(dest)], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if copy.returncode != 0:
+        shutil.rmtree(dest, ignore_errors=True)
+        free = shutil.disk_usage(dest.parent).free / 2**30
+        print(f'seeding the colcon target failed ({free:.1f} GiB free), building from '
+              f'nothing: {copy.stdout.strip()[-2000:]}')
+
+
 @pytest.fixture(scope='session')
 def colcon_workspace():
     """msg/ and the Rust package built once per run by scripts/colcon_build.sh into a
@@ -37,8 +53,7 @@ def colcon_workspace():
         shutil.rmtree(ws / d, ignore_errors=True)
     seed = TARGET_DIR / 'debug'
     if not cargo.exists() and (seed / '.fingerprint').is_dir():
-        cargo.mkdir(parents=True)
-        subprocess.run(['cp', '-a', str(seed), str(cargo / 'debug')], check=True)
+        _seed_target(seed, cargo / 'debug')
     env = dict(os.environ, SAT_COLCON_CARGO_TARGET_DIR=str(cargo),
                SAT_COLCON_QUIET='1')
     t0 = time.monotonic()
