@@ -210,6 +210,7 @@ pub mod broadphase;
 pub mod cli;
 pub mod config;
 pub mod frames;
+pub mod gate;
 pub mod geometry;
 // Without the node (feature `ros`), some limits have no user.
 #[cfg_attr(not(feature = "ros"), allow(dead_code))]

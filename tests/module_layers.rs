@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["broadphase", "visual"],
     &["planner"],
     &["monitor", "scene"],
+    &["gate"],
     &["config", "params_file", "svg"],
     &["ros"],
 ];
