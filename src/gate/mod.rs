@@ -8,10 +8,20 @@
 //! as in nav2. Configured from nav2's parameters ([`GateConfig`], read by
 //! [`crate::config`]).
 
+mod checks;
+mod command;
 mod config;
+mod state;
+mod zone;
 
+pub use checks::ZoneChecks;
+pub use command::Command;
 pub use config::{
     Action, GateConfig, VelocityShape, ZoneConfig, ZoneShape, DEFAULT_LIMIT,
     DEFAULT_SLOWDOWN_RATIO, DEFAULT_STOP_PUB_TIMEOUT, DEFAULT_TIME_BEFORE_COLLISION,
     DEFAULT_ZONE_MIN_POINTS,
 };
+pub use state::{Gate, GateError, GateState, Output, Reason};
+
+#[cfg(test)]
+mod tests;
