@@ -12,6 +12,7 @@ mod checks;
 mod command;
 mod config;
 mod state;
+mod world;
 mod zone;
 
 pub use checks::ZoneChecks;
@@ -22,6 +23,7 @@ pub use config::{
     DEFAULT_ZONE_MIN_POINTS,
 };
 pub use state::{Gate, GateError, GateState, Output, Reason};
+pub use world::MonitorChecks;
 
 #[cfg(test)]
 mod tests;

@@ -35,6 +35,7 @@ mod inputs;
 mod obstacle_set;
 mod paths;
 mod predict;
+mod regions;
 mod sources;
 mod state;
 
@@ -54,6 +55,7 @@ pub use motion::{
 pub use obstacle_set::{InstanceUpdate, InstancesApplied, ObstacleSet};
 pub use paths::TrajectoryCheck;
 pub use placement::{NoTransforms, Transforms};
+pub use regions::{BaseFrames, BasePlacement};
 pub use state::Monitor;
 
 #[cfg(test)]

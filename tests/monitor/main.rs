@@ -9,6 +9,8 @@
 //!   nothing;
 //! * `params_table`: the parameter table against the README and
 //!   `config/sat_collision.yaml`;
+//! * `gate`: the velocity gate's zones on the monitor's sources, against
+//!   references computed in the test;
 //! * `sensors`: laser scans, point clouds and range readings into points
 //!   (`sat_collision::sensors`) against an independent reference;
 //! * `cli`: the `sat_collision` binary as a user runs it (and the demo's
@@ -29,6 +31,7 @@ static ALLOCATOR: sat_collision_testkit::alloc::CountingAllocator =
 mod cli;
 mod frames;
 mod frames_properties;
+mod gate;
 mod motion;
 mod params_table;
 mod sensors;

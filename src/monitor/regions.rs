@@ -1,0 +1,305 @@
+//! Regions fixed to the robot, now: the velocity gate's zones against the
+//! sensor sources.
+//!
+//! A zone is a shape in the robot's base frame `B` as it is now; a source's
+//! points are in their frame `F` as it was at their stamp `t_o`. As for
+//! the footprint (see `placement`), the zone is moved, not the points:
+//! into `F` by `T(F ← O, t_o) · T(O ← B, latest)` through a frame `O`
+//! fixed in the world (nav2's `odom_frame_id`, with
+//! `base_shift_correction`: the robot's motion since the points were
+//! taken is accounted for), or by `T(F ← B, t_o)` without it (the points
+//! are taken as if the robot had not moved since). A motion of the zone,
+//! a body twist of `B`, is carried into `F` by the same pose.
+
+use super::placement::{non_identity, Transforms};
+use super::state::Monitor;
+use crate::broadphase::PointSet;
+use crate::geometry::{self, Motion, Point, Shape, Vector};
+use crate::model::Cause;
+use nalgebra::Isometry2;
+
+/// Where the robot's base frame is, now, in the frame of each source's
+/// latest points and of each group of obstacles: what
+/// [`Monitor::place_base`] finds, for the region queries of one check.
+#[derive(Clone, Debug, Default)]
+pub struct BasePlacement {
+    /// Aligned with the configured sources: `T(F ← B)` (`None`: identity),
+    /// or why the source cannot be used (no data, stale, malformed, not
+    /// placed); `Ok(None)` too for a disabled or polygon source.
+    sources: Vec<Result<Option<Isometry2<f64>>, Cause>>,
+    /// Aligned with the obstacle set's groups: `T(F ← B)` for the groups
+    /// holding polygon sources' obstacles (`None`: identity, or a group
+    /// that could not be placed or holds none of them).
+    groups: Vec<Option<Result<Option<Isometry2<f64>>, Cause>>>,
+}
+
+/// The frames of a region query.
+#[derive(Clone, Copy, Debug)]
+pub struct BaseFrames<'a> {
+    /// The robot's base frame (`base_frame_id`): the zones' frame.
+    pub base: &'a str,
+    /// The frame fixed in the world the points are carried through
+    /// (`odom_frame_id`), when `base_shift_correction` is on.
+    pub fixed: Option<&'a str>,
+}
+
+impl Monitor {
+    /// Places the base frame, now, in every source's frame and every
+    /// polygon source's group (see the module documentation), judged at
+    /// `now` with the monitor's `transform_tolerance`.
+    pub fn place_base(
+        &self,
+        tf: &(impl Transforms + ?Sized),
+        frames: BaseFrames<'_>,
+        now: f64,
+        out: &mut BasePlacement,
+    ) {
+        let at = self.now(now);
+        let tolerance = self.config.transform_tolerance;
+        // T(O ← B) at the latest, once.
+        let base_in_fixed = frames
+            .fixed
+            .filter(|fixed| *fixed != frames.base)
+            .map(|fixed| tf.lookup(fixed, frames.base, 0.0, now, tolerance));
+        let place = |frame: &str, stamp: f64| -> Result<Option<Isometry2<f64>>, Cause> {
+            if frame == frames.base && (frames.fixed.is_none() || stamp == 0.0) {
+                return Ok(None);
+            }
+            let pose = match (frames.fixed, &base_in_fixed) {
+                (Some(fixed), Some(base)) => {
+                    let base = (*base)?;
+                    if frame == fixed {
+                        base
+                    } else {
+                        tf.lookup(frame, fixed, stamp, now, tolerance)? * base
+                    }
+                }
+                // The fixed frame is the base frame: nothing moves.
+                (Some(_), None) => tf.lookup(frame, frames.base, stamp, now, tolerance)?,
+                (None, _) => tf.lookup(frame, frames.base, stamp, now, tolerance)?,
+            };
+            Ok(non_identity(pose))
+        };
+        out.sources.clear();
+        for (index, spec) in self.config.sources.iter().enumerate() {
+            if !(spec.enabled && spec.kind.is_points()) {
+                out.sources.push(Ok(None));
+                continue;
+            }
+            let data = self.sources.get(index).and_then(Option::as_ref);
+            out.sources.push(match data {
+                None => Err(Cause::NoSourceData),
+                Some(data) => match data.cause(at, spec.timeout) {
+                    Some(cause) => Err(cause),
+                    None => place(&data.frame_id, data.stamp),
+                },
+            });
+        }
+        out.groups.clear();
+        for group in &self.set.groups {
+            let obstacles = &self.set.obstacles()[group.range.clone()];
+            let polygons = obstacles.iter().any(|o| self.polygon_source_of(&o.id).is_some());
+            out.groups
+                .push(polygons.then(|| place(&group.frame_id, group.stamp)));
+        }
+    }
+
+    /// The first enabled point source that cannot be used (see
+    /// [`BasePlacement`]), with why.
+    pub fn base_source_fault(&self, placed: &BasePlacement) -> Option<(usize, Cause)> {
+        placed
+            .sources
+            .iter()
+            .enumerate()
+            .find_map(|(i, p)| p.as_ref().err().map(|cause| (i, *cause)))
+    }
+
+    /// The index of the polygon source whose obstacle has this id
+    /// (`<source>/<id>`).
+    fn polygon_source_of(&self, id: &str) -> Option<usize> {
+        let (name, _) = id.split_once('/')?;
+        self.config
+            .sources
+            .iter()
+            .position(|s| s.name == name && !s.kind.is_points() && s.enabled)
+    }
+
+    /// The usable point sets among `sources`, each with `T(F ← B)`.
+    fn region_sets<'a>(
+        &'a self,
+        placed: &'a BasePlacement,
+        sources: &'a [usize],
+    ) -> impl Iterator<Item = (&'a PointSet, Option<Isometry2<f64>>)> + 'a {
+        sources.iter().filter_map(move |&i| {
+            let spec = self.config.sources.get(i)?;
+            if !(spec.enabled && spec.kind.is_points()) {
+                return None;
+            }
+            let pose = *placed.sources.get(i)?.as_ref().ok()?;
+            let data = self.sources.get(i)?.as_ref()?;
+            data.payload
+                .fault
+                .is_none()
+                .then_some((&*data.payload.points, pose))
+        })
+    }
+
+    /// The polygon sources' obstacles among `sources`: each with `T(F ←
+    /// B)` of its group.
+    fn region_polygons<'a>(
+        &'a self,
+        placed: &'a BasePlacement,
+        sources: &'a [usize],
+    ) -> impl Iterator<Item = (&'a Shape, Option<Isometry2<f64>>)> + 'a {
+        self.set
+            .groups
+            .iter()
+            .zip(&placed.groups)
+            .filter_map(|(group, pose)| Some((group, (*pose.as_ref()?).ok()?)))
+            .flat_map(move |(group, pose)| {
+                self.set.obstacles()[group.range.clone()]
+                    .iter()
+                    .filter(move |o| {
+                        self.polygon_source_of(&o.id)
+                            .is_some_and(|s| sources.contains(&s))
+                    })
+                    .filter_map(move |o| Some((o.shape.as_ref().ok()?, pose)))
+            })
+    }
+
+    /// Points of `sources` inside or touching `region` (base frame, now),
+    /// counting stops at `enough`.
+    pub fn region_points_inside(
+        &self,
+        placed: &BasePlacement,
+        region: &Shape,
+        sources: &[usize],
+        enough: usize,
+    ) -> usize {
+        let mut count = 0;
+        for (set, pose) in self.region_sets(placed, sources) {
+            if count >= enough {
+                break;
+            }
+            let moved = pose.map(|p| region.transformed(&p));
+            count += set.count_inside(moved.as_ref().unwrap_or(region), 0.0, enough - count);
+        }
+        count
+    }
+
+    /// The points of `sources` inside or touching `region`, in the base
+    /// frame now, at most `limit`, appended to `out`.
+    pub fn region_points(
+        &self,
+        placed: &BasePlacement,
+        region: &Shape,
+        sources: &[usize],
+        limit: usize,
+        out: &mut Vec<Point>,
+    ) {
+        let mut inside = Vec::new();
+        for (set, pose) in self.region_sets(placed, sources) {
+            inside.clear();
+            let moved = pose.map(|p| region.transformed(&p));
+            set.inside(moved.as_ref().unwrap_or(region), 0.0, &mut inside);
+            let room = limit.saturating_sub(out.len());
+            let back = pose.map(|p| p.inverse());
+            out.extend(inside.iter().take(room).map(|&i| {
+                let p = set.point(i);
+                back.map_or(p, |b| b * p)
+            }));
+        }
+    }
+
+    /// Whether a polygon of the polygon sources among `sources` touches or
+    /// overlaps `region`.
+    pub fn region_polygons_touch(
+        &self,
+        placed: &BasePlacement,
+        region: &Shape,
+        sources: &[usize],
+    ) -> bool {
+        self.region_polygons(placed, sources).any(|(shape, pose)| {
+            let moved = pose.map(|p| region.transformed(&p));
+            geometry::intersects(moved.as_ref().unwrap_or(region), shape, 0.0)
+        })
+    }
+
+    /// Moving `region` by the body twist (`linear`, `angular`) of the base
+    /// frame from now: the first time in `[0, horizon]` at which it holds
+    /// `min_points` points of `sources` (the `min_points`-th point's first
+    /// contact, over all sources together: never later than the time they
+    /// are inside at once) or touches one of their polygons.
+    #[allow(clippy::too_many_arguments)]
+    pub fn region_contact(
+        &self,
+        placed: &BasePlacement,
+        region: &Shape,
+        sources: &[usize],
+        linear: Vector,
+        angular: f64,
+        horizon: f64,
+        min_points: usize,
+    ) -> Option<f64> {
+        let motion = |pose: Option<Isometry2<f64>>| {
+            Motion::twist(&pose.unwrap_or_else(Isometry2::identity), linear, angular)
+        };
+        let mut best: Option<f64> = None;
+        // The k-th time over every source together: each source's own
+        // first k times, merged.
+        let k = min_points.max(1);
+        let mut times: Vec<f64> = Vec::new();
+        for (set, pose) in self.region_sets(placed, sources) {
+            set.impact_times(region, &motion(pose), horizon, 0.0, k, &mut times);
+        }
+        if times.len() >= k {
+            times.sort_by(f64::total_cmp);
+            best = Some(times[k - 1]);
+        }
+        for (shape, pose) in self.region_polygons(placed, sources) {
+            let within = best.unwrap_or(horizon);
+            if let Some(hit) = geometry::time_of_impact(region, &motion(pose), within, shape, 0.0)
+            {
+                best = Some(best.map_or(hit.time, |b| b.min(hit.time)));
+            }
+        }
+        best
+    }
+
+    /// Whether moving `region` by the body twist (`linear`, `angular`) of
+    /// the base frame over `[0, horizon]` lets no point or polygon of
+    /// `sources` new into it and takes none already in it deeper
+    /// (`geometry::point_escapes`, `geometry::polygon_escapes`).
+    pub fn region_escapes(
+        &self,
+        placed: &BasePlacement,
+        region: &Shape,
+        sources: &[usize],
+        linear: Vector,
+        angular: f64,
+        horizon: f64,
+    ) -> bool {
+        let motion = |pose: Option<Isometry2<f64>>| {
+            Motion::twist(&pose.unwrap_or_else(Isometry2::identity), linear, angular)
+        };
+        let points = self
+            .region_sets(placed, sources)
+            .all(|(set, pose)| set.escapes(region, &motion(pose), horizon));
+        points
+            && self.region_polygons(placed, sources).all(|(shape, pose)| {
+                let m = motion(pose);
+                let start = m.pose_at(0.0);
+                if !geometry::intersects(&region.transformed(&start), shape, 0.0) {
+                    // Outside now: it must stay outside.
+                    return geometry::time_of_impact(region, &m, horizon, shape, 0.0).is_none();
+                }
+                geometry::polygon_escapes(region, &m, shape, horizon)
+            })
+    }
+
+    /// The configured sources' names, in order (`sources_names` are their
+    /// indices).
+    pub fn source_names(&self) -> impl Iterator<Item = &str> {
+        self.config.sources.iter().map(|s| s.name.as_str())
+    }
+}

@@ -1,0 +1,348 @@
+//! The velocity gate on the monitor's sources (`gate::MonitorChecks`):
+//! zones in the base frame now against points taken elsewhere and earlier,
+//! against references computed here.
+//!
+//! * Random robot motions between a scan's stamp and now, a laser mounted
+//!   off the base's origin: the points a zone holds, with and without
+//!   `base_shift_correction`, against each point moved here by hand
+//!   (`Isometry2` products) and counted by a ray-crossing test.
+//! * The approach along a translation and along a turn in place against
+//!   closed forms (nav2 steps in time and misses pure rotations).
+//! * A robot driven at a wall is never closer than `time_before_collision`
+//!   to contact, command after command.
+//! * Invalid sources (nothing yet, stale, no transform) stop the robot.
+//! * Polygon sources are checked exactly as polygons.
+//! * `allow_escape`: a trapped robot backs off and turns away, and cannot
+//!   drive on.
+
+use nalgebra::{Isometry2, Vector2};
+use sat_collision::broadphase::PointSet;
+use sat_collision::frames::FrameTree;
+use sat_collision::gate::{
+    Action, Command, Gate, GateConfig, MonitorChecks, Reason, ZoneConfig, ZoneShape,
+};
+use sat_collision::geometry::{Point, Vector};
+use sat_collision::model::{Cause, Obstacle, ObstacleGeometry};
+use sat_collision::monitor::{
+    BaseFrames, BasePlacement, Monitor, MonitorConfig, SourceKind, SourceSpec,
+};
+use sat_collision_testkit::SplitMix64;
+
+fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Point> {
+    vec![
+        Point::new(x0, y0),
+        Point::new(x1, y0),
+        Point::new(x1, y1),
+        Point::new(x0, y1),
+    ]
+}
+
+/// Even-odd ray crossing; points near an edge are kept away by the tests.
+fn inside(outline: &[Point], p: &Point) -> bool {
+    let mut odd = false;
+    let mut j = outline.len() - 1;
+    for i in 0..outline.len() {
+        let (a, b) = (outline[i], outline[j]);
+        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+            odd = !odd;
+        }
+        j = i;
+    }
+    odd
+}
+
+fn monitor(sources: &[(&str, SourceKind)], timeout: f64) -> Monitor {
+    Monitor::new(MonitorConfig {
+        sources: sources
+            .iter()
+            .map(|(name, kind)| SourceSpec {
+                name: (*name).to_owned(),
+                kind: *kind,
+                timeout,
+                enabled: true,
+            })
+            .collect(),
+        base_frame: "base".to_owned(),
+        ..MonitorConfig::default()
+    })
+}
+
+fn set(points: &[Point]) -> PointSet {
+    let mut set = PointSet::new();
+    for p in points {
+        assert!(set.push(*p));
+    }
+    set
+}
+
+fn zone(name: &str, shape: ZoneShape, action: Action) -> ZoneConfig {
+    ZoneConfig::new(name, shape, action, 1)
+}
+
+fn gate(zones: Vec<ZoneConfig>) -> Gate {
+    let config = GateConfig {
+        base_frame: "base".to_owned(),
+        zones,
+        ..GateConfig::default()
+    };
+    match Gate::new(config) {
+        Ok(g) => g,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+const BASE: BaseFrames<'static> = BaseFrames {
+    base: "base",
+    fixed: Some("odom"),
+};
+
+/// A tree with the robot at `then` at time 1 and at `now` at time 2 in
+/// odom, and a laser mounted at `mount` on the base.
+fn tree(then: Isometry2<f64>, now: Isometry2<f64>, mount: Isometry2<f64>) -> FrameTree {
+    let mut tf = FrameTree::new();
+    for (t, pose) in [(1.0, then), (2.0, now)] {
+        assert!(tf.insert("odom", "base", t, Ok(pose), false, t).is_ok());
+    }
+    assert!(tf.insert("base", "laser", 0.0, Ok(mount), true, 0.0).is_ok());
+    tf
+}
+
+fn pose(rng: &mut SplitMix64, reach: f64) -> Isometry2<f64> {
+    Isometry2::new(
+        Vector2::new(rng.range(-reach, reach), rng.range(-reach, reach)),
+        rng.range(-3.0, 3.0),
+    )
+}
+
+#[test]
+fn zones_hold_the_points_moved_to_now() {
+    let mut rng = SplitMix64::new(2211);
+    let outline = rect(-0.4, -0.3, 0.6, 0.3);
+    let Ok(shape) = sat_collision::geometry::Shape::polygon(&outline) else {
+        panic!("zone")
+    };
+    for case in 0..300 {
+        let (then, now, mount) = (pose(&mut rng, 2.0), pose(&mut rng, 2.0), pose(&mut rng, 0.3));
+        let tf = tree(then, now, mount);
+        // Points around the robot as it is now, in the laser's frame then.
+        let laser_then = then * mount;
+        let mut in_base_now = Vec::new();
+        let mut in_laser = Vec::new();
+        while in_laser.len() < 200 {
+            let b = Point::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+            let near_edge = outline.iter().zip(outline.iter().cycle().skip(1)).any(|(a, c)| {
+                let (ab, ap) = (c - a, b - a);
+                (ab.x * ap.y - ab.y * ap.x).abs() / ab.norm() < 1e-6
+            });
+            if near_edge {
+                continue;
+            }
+            in_base_now.push(b);
+            in_laser.push(laser_then.inverse() * (now * b));
+        }
+        let mut m = monitor(&[("laser", SourceKind::Scan)], 10.0);
+        assert!(m.set_source_points("laser", "laser", 1.0, set(&in_laser), 2.0));
+        let mut placed = BasePlacement::default();
+        m.place_base(&tf, BASE, 2.0, &mut placed);
+        assert_eq!(m.base_source_fault(&placed), None, "case {case}");
+        let want = in_base_now.iter().filter(|p| inside(&outline, p)).count();
+        let got = m.region_points_inside(&placed, &shape, &[0], usize::MAX);
+        assert_eq!(got, want, "case {case}");
+        let mut drawn = Vec::new();
+        m.region_points(&placed, &shape, &[0], usize::MAX, &mut drawn);
+        assert_eq!(drawn.len(), want);
+        for p in &drawn {
+            assert!(in_base_now.iter().any(|q| (q - p).norm() < 1e-9), "case {case}");
+        }
+        // Without the correction: the robot is taken not to have moved
+        // since the stamp: the points are where the laser saw them, seen
+        // from the base through the mount alone.
+        m.place_base(
+            &tf,
+            BaseFrames {
+                base: "base",
+                fixed: None,
+            },
+            2.0,
+            &mut placed,
+        );
+        let want = in_laser
+            .iter()
+            .filter(|p| inside(&outline, &(mount * **p)))
+            .count();
+        assert_eq!(
+            m.region_points_inside(&placed, &shape, &[0], usize::MAX),
+            want,
+            "case {case}"
+        );
+    }
+}
+
+#[test]
+fn approach_contact_is_exact_along_a_translation_and_a_turn() {
+    let Ok(square) = sat_collision::geometry::Shape::polygon(&rect(-0.3, -0.3, 0.3, 0.3)) else {
+        panic!("zone")
+    };
+    let tf = FrameTree::new();
+    // A wall of points at x = 2, |y| <= 1.
+    let wall: Vec<Point> = (0..=200).map(|i| Point::new(2.0, -1.0 + 0.01 * i as f64)).collect();
+    let mut m = monitor(&[("scan", SourceKind::Scan)], 10.0);
+    assert!(m.set_source_points("scan", "base", 0.0, set(&wall), 0.0));
+    let mut placed = BasePlacement::default();
+    m.place_base(&tf, BASE, 0.0, &mut placed);
+    let contact = |v: f64, w: f64, k: usize| {
+        m.region_contact(&placed, &square, &[0], Vector::new(v, 0.0), w, 2.0, k)
+    };
+    assert_eq!(contact(0.5, 0.0, 1), None); // 3.4 s away
+    let t = contact(1.0, 0.0, 6).unwrap_or(f64::NAN);
+    assert!((t - 1.7).abs() < 1e-12, "{t}");
+    // Turning in place, a point 0.4 m ahead: the square's corner reaches it
+    // when cos(wt) = 0.3 / 0.4.
+    let mut m = monitor(&[("scan", SourceKind::Scan)], 10.0);
+    assert!(m.set_source_points("scan", "base", 0.0, set(&[Point::new(0.4, 0.0)]), 0.0));
+    m.place_base(&tf, BASE, 0.0, &mut placed);
+    let exact = (0.3f64 / 0.4).acos();
+    for w in [1.0, -1.0, 0.5] {
+        let t = m
+            .region_contact(&placed, &square, &[0], Vector::zeros(), w, 4.0, 1)
+            .unwrap_or(f64::NAN);
+        let want = exact / w.abs();
+        assert!(t <= want + 1e-12 && t > want - 1e-6, "w {w}: {t} vs {want}");
+    }
+    // Too far to be reached by turning: never.
+    let mut m = monitor(&[("scan", SourceKind::Scan)], 10.0);
+    assert!(m.set_source_points("scan", "base", 0.0, set(&[Point::new(0.45, 0.0)]), 0.0));
+    m.place_base(&tf, BASE, 0.0, &mut placed);
+    assert_eq!(m.region_contact(&placed, &square, &[0], Vector::zeros(), 1.0, 10.0, 1), None);
+}
+
+#[test]
+fn a_robot_driven_at_a_wall_keeps_its_time_to_contact() {
+    // The robot drives at 1 m/s towards a wall 3 m ahead; each 50 ms the
+    // gate scales the command; the robot moves by what was published.
+    let footprint = rect(-0.3, -0.3, 0.3, 0.3);
+    let mut approach = zone("approach", ZoneShape::Polygon(footprint), Action::Approach);
+    approach.time_before_collision = 1.2;
+    approach.min_points = 1;
+    let mut g = gate(vec![approach]);
+    let tf = FrameTree::new();
+    let mut x = 0.0;
+    let dt = 0.05;
+    let mut placed = BasePlacement::default();
+    for step in 0..400 {
+        // The wall in the robot's frame now.
+        let wall: Vec<Point> = (0..=100)
+            .map(|i| Point::new(3.0 - x, -0.5 + 0.01 * i as f64))
+            .collect();
+        let mut m = monitor(&[("scan", SourceKind::Scan)], 10.0);
+        let now = step as f64 * dt;
+        assert!(m.set_source_points("scan", "base", 0.0, set(&wall), now));
+        m.place_base(&tf, BASE, now, &mut placed);
+        let checks = MonitorChecks {
+            monitor: &m,
+            placed: &placed,
+        };
+        let out = g.on_command(&checks, Command::new(1.0, 0.0, 0.0), now);
+        let v = out.publish.map_or(0.0, |c| c.x);
+        let gap = 3.0 - x - 0.3;
+        if v > 0.0 {
+            // Time to contact at the published speed.
+            assert!(gap / v >= 1.2 - 1e-9, "step {step}: {} s", gap / v);
+        }
+        x += v * dt;
+    }
+    assert!(x < 2.7 && x > 2.5, "the robot crept up to the wall: {x}");
+}
+
+#[test]
+fn invalid_sources_stop_the_robot() {
+    let square = ZoneShape::Polygon(rect(-0.3, -0.3, 0.3, 0.3));
+    let mut g = gate(vec![zone("stop", square, Action::Stop)]);
+    let mut m = monitor(&[("scan", SourceKind::Scan)], 1.0);
+    let tf = tree(Isometry2::identity(), Isometry2::identity(), Isometry2::identity());
+    let mut placed = BasePlacement::default();
+    let go = Command::new(0.5, 0.0, 0.0);
+    let mut check = |m: &Monitor, now: f64| {
+        m.place_base(&tf, BASE, now, &mut placed);
+        let checks = MonitorChecks {
+            monitor: m,
+            placed: &placed,
+        };
+        g.on_command(&checks, go, now)
+    };
+    let out = check(&m, 2.0);
+    assert_eq!(out.state.reason, Reason::InvalidSource(0, Cause::NoSourceData));
+    assert_eq!(out.publish, Some(Command::ZERO));
+    assert!(m.set_source_points("scan", "laser", 1.5, set(&[Point::new(5.0, 0.0)]), 2.0));
+    assert_eq!(check(&m, 2.0).publish, Some(go));
+    // Older than its timeout.
+    let out = check(&m, 3.6);
+    assert_eq!(out.state.reason, Reason::InvalidSource(0, Cause::StaleSource));
+    // A frame TF does not know.
+    assert!(m.set_source_points("scan", "nowhere", 2.0, set(&[Point::new(5.0, 0.0)]), 2.0));
+    let out = check(&m, 2.0);
+    assert!(matches!(out.state.reason, Reason::InvalidSource(0, _)), "{:?}", out.state);
+    assert_eq!(out.publish, Some(Command::ZERO));
+}
+
+#[test]
+fn polygon_sources_are_polygons() {
+    let mut m = monitor(
+        &[("scan", SourceKind::Scan), ("people", SourceKind::Polygon)],
+        10.0,
+    );
+    assert!(m.set_source_points("scan", "base", 0.0, set(&[]), 0.0));
+    // A thin polygon 1 m ahead whose vertices are all far from the zone:
+    // sampled into points it could slip between them; as a polygon it
+    // crosses the zone.
+    let geometry = ObstacleGeometry::Polygon(rect(0.2, -5.0, 0.21, 5.0));
+    m.upsert_instance("base", Obstacle::new("people/p1", &geometry), 0.0);
+    let tf = FrameTree::new();
+    let mut placed = BasePlacement::default();
+    m.place_base(&tf, BASE, 0.0, &mut placed);
+    let Ok(square) = sat_collision::geometry::Shape::polygon(&rect(-0.3, -0.3, 0.3, 0.3)) else {
+        panic!("zone")
+    };
+    assert!(m.region_polygons_touch(&placed, &square, &[1]));
+    assert!(!m.region_polygons_touch(&placed, &square, &[0]));
+    assert_eq!(m.region_points_inside(&placed, &square, &[0, 1], 10), 0);
+    let Ok(small) = sat_collision::geometry::Shape::polygon(&rect(-0.1, -0.1, 0.1, 0.1)) else {
+        panic!("zone")
+    };
+    let t = m
+        .region_contact(&placed, &small, &[1], Vector::new(0.5, 0.0), 0.0, 2.0, 4)
+        .unwrap_or(f64::NAN);
+    assert!((t - 0.2).abs() < 1e-12, "{t}");
+}
+
+#[test]
+fn a_trapped_robot_can_back_off_and_turn_away_but_not_drive_on() {
+    let square = ZoneShape::Polygon(rect(-0.3, -0.3, 0.3, 0.3));
+    let mut stop = zone("stop", square, Action::Stop);
+    stop.allow_escape = true;
+    stop.min_points = 1;
+    stop.time_before_collision = 1.0;
+    let mut g = gate(vec![stop]);
+    // A wall 0.25 m ahead: inside the zone.
+    let wall: Vec<Point> = (0..=40).map(|i| Point::new(0.25, -0.2 + 0.01 * i as f64)).collect();
+    let mut m = monitor(&[("scan", SourceKind::Scan)], 10.0);
+    assert!(m.set_source_points("scan", "base", 0.0, set(&wall), 0.0));
+    let tf = FrameTree::new();
+    let mut placed = BasePlacement::default();
+    m.place_base(&tf, BASE, 0.0, &mut placed);
+    let checks = MonitorChecks {
+        monitor: &m,
+        placed: &placed,
+    };
+    let back = Command::new(-0.2, 0.0, 0.0);
+    assert_eq!(g.on_command(&checks, back, 0.0).publish, Some(back));
+    let on = Command::new(0.2, 0.0, 0.0);
+    assert_eq!(g.on_command(&checks, on, 0.1).publish, Some(Command::ZERO));
+    // Sideways along the wall: the points slide along the zone's front
+    // edge (no deeper), but new ones enter at its side: refused.
+    let side = Command::new(0.0, 0.3, 0.0);
+    assert_eq!(g.on_command(&checks, side, 0.2).publish, Some(Command::ZERO));
+    // Back off while turning: away from the wall.
+    let back_turn = Command::new(-0.3, 0.0, 0.2);
+    assert_eq!(g.on_command(&checks, back_turn, 0.3).publish, Some(back_turn));
+}
