@@ -2794,9 +2794,11 @@ fn shape_suffixes() -> impl Iterator<Item = &'static str> {
 /// (`zone PolygonStop (in polygons)`) saying whose it is, pointing at a
 /// given `<prefix>.<x>` a few edits from `suffix` (`PolygonStop.action_typ`).
 fn missing_param(subject: &str, prefix: &str, suffix: &str, values: Given<'_>) -> String {
+    // A name of the table itself (`linear_max` for `linear_min`) is no typo.
     let typo = values
         .iter()
         .filter_map(|(key, _)| key.strip_prefix(prefix)?.strip_prefix('.'))
+        .filter(|given| !zone_suffixes().chain(shape_suffixes()).any(|s| s == *given))
         .find(|given| strsim::levenshtein(given, suffix) <= 2);
     let hint = typo
         .map(|given| format!(" (`{prefix}.{given}` is given: did you mean `{prefix}.{suffix}`?)"))

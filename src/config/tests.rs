@@ -826,3 +826,6 @@ fn source_table_is_consistent() {
         .collect();
     assert_eq!(runtime, ["enabled"]);
 }
+
+// The gate: its node parameters and the zones (`polygons`, `<zone>.<suffix>`).
+mod zones;
