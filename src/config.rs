@@ -1,8 +1,11 @@
 //! The node's parameters: one table ([`PARAMS`]) with each one's type,
 //! default, range, run-time behaviour and description, the checks derived
 //! from it, and nav2's footprint string; the sensor sources' parameters
-//! (`<name>.<suffix>`, [`SOURCE_PARAMS`]) with the same machinery. Pure, so
-//! every rule is testable without ROS.
+//! (`<name>.<suffix>`, [`SOURCE_PARAMS`]) and the velocity gate's zones'
+//! (`<zone>.<suffix>`, [`ZONE_PARAMS`]; `<zone>.<shape>.<suffix>`,
+//! [`VELOCITY_SHAPE_PARAMS`]) with the same machinery, so that nav2's
+//! collision monitor parameters start the node unchanged. Pure, so every
+//! rule is testable without ROS.
 
 use crate::gate::{Action, GateConfig, VelocityShape, ZoneConfig, ZoneShape};
 use crate::geometry::{Point, Shape, ShapeError};

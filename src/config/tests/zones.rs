@@ -1087,6 +1087,9 @@ fn zones_not_in_polygons_get_one_note_each() {
         // The zone-only name makes `Z2` a zone.
         ("Z2.enabled", Value::Bool(false)),
         ("Z2.simulation_time_step", Value::Double(0.1)),
+        // So does a velocity shape's name (three parts).
+        ("Lone.enabled", Value::Bool(true)),
+        ("Lone.spin.linear_min", Value::Double(0.0)),
     ]));
     let (c, notes) = start(&values).unwrap();
     assert_eq!(c.gate.zones.len(), 1);
@@ -1097,6 +1100,7 @@ fn zones_not_in_polygons_get_one_note_each() {
             "Round.* ignored: Round is not in polygons",
             "Fast.* ignored: Fast is not in polygons",
             "Z2.* ignored: Z2 is not in polygons",
+            "Lone.* ignored: Lone is not in polygons",
         ]
     );
     // An unlisted zone's unknown name is still an error.
