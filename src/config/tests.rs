@@ -137,7 +137,10 @@ fn messages_are_the_documented_ones() {
                      robot_radius, exact_range, max_service_checks, global_frame, \
                      base_frame, transform_tolerance, input_reliability, \
                      velocity_topic, velocity_type, time_horizon, velocity_timeout, \
-                     observation_sources, source_timeout, min_points";
+                     observation_sources, source_timeout, min_points, base_frame_id, \
+                     odom_frame_id, cmd_vel_in_topic, cmd_vel_out_topic, state_topic, \
+                     enable_stamped_cmd_vel, base_shift_correction, stop_pub_timeout, \
+                     enabled, polygons";
     assert_eq!(
         message(NodeConfig::check_other("paddng", &Value::Double(0.1))),
         format!("unknown parameter (did you mean `padding`?); the parameters are: {names}")
@@ -174,7 +177,7 @@ fn each_entry_writes_its_own_field() {
                 default: "odometry",
                 ..
             } => Value::String("twist".into()),
-            Kind::Text { .. } if spec.name == "velocity_topic" => Value::String("odom".into()),
+            Kind::Text { .. } if spec.name.ends_with("_topic") => Value::String("odom".into()),
             Kind::Text { .. } => Value::String("[[0, 0], [1, 0], [0, 1]]".into()),
         };
         let mut c = NodeConfig::default();
@@ -626,8 +629,9 @@ fn source_typos_are_refused_with_a_hint() {
         far.starts_with("unknown parameter of source scan; a scan"),
         "{far}"
     );
-    // Not a source parameter at all, on a name that is no source.
-    let other = refused("PolygonStop.points");
+    // Not a source parameter at all, on a name that is no source (nor a
+    // zone: `PolygonStop.points` would be an unlisted zone's).
+    let other = refused("Elsewhere.colour");
     assert!(
         other.starts_with("unknown parameter; the parameters are: footprint_timeout"),
         "{other}"
@@ -822,3 +826,6 @@ fn source_table_is_consistent() {
         .collect();
     assert_eq!(runtime, ["enabled"]);
 }
+
+// The gate: its node parameters and the zones (`polygons`, `<zone>.<suffix>`).
+mod zones;

@@ -142,6 +142,9 @@ pub struct ZoneConfig {
     /// `sources_names`: the sources it is checked against (default: every
     /// one of `observation_sources`), as indices into the node's sources.
     pub sources: Vec<usize>,
+    /// `sources_names` as given, in its order; empty when not given (every
+    /// source). [`sources`](Self::sources) holds what the gate uses.
+    pub sources_names: Vec<String>,
     /// `trigger_consecutive_points` (default 1): checks in a row that must
     /// find it triggered before it acts.
     pub trigger_consecutive: u32,
@@ -154,6 +157,10 @@ pub struct ZoneConfig {
     pub polygon_pub_topic: String,
     /// `polygon_sub_topic`: the zone's shape at run time; empty: none.
     pub polygon_sub_topic: String,
+    /// `polygon_subscribe_transient_local`: `polygon_sub_topic` is
+    /// subscribed with transient-local durability (a shape published once,
+    /// before the node started, still arrives); default false.
+    pub subscribe_transient_local: bool,
     /// `footprint_topic` (`approach` zones without `points`; default
     /// `local_costmap/published_footprint`): the robot's footprint as the
     /// zone; empty: none.
@@ -177,11 +184,13 @@ impl ZoneConfig {
             enabled: true,
             allow_escape: false,
             sources: (0..sources).collect(),
+            sources_names: Vec::new(),
             trigger_consecutive: 1,
             release_consecutive: 1,
             visualize: false,
             polygon_pub_topic: name.to_owned(),
             polygon_sub_topic: String::new(),
+            subscribe_transient_local: false,
             footprint_topic: String::new(),
         }
     }

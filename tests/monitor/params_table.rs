@@ -2,10 +2,16 @@
 //! two documents that repeat it, so that none of the three can drift:
 //! `config/sat_collision.yaml` (every parameter at its default, with its
 //! range and whether it changes at run time in the comment above it) and
-//! the README's table under "### Parameters"; and the sensor sources'
-//! table (`SOURCE_PARAMS`) against the README's "#### Sensor sources".
+//! the README's table under "### Parameters"; the sensor sources' table
+//! (`SOURCE_PARAMS`) against the README's "#### Sensor sources"; the
+//! zones' tables (`ZONE_PARAMS`, `VELOCITY_SHAPE_PARAMS`) against its
+//! "#### Zones".
 
-use sat_collision::config::{Kind, ParamSpec, SourceConfig, PARAMS, SOURCE_PARAMS};
+use sat_collision::config::{
+    Kind, ParamSpec, SourceConfig, ZoneDefault, PARAMS, SOURCE_PARAMS, VELOCITY_SHAPE_PARAMS,
+    ZONE_PARAMS,
+};
+use sat_collision::gate::{VelocityShape, ZoneConfig};
 use std::path::Path;
 
 fn read(relative: &str) -> String {
@@ -181,6 +187,7 @@ fn readme_rows() -> Vec<Row> {
 fn number(text: &str) -> Option<f64> {
     match text.trim() {
         "π" => Some(std::f64::consts::PI),
+        "-π" => Some(-std::f64::consts::PI),
         "π/180" => Some(std::f64::consts::PI / 180.0),
         other => other.parse().ok(),
     }
@@ -312,5 +319,81 @@ fn readme_sources_table_matches() {
             param.spec.range(),
             "{name}: range"
         );
+    }
+}
+
+/// A zone table's row: the default as the table has it (required, made
+/// from the zone, or the spec's), and the rest as for the node's rows.
+fn check_zone_row<C>(spec: &ParamSpec<C>, default: ZoneDefault, cells: &[String]) {
+    let row = Row {
+        name: spec.name.to_owned(),
+        default: cells[2].clone(),
+        range: cells[3].clone(),
+        runtime: cells[4].clone(),
+    };
+    let shown = match default {
+        ZoneDefault::Table => return check_row(spec, &row),
+        ZoneDefault::Required => "required",
+        ZoneDefault::Computed(words) => words,
+    };
+    assert_eq!(row.default, shown, "{}: README default", spec.name);
+    let runtime = if spec.runtime { "yes" } else { "no" };
+    assert_eq!(
+        row.runtime, runtime,
+        "{}: README run-time change",
+        spec.name
+    );
+    assert_eq!(
+        readme_range(&row.range),
+        spec.range(),
+        "{}: range",
+        spec.name
+    );
+}
+
+#[test]
+fn readme_zones_table_matches() {
+    let mut table = readme_table("#### Zones").into_iter();
+    assert_eq!(
+        table.next().expect("a header"),
+        [
+            "parameter",
+            "zones",
+            "default",
+            "range",
+            "run-time change",
+            "meaning"
+        ],
+        "README zones table columns"
+    );
+    let rows: Vec<Vec<String>> = table.collect();
+    let names: Vec<String> = rows.iter().map(|row| row[0].clone()).collect();
+    let expected: Vec<String> = ZONE_PARAMS
+        .iter()
+        .map(|param| format!("`<zone>.{}`", param.spec.name))
+        .chain(
+            VELOCITY_SHAPE_PARAMS
+                .iter()
+                .map(|param| format!("`<zone>.<shape>.{}`", param.spec.name)),
+        )
+        .collect();
+    assert_eq!(
+        names, expected,
+        "the README's zones table lists exactly config::ZONE_PARAMS, then \
+         config::VELOCITY_SHAPE_PARAMS, in their order"
+    );
+    let (zone_rows, shape_rows) = rows.split_at(ZONE_PARAMS.len());
+    for (param, cells) in ZONE_PARAMS.iter().zip(zone_rows) {
+        assert_eq!(cells[1], param.zones, "{}: README zones", param.spec.name);
+        check_zone_row::<ZoneConfig>(&param.spec, param.default, cells);
+    }
+    for (param, cells) in VELOCITY_SHAPE_PARAMS.iter().zip(shape_rows) {
+        let zones = if param.holonomic_only {
+            "holonomic velocity_polygon zones"
+        } else {
+            "velocity_polygon zones"
+        };
+        assert_eq!(cells[1], zones, "{}: README zones", param.spec.name);
+        check_zone_row::<VelocityShape>(&param.spec, param.default, cells);
     }
 }

@@ -66,7 +66,7 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         'exact_range': 2.0,
         'max_service_checks': 5000.0,
         'global_frame': 'odom',
-        'base_frame': 'base_footprint',
+        'base_frame': 'base_link',
         'transform_tolerance': 0.5,
         'input_reliability': 'reliable',
         'velocity_topic': 'odom',
@@ -76,13 +76,29 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         'observation_sources': ['front'],
         'source_timeout': 4.0,
         'min_points': 3,
+        # The gate's (nav2's collision monitor names); base_frame_id given with
+        # base_frame must be the same frame.
+        'base_frame_id': 'base_link',
+        'odom_frame_id': 'odom_combined',
+        'cmd_vel_in_topic': 'cmd_vel_nav',
+        'cmd_vel_out_topic': 'cmd_vel_safe',
+        'state_topic': 'collision_monitor_state',
+        'enable_stamped_cmd_vel': True,
+        'base_shift_correction': False,
+        'stop_pub_timeout': 2.0,
+        'enabled': False,
+        'polygons': ['PolygonStop'],
     }
     assert sorted(changed) == sorted(PARAM_NAMES)
     assert all(changed[n] != params[n] for n in PARAM_NAMES)
     custom = tmp_path / 'custom.yaml'
-    # The source listed in observation_sources needs its type.
+    # The source listed in observation_sources needs its type, the zone in polygons its
+    # type, action and shape.
+    zone = {'type': 'polygon', 'action_type': 'stop',
+            'points': '[[0.3, 0.3], [0.3, -0.3], [0.0, -0.3], [0.0, 0.3]]'}
     custom.write_text(yaml.safe_dump(
-        {NODE_NAME: {'ros__parameters': {**changed, 'front': {'type': 'scan'}}}}))
+        {NODE_NAME: {'ros__parameters': {**changed, 'front': {'type': 'scan'},
+                                         'PolygonStop': zone}}}))
 
     ns_file, ns_custom, ns_plain = namespace('pfile'), namespace('pcustom'), namespace('pplain')
     with start_node(ns_file, params_file=PARAMS_FILE), \
@@ -107,7 +123,8 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         ok, reason = ros_peer.set_parameter(node, 'padding', 9.0)
         assert not ok and '[0, 5]' in reason, reason
         for name in RUNTIME_PARAMS:
-            value = {'fail_safe': False, 'max_service_checks': 2.0, 'min_points': 2}.get(name, 0.5)
+            value = {'fail_safe': False, 'max_service_checks': 2.0, 'min_points': 2,
+                     'enabled': False}.get(name, 0.5)
             ok, reason = ros_peer.set_parameter(node, name, value)
             assert ok, f'{name}: {reason}'
         for name in set(PARAM_NAMES) - set(RUNTIME_PARAMS):
