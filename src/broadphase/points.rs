@@ -1,8 +1,10 @@
 //! Points as obstacles (laser scans, point clouds, range readings): a
 //! [`PointSet`] and its queries: the flag ([`PointSet::count_inside`]), the
 //! report ([`PointSet::report`]), the markers' list ([`PointSet::inside`]),
-//! the first contact along a motion ([`PointSet::first_impact`]) and what
-//! lies near a path ([`PointSet::near`]).
+//! the first contact along a motion ([`PointSet::first_impact`]), the time
+//! by which `k` points are touched ([`PointSet::kth_impact`]), whether a
+//! motion takes no point deeper ([`PointSet::escapes`]) and what lies near
+//! a path ([`PointSet::near`]).
 //!
 //! A point is an obstacle of zero size: it collides when it lies in the
 //! padded footprint (touching counts, under the tolerance policy of
@@ -79,7 +81,11 @@
 //!    are tried only up to that earliest contact
 //!    ([`point_time_of_impact`]'s `duration`): one that is not touched by
 //!    then costs one closed form (a translation) or a few advancement
-//!    steps. On a tie the point of lower index wins.
+//!    steps. On a tie the point of lower index wins. The `k`-th contact
+//!    ([`PointSet::kth_impact`]) is the same search with the latest of the
+//!    `k` earliest contacts found so far in place of the earliest, once `k`
+//!    are known (a point that cannot beat it could at best tie it, which
+//!    leaves the `k`-th time unchanged).
 //! 6. **A turning twist** (`ω != 0`) is a rotation about a fixed centre
 //!    `C`, whose body coordinates `c = (−v_y/ω, v_x/ω)` do not change: a
 //!    fixed point `p` stays, in the body frame, on the circle of radius
@@ -95,9 +101,10 @@
 use super::boxes::box_distance;
 use super::near::{GapWalk, Nearest};
 use crate::geometry::{
-    distance_to_point, length_tolerance, point_time_of_impact, Aabb, Contact, Impact, Motion,
-    Point, PointProbe, Shape, MAX_COORDINATE,
+    distance_to_point, length_tolerance, point_escapes, point_time_of_impact, Aabb, Contact,
+    Impact, Motion, Point, PointProbe, Shape, MAX_COORDINATE,
 };
+use std::collections::BinaryHeap;
 use std::ops::{ControlFlow, Range};
 
 /// Points per group of the box pass: one or-reduction each (8 beats 16 by
@@ -496,6 +503,104 @@ impl PointSet {
         best
     }
 
+    /// The `k`-th smallest first-contact time of `footprint` (body frame)
+    /// moved by `motion` over `[0, duration]`, inflated by `padding`, over
+    /// all points: the earliest time by which `k` distinct points have been
+    /// touched (a point inside or touching at the start counts at time 0),
+    /// each point's time being [`point_time_of_impact`]'s. `None` when
+    /// fewer than `k` points are touched within `[0, duration]`; `k = 1` is
+    /// [`first_impact`](Self::first_impact)'s time.
+    ///
+    /// Points may leave the footprint again, so `k` points need not be
+    /// inside *at once* at that time: it is a lower bound of the first time
+    /// `k` points are inside together (at that time each of them has
+    /// entered), the safe side for a gate that stops on `min_points`. With
+    /// rotation each point's time is itself a lower bound (never later than
+    /// its contact), so the answer stays one.
+    ///
+    /// Pruned like `first_impact` (rules 5 and 6 of the module
+    /// documentation): only points in the swept box are tried, and once `k`
+    /// contacts are known, a point is tried only up to the `k`-th of them
+    /// and not at all when it cannot be reached before it (it could only
+    /// tie, which leaves the `k`-th time as it is). `k = 0`: `Some(0.0)`
+    /// (no point is needed). A motion or a duration that is not finite: the
+    /// fail-safe answer `Some(0.0)` when the set is not empty. Allocates a
+    /// buffer of `min(k, len())` times per call, nothing per point.
+    pub fn kth_impact(
+        &self,
+        footprint: &Shape,
+        motion: &Motion,
+        duration: f64,
+        padding: f64,
+        k: usize,
+    ) -> Option<f64> {
+        if k == 0 {
+            return Some(0.0);
+        }
+        if self.is_empty() {
+            return None;
+        }
+        if !(motion.is_finite() && duration.is_finite()) {
+            return Some(0.0);
+        }
+        if k > self.len() {
+            return None;
+        }
+        let sweep = PointSweep::new(self.magnitude(), footprint, motion, duration, padding, None);
+        // The k earliest contacts so far, the latest on top.
+        let mut times: BinaryHeap<Time> = BinaryHeap::with_capacity(k);
+        let _ = self.scan(&sweep.swept, |_, p| {
+            let full = times.len() == k;
+            let horizon = times.peek().filter(|_| full).map_or(duration, |t| t.0);
+            if let Some(impact) = sweep.impact_before(p, horizon, full) {
+                if !full {
+                    times.push(Time(impact.time));
+                } else if impact.time < horizon {
+                    if let Some(mut latest) = times.peek_mut() {
+                        *latest = Time(impact.time);
+                    }
+                }
+            }
+            // k points at time 0: nothing can come earlier.
+            match times.len() == k && times.peek().is_some_and(|t| t.0 <= 0.0) {
+                true => ControlFlow::Break(()),
+                false => ControlFlow::Continue(()),
+            }
+        });
+        match times.len() == k {
+            true => times.peek().map(|t| t.0),
+            false => None,
+        }
+    }
+
+    /// True when `zone` (body frame) moved by `motion` over `[0, duration]`
+    /// takes no point deeper into it: no point outside the zone at `t = 0`
+    /// is touched within the interval, and every point inside or touching
+    /// passes [`point_escapes`] (its depth never exceeds its value at
+    /// `t = 0`; a sufficient condition, see there). Exactly
+    /// `point_escapes` for every point, asked only of the points in the
+    /// swept box whose circle about a turning twist's centre meets the
+    /// zone's annulus (the others are never touched: rules 5 and 6 of the
+    /// module documentation); stops at the first that fails. An empty set:
+    /// true. A motion or a duration that is not finite: false. No
+    /// allocation.
+    pub fn escapes(&self, zone: &Shape, motion: &Motion, duration: f64) -> bool {
+        if !(motion.is_finite() && duration.is_finite()) {
+            return false;
+        }
+        if self.is_empty() {
+            return true;
+        }
+        let sweep = PointSweep::new(self.magnitude(), zone, motion, duration, 0.0, None);
+        self.scan(&sweep.swept, |_, p| {
+            match sweep.never_touched(p) || point_escapes(zone, motion, p, duration) {
+                true => ControlFlow::Continue(()),
+                false => ControlFlow::Break(()),
+            }
+        })
+        .is_continue()
+    }
+
     /// The points near `region` (a path's swept box), for the per-pose
     /// clearances ([`NearPoints::nearest`]) and the per-segment first
     /// contacts ([`NearPoints::first_impact`]) of footprints and motions
@@ -732,32 +837,44 @@ impl<'s> PointSweep<'s> {
         }
     }
 
+    /// The point's circle about the twist's centre misses the padded
+    /// footprint's annulus: it is never touched (rule 6).
+    #[inline]
+    fn never_touched(&self, p: Point) -> bool {
+        self.about.is_some_and(|(centre, inner, outer)| {
+            let radius = (p - centre).norm();
+            radius < inner || radius > outer
+        })
+    }
+
+    /// The first contact of `p` (inside the swept box) up to `horizon`,
+    /// unless it is never touched or, when `bounded` (`horizon` is a
+    /// contact already found), its distance at the start proves it cannot
+    /// be reached before `horizon` (rules 5 and 6).
+    #[inline]
+    fn impact_before(&self, p: Point, horizon: f64, bounded: bool) -> Option<Impact> {
+        if self.never_touched(p) {
+            return None;
+        }
+        if bounded {
+            let gaps = self.start.gaps(&Aabb { min: p, max: p });
+            let gap = box_distance(gaps.x, gaps.y) - 3.0 * self.tol;
+            // Not reachable before `gap / speed` (also when `speed` is 0).
+            if gap > self.speed * horizon {
+                return None;
+            }
+        }
+        point_time_of_impact(self.footprint, self.motion, p, horizon, self.padding)
+    }
+
     /// Point `i`'s turn (`p` inside the swept box): tried up to the
     /// earliest contact so far (else `duration`) unless its distance at the
     /// start proves it cannot be reached before that; it becomes `best`
     /// when touched earlier, or at the same time with a lower index.
     #[inline]
     fn earlier(&self, best: &mut Option<(usize, Impact)>, i: usize, p: Point, duration: f64) {
-        if let Some((centre, inner, outer)) = self.about {
-            // The point's circle about the twist's centre misses the
-            // padded footprint's annulus (rule 6).
-            let radius = (p - centre).norm();
-            if radius < inner || radius > outer {
-                return;
-            }
-        }
         let horizon = best.map_or(duration, |(_, b)| b.time);
-        if best.is_some() {
-            let gaps = self.start.gaps(&Aabb { min: p, max: p });
-            let gap = box_distance(gaps.x, gaps.y) - 3.0 * self.tol;
-            // Not reachable before `gap / speed` (also when `speed` is 0).
-            if gap > self.speed * horizon {
-                return;
-            }
-        }
-        let Some(impact) =
-            point_time_of_impact(self.footprint, self.motion, p, horizon, self.padding)
-        else {
+        let Some(impact) = self.impact_before(p, horizon, best.is_some()) else {
             return;
         };
         let earlier =
@@ -765,6 +882,25 @@ impl<'s> PointSweep<'s> {
         if earlier {
             *best = Some((i, impact));
         }
+    }
+}
+
+/// A time of contact ordered by `total_cmp`, for [`PointSet::kth_impact`]'s
+/// heap (the times are finite).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Time(f64);
+
+impl Eq for Time {}
+
+impl PartialOrd for Time {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Time {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
     }
 }
 

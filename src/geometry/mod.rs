@@ -45,6 +45,7 @@
 //! | `point_query` | a point against a shape; a padded footprint against a point (an obstacle of zero size: laser and cloud points) | [`distance_to_point`], [`contains_point`], [`point_contact`] |
 //! | `motion` | rigid motions and their swept boxes | [`Motion`] |
 //! | `toi/` | time of impact; `translation`: two polygons in closed form; `point`: a footprint against a point in closed form | [`time_of_impact`], [`point_time_of_impact`], [`Impact`] |
+//! | `escape` | a motion that never takes a point or an obstacle deeper into a zone (closed-form sufficient conditions) | [`point_escapes`], [`polygon_escapes`] |
 //! | `boxtree` | a box tree over edges, for validation and decomposition | — |
 //!
 //! [`details`] holds what tests, benchmarks and tuning need and a planner
@@ -53,6 +54,7 @@
 mod boxtree;
 mod convex;
 mod decompose;
+mod escape;
 mod motion;
 mod point_query;
 mod polygon;
@@ -64,6 +66,7 @@ mod shape;
 mod toi;
 
 pub use convex::ConvexPolygon;
+pub use escape::{point_escapes, polygon_escapes};
 pub use motion::Motion;
 pub(crate) use point_query::PointProbe;
 pub use point_query::{contains_point, distance_to_point, point_contact};

@@ -364,7 +364,8 @@ fn arc_box(center: Point, x0: Point, x1: Point, angle: f64) -> Aabb {
     bound.inflated(1e-14 * (center.coords.amax() + rho))
 }
 
-fn sinc(x: f64) -> f64 {
+/// `sin(x) / x`, stable near 0.
+pub(crate) fn sinc(x: f64) -> f64 {
     if x.abs() < 1e-4 {
         1.0 - x * x / 6.0
     } else {

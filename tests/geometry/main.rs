@@ -8,6 +8,9 @@
 //!   convex decomposition;
 //! * `toi_properties`: time of impact against a dense-sampling reference
 //!   and parry2d;
+//! * `gate_queries`: the velocity gate's queries along a motion
+//!   (`PointSet::kth_impact`, `point_escapes`, `polygon_escapes`,
+//!   `PointSet::escapes`) against sampled motions;
 //! * `points`: points as obstacles (`point_contact`,
 //!   `point_time_of_impact`, the engine's `PointSet`) against a reference of
 //!   outlines, crossing numbers and rays;
@@ -31,6 +34,7 @@ mod decomposition_properties;
 mod fuzz_corpus;
 mod fuzz_regressions;
 mod fuzz_support;
+mod gate_queries;
 mod points;
 mod polygon_validation;
 mod properties;

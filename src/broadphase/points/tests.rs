@@ -5,7 +5,7 @@
 //! reference in `tests/geometry/points.rs`).
 
 use super::*;
-use crate::geometry::{point_contact, Vector};
+use crate::geometry::{point_contact, point_escapes, Vector};
 use nalgebra::Isometry2;
 use sat_collision_testkit::shapes::{ellipse_ring, random_star};
 use sat_collision_testkit::SplitMix64 as Rng;
@@ -228,4 +228,126 @@ fn clear_keeps_the_arrays_and_forgets_the_box() {
     assert_eq!(set.len(), 1);
     assert_eq!(set.aabb().map(|b| b.max), Some(Point::new(1.0, 2.0)));
     assert!(set.xs.capacity() >= 16);
+}
+
+/// A motion for the set's motion queries: a twist (a third of them pure
+/// translations, some pure rotations) or a path segment.
+fn motion(rng: &mut Rng) -> Motion {
+    let start = Isometry2::new(
+        Vector::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)),
+        rng.range(-3.0, 3.0),
+    );
+    let angular = match rng.below(3) {
+        0 => 0.0,
+        _ => rng.range(-1.5, 1.5),
+    };
+    let velocity = match rng.below(5) {
+        0 => Vector::zeros(),
+        _ => Vector::new(rng.range(-1.0, 1.0), rng.range(-0.5, 0.5)),
+    };
+    match rng.below(6) {
+        0 => Motion::segment(
+            &start,
+            &Isometry2::new(Vector::new(rng.range(-1.0, 1.0), 0.3), angular),
+            1.5,
+        ),
+        _ => Motion::twist(&start, velocity, angular),
+    }
+}
+
+#[test]
+fn kth_impact_is_the_kth_of_the_point_by_point_times() {
+    let mut rng = Rng::new(7);
+    let mut found = 0;
+    for case in 0..1_500 {
+        let fp = footprint(&mut rng);
+        let padding = match rng.below(3) {
+            0 => 0.0,
+            _ => rng.range(0.0, 0.3),
+        };
+        let n = rng.int(0, 60) as usize;
+        let set = points(&mut rng, n);
+        let m = motion(&mut rng);
+        let duration = rng.range(0.0, 2.0);
+        let mut times: Vec<f64> = (0..set.len())
+            .filter_map(|i| point_time_of_impact(&fp, &m, set.point(i), duration, padding))
+            .map(|impact| impact.time)
+            .collect();
+        times.sort_by(f64::total_cmp);
+        // k = 1: first_impact's time, bit for bit (the same searches).
+        assert_eq!(
+            set.kth_impact(&fp, &m, duration, padding, 1),
+            set.first_impact(&fp, &m, duration, padding)
+                .map(|(_, impact)| impact.time),
+            "case {case}"
+        );
+        for k in [0, 1, 2, 3, 5, 8, n, n + 1] {
+            let got = set.kth_impact(&fp, &m, duration, padding, k);
+            let expected = match k {
+                0 => Some(0.0),
+                _ => times.get(k - 1).copied(),
+            };
+            // (A point searched only up to the k-th time so far may end
+            // its search in other last digits: the tolerance follows the
+            // span.)
+            match (got, expected) {
+                (Some(a), Some(b)) => {
+                    assert!((a - b).abs() <= 1e-9, "case {case} k {k}: {a} against {b}");
+                    found += usize::from(k > 1);
+                }
+                (None, None) => {}
+                other => panic!("case {case} k {k}: {other:?}"),
+            }
+        }
+    }
+    assert!(found > 1_000, "{found} k-th contacts");
+}
+
+#[test]
+fn kth_impact_of_unusable_input_fails_safe() {
+    let fp = Shape::circle(Point::origin(), 0.5).unwrap();
+    let good = Motion::twist(&Isometry2::identity(), Vector::new(1.0, 0.0), 0.0);
+    let bad = Motion::twist(&Isometry2::identity(), Vector::new(f64::NAN, 0.0), 0.0);
+    let mut set = PointSet::new();
+    assert_eq!(set.kth_impact(&fp, &good, 1.0, 0.0, 0), Some(0.0));
+    assert_eq!(set.kth_impact(&fp, &good, 1.0, 0.0, 1), None);
+    assert_eq!(set.kth_impact(&fp, &bad, 1.0, 0.0, 1), None);
+    set.push(Point::new(5.0, 0.0));
+    assert_eq!(set.kth_impact(&fp, &bad, 1.0, 0.0, 1), Some(0.0));
+    assert_eq!(set.kth_impact(&fp, &good, f64::NAN, 0.0, 3), Some(0.0));
+    assert_eq!(set.kth_impact(&fp, &good, 1.0, 0.0, 2), None);
+    assert_eq!(set.kth_impact(&fp, &good, 1.0, 0.0, usize::MAX), None);
+    let t = set.kth_impact(&fp, &good, 10.0, 0.0, 1).expect("touched");
+    assert!((t - 4.5).abs() <= 1e-9, "{t}");
+}
+
+#[test]
+fn escapes_is_every_point_escaping() {
+    let mut rng = Rng::new(8);
+    let (mut yes, mut no) = (0, 0);
+    for case in 0..1_500 {
+        let fp = footprint(&mut rng);
+        let n = rng.int(0, 30) as usize;
+        let set = points(&mut rng, n);
+        let m = motion(&mut rng);
+        let duration = rng.range(0.0, 2.0);
+        let expected = (0..set.len()).all(|i| point_escapes(&fp, &m, set.point(i), duration));
+        assert_eq!(set.escapes(&fp, &m, duration), expected, "case {case}");
+        match expected {
+            true => yes += 1,
+            false => no += 1,
+        }
+    }
+    assert!(yes > 300 && no > 300, "{yes} escape, {no} do not");
+    let fp = Shape::circle(Point::origin(), 0.5).unwrap();
+    let bad = Motion::twist(&Isometry2::identity(), Vector::new(f64::NAN, 0.0), 0.0);
+    let good = Motion::twist(&Isometry2::identity(), Vector::new(1.0, 0.0), 0.0);
+    let mut set = PointSet::new();
+    assert!(set.escapes(&fp, &good, 1.0));
+    assert!(!set.escapes(&fp, &bad, 1.0));
+    assert!(!set.escapes(&fp, &good, f64::INFINITY));
+    set.push(Point::new(-0.2, 0.0));
+    assert!(set.escapes(&fp, &good, 1.0));
+    set.push(Point::new(0.9, 0.0));
+    assert!(!set.escapes(&fp, &good, 1.0));
 }
