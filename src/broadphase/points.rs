@@ -546,6 +546,34 @@ impl PointSet {
         if k > self.len() {
             return None;
         }
+        let mut times = Vec::with_capacity(k);
+        self.first_impacts(footprint, motion, duration, padding, k, &mut times);
+        times.get(k - 1).copied()
+    }
+
+    /// The `k` earliest first-contact times (fewer when fewer points are
+    /// touched within `[0, duration]`), ascending, appended to `out`: what
+    /// [`kth_impact`](Self::kth_impact) takes the last of, and what several
+    /// sets' `k`-th time together is merged from. Pruned the same way. A
+    /// motion or a duration that is not finite: `k` times 0 (the fail-safe
+    /// answer) when the set is not empty.
+    pub fn first_impacts(
+        &self,
+        footprint: &Shape,
+        motion: &Motion,
+        duration: f64,
+        padding: f64,
+        k: usize,
+        out: &mut Vec<f64>,
+    ) {
+        if k == 0 || self.is_empty() {
+            return;
+        }
+        if !(motion.is_finite() && duration.is_finite()) {
+            out.extend(std::iter::repeat_n(0.0, k));
+            return;
+        }
+        let k = k.min(self.len());
         let sweep = PointSweep::new(self.magnitude(), footprint, motion, duration, padding, None);
         // The k earliest contacts so far, the latest on top.
         let mut times: BinaryHeap<Time> = BinaryHeap::with_capacity(k);
@@ -567,10 +595,9 @@ impl PointSet {
                 false => ControlFlow::Continue(()),
             }
         });
-        match times.len() == k {
-            true => times.peek().map(|t| t.0),
-            false => None,
-        }
+        let first = out.len();
+        out.extend(times.into_iter().map(|t| t.0));
+        out[first..].sort_by(f64::total_cmp);
     }
 
     /// True when `zone` (body frame) moved by `motion` over `[0, duration]`

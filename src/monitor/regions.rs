@@ -98,7 +98,9 @@ impl Monitor {
         out.groups.clear();
         for group in &self.set.groups {
             let obstacles = &self.set.obstacles()[group.range.clone()];
-            let polygons = obstacles.iter().any(|o| self.polygon_source_of(&o.id).is_some());
+            let polygons = obstacles
+                .iter()
+                .any(|o| self.polygon_source_of(&o.id).is_some());
             out.groups
                 .push(polygons.then(|| place(&group.frame_id, group.stamp)));
         }
@@ -250,7 +252,7 @@ impl Monitor {
         let k = min_points.max(1);
         let mut times: Vec<f64> = Vec::new();
         for (set, pose) in self.region_sets(placed, sources) {
-            set.impact_times(region, &motion(pose), horizon, 0.0, k, &mut times);
+            set.first_impacts(region, &motion(pose), horizon, 0.0, k, &mut times);
         }
         if times.len() >= k {
             times.sort_by(f64::total_cmp);
@@ -258,8 +260,7 @@ impl Monitor {
         }
         for (shape, pose) in self.region_polygons(placed, sources) {
             let within = best.unwrap_or(horizon);
-            if let Some(hit) = geometry::time_of_impact(region, &motion(pose), within, shape, 0.0)
-            {
+            if let Some(hit) = geometry::time_of_impact(region, &motion(pose), within, shape, 0.0) {
                 best = Some(best.map_or(hit.time, |b| b.min(hit.time)));
             }
         }
