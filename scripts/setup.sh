@@ -24,7 +24,9 @@
 # - msg/ (package sat_collision_msgs) is built with colcon whenever its sources change,
 #   into .ros2/msgs/<hash of msg/ and of the ROS prefix> (symlink: .ros2/msgs_install).
 #   When the ROS install has no tf2_msgs (the wheels), msg/tf2_msgs (TFMessage, the same
-#   definition as upstream) is built with it.
+#   definition as upstream) is built with it; when it has no nav2_msgs (the wheels, or an
+#   install without nav2), msg/nav2_msgs (CollisionMonitorState and Toggle, upstream's
+#   definitions) is.
 #   The hash in the path matters: r2r regenerates its Rust bindings only when
 #   AMENT_PREFIX_PATH & co change, not when a .msg file changes.
 #
@@ -203,6 +205,10 @@ setup_msgs() {
             paths+=("$_SAT_ROOT/msg/tf2_msgs")
             _sat_say "colcon: this ROS has no tf2_msgs: building msg/tf2_msgs (TFMessage) as well"
         fi
+        if _sat_needs_nav2_msgs; then
+            paths+=("$_SAT_ROOT/msg/nav2_msgs")
+            _sat_say "colcon: this ROS has no nav2_msgs: building msg/nav2_msgs (CollisionMonitorState, Toggle) as well"
+        fi
         (
             cd "$_SAT_R" &&
                 colcon --log-base "$_SAT_R/logs/colcon" build \
@@ -224,6 +230,10 @@ setup_msgs() {
         fi
         if _sat_needs_tf2_msgs && [ ! -e "$mdir/share/ament_index/resource_index/rosidl_interfaces/tf2_msgs" ]; then
             _sat_err "colcon build of msg/tf2_msgs produced no tf2_msgs interfaces (log: $log)"
+            return 1
+        fi
+        if _sat_needs_nav2_msgs && [ ! -e "$mdir/share/ament_index/resource_index/rosidl_interfaces/nav2_msgs" ]; then
+            _sat_err "colcon build of msg/nav2_msgs produced no nav2_msgs interfaces (log: $log)"
             return 1
         fi
         echo "$mkey" >"$mstamp"

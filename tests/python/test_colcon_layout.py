@@ -16,7 +16,9 @@ WANTED = [
     'sat_collision/lib/sat_collision/sat_collision_demo',
     'sat_collision/share/sat_collision/package.xml',
     'sat_collision/share/sat_collision/launch/sat_collision.launch.py',
+    'sat_collision/share/sat_collision/launch/collision_monitor.launch.py',
     'sat_collision/share/sat_collision/config/sat_collision.yaml',
+    'sat_collision/share/sat_collision/config/collision_monitor.yaml',
     'sat_collision/share/sat_collision/config/sat_collision.rviz',
     'sat_collision/share/sat_collision/config/zones.example.yaml',
     'sat_collision/share/ament_index/resource_index/packages/sat_collision',
@@ -38,18 +40,34 @@ def test_install_layout(colcon_workspace):
     assert not missing, f'missing in {install}: {missing}\n{log}'
     for exe in ('sat_collision_node', 'sat_collision_demo'):
         assert os.access(install / 'sat_collision/lib/sat_collision' / exe, os.X_OK)
-    for name in ('sat_collision.yaml', 'sat_collision.rviz', 'zones.example.yaml'):
+    for name in ('sat_collision.yaml', 'sat_collision.rviz', 'zones.example.yaml',
+                 'collision_monitor.yaml'):
         assert (install / 'sat_collision/share/sat_collision/config' / name).read_bytes() \
             == (ROOT / 'config' / name).read_bytes()
-    assert (install / 'sat_collision/share/sat_collision/launch/sat_collision.launch.py') \
-        .read_bytes() == (ROOT / 'launch' / 'sat_collision.launch.py').read_bytes()
-    # colcon never descended into the repository's private folders; msg/tf2_msgs is
-    # built only where the ROS install has no tf2_msgs (the wheels).
+    for name in ('sat_collision.launch.py', 'collision_monitor.launch.py'):
+        assert (install / 'sat_collision/share/sat_collision/launch' / name).read_bytes() \
+            == (ROOT / 'launch' / name).read_bytes()
+    # colcon never descended into the repository's private folders; msg/tf2_msgs and
+    # msg/nav2_msgs are built only where the ROS install has no tf2_msgs, no nav2_msgs (the
+    # wheels have neither).
+    prefixes = [pathlib.Path(p) for p in
+                env_without_private_msgs().get('AMENT_PREFIX_PATH', '').split(':') if p]
     wanted = ['sat_collision', 'sat_collision_msgs']
-    if not any((pathlib.Path(p) / 'share/ament_index/resource_index/packages/tf2_msgs').exists()
-               for p in env_without_private_msgs().get('AMENT_PREFIX_PATH', '').split(':') if p):
-        wanted.append('tf2_msgs')
+    for fallback in ('tf2_msgs', 'nav2_msgs'):
+        if not any((p / 'share/ament_index/resource_index/packages' / fallback).exists()
+                   for p in prefixes):
+            wanted.append(fallback)
     assert sorted(p.name for p in install.iterdir() if p.is_dir()) == sorted(wanted)
+    if 'nav2_msgs' in wanted:
+        # The fallback: upstream's two interfaces, with the bindings r2r and rclpy load.
+        for rel in ('share/nav2_msgs/msg/CollisionMonitorState.msg',
+                    'share/nav2_msgs/srv/Toggle.srv',
+                    'share/ament_index/resource_index/rosidl_interfaces/nav2_msgs',
+                    'lib/libnav2_msgs__rosidl_typesupport_c.so'):
+            assert (install / 'nav2_msgs' / rel).exists(), rel
+        for rel in ('msg/CollisionMonitorState.msg', 'srv/Toggle.srv'):
+            assert (install / 'nav2_msgs/share/nav2_msgs' / rel).read_bytes() \
+                == (ROOT / 'msg/nav2_msgs' / rel).read_bytes()
 
 
 def test_installed_node_runs_with_installed_params(colcon_workspace):

@@ -19,7 +19,7 @@ def test_package_xml_is_a_valid_ament_cargo_package():
     assert pkg.version == cargo['package']['version']
     depends = {d.name for d in pkg.build_depends} & {d.name for d in pkg.exec_depends}
     for needed in ('sat_collision_msgs', 'std_msgs', 'geometry_msgs', 'visualization_msgs',
-                   'rcl_interfaces'):
+                   'rcl_interfaces', 'tf2_msgs', 'nav2_msgs'):
         assert needed in depends, needed
     exec_only = {d.name for d in pkg.exec_depends}
     assert {'launch_ros', 'rviz2'} <= exec_only
@@ -36,6 +36,11 @@ def test_cargo_metadata_installs_launch_and_config():
     assert set(share) == {'launch', 'config'}
     for d in share:
         assert (ROOT / d).is_dir()
+    # Installed with their folders: both launch files and what they load by default.
+    for f in ('launch/sat_collision.launch.py', 'launch/collision_monitor.launch.py',
+              'config/sat_collision.yaml', 'config/collision_monitor.yaml',
+              'config/fastdds_large_data.xml', 'config/sat_collision.rviz'):
+        assert f.split('/')[0] in share and (ROOT / f).is_file(), f
 
 
 def test_rviz_config():

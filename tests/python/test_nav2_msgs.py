@@ -1,0 +1,261 @@
+"""nav2_msgs' CollisionMonitorState and Toggle: the velocity gate's interfaces (nav2's
+collision monitor's state topic and ~/toggle service) are upstream's, hashes included.
+
+Where the ROS install has no nav2_msgs (the PyPI wheels), msg/nav2_msgs (those two
+interfaces only) is built by scripts/setup.sh and scripts/colcon_build.sh; a regular
+install's own nav2_msgs is used otherwise. Either way, what rclpy loads here must be
+upstream's:
+* msg/nav2_msgs's .msg/.srv files are upstream's, byte for byte (git blob ids);
+* the type hashes announced on the wire (topic endpoint info, as test_tf.py does for
+  TFMessage; the service's event topic), held by the type support (its C functions) and
+  answered by a node's ~/get_type_description service equal upstream Jazzy's RIHS01 hashes;
+* an rclpy publisher/subscriber round trip of CollisionMonitorState and a Toggle call
+  against an rclpy server (the package is usable from Python);
+* scripts/env_lib.sh builds the fallback exactly when the prefix has no nav2_msgs, and the
+  msg/ build's key says which.
+"""
+
+import ctypes
+import hashlib
+import os
+import subprocess
+import threading
+import time
+
+import pytest
+
+from satpkg_support import ROOT, RosPeer, namespace
+
+if not os.environ.get('ROS_DOMAIN_ID'):
+    # Before rclpy creates a context: separate runs must not hear each other.
+    os.environ['ROS_DOMAIN_ID'] = str(1 + os.getpid() % 100)
+
+# Upstream's type hashes (navigation2, branch jazzy, nav2_msgs 1.3.13), recorded when this
+# test was written, two independent ways that agree:
+# 1. computed with rosidl's own tooling (rosidl_adapter.convert_to_idl, then
+#    rosidl_generator_type_description.generate_type_hash, rosidl 4.6.6 from the Jazzy
+#    wheels) from upstream's files as `git show jazzy:nav2_msgs/msg/CollisionMonitorState.msg`
+#    (and srv/Toggle.srv) print them in navigation2's repository (commit
+#    f4108e5b1c2bce804a1aa0c7be6673a8eb4a1501), not from this repository's copies; the
+#    service's event type refers to Jazzy's builtin_interfaces/msg/Time and
+#    service_msgs/msg/ServiceEventInfo (whose hashes the wheels' .json files give);
+# 2. rosidl_generator_c's output (collision_monitor_state__description.c,
+#    toggle__description.c) of a nav2_msgs build published on GitHub.
+# RIHS01 hashes the fields only (names, types), not comments or constants.
+UPSTREAM_HASHES = {
+    'nav2_msgs/msg/CollisionMonitorState':
+        'RIHS01_848f43f40716d6b3ac12a698cc3974a7eb2bf00158c5fca7bb93a128850d5a1e',
+    'nav2_msgs/srv/Toggle':
+        'RIHS01_b2bdc685d2421a1d0151247de7cdfde358ae2b5f4826a6f4b57128c1d0c3f13c',
+    'nav2_msgs/srv/Toggle_Request':
+        'RIHS01_cfab1b7d178e141328aac9d82dd02397edff337776265d19a23f2c2d0ee1134d',
+    'nav2_msgs/srv/Toggle_Response':
+        'RIHS01_0592b15505fa7165ad556e510700210a341d1a9bab872012fa7f3c861c778e26',
+    'nav2_msgs/srv/Toggle_Event':
+        'RIHS01_903275e1353b24261c21b1a70cbf2df38f322cb81d42a293416df559c6d23ebd',
+}
+
+# Git blob ids of upstream's files (`git rev-parse jazzy:nav2_msgs/<path>` in navigation2's
+# repository): msg/nav2_msgs's copies must be these bytes.
+UPSTREAM_BLOBS = {
+    'msg/CollisionMonitorState.msg': '7c356e1cd44169760a1c2e45e72652423be8b4c0',
+    'srv/Toggle.srv': 'c4ed478ca6b2b00d4fc2c814413baf17961c40e8',
+}
+
+PACKAGE = ROOT / 'msg' / 'nav2_msgs'
+TIMEOUT = 30.0  # s: discovery on a busy machine
+
+
+def _git_blob_id(data):
+    return hashlib.sha1(b'blob %d\0' % len(data) + data).hexdigest()
+
+
+def _wait(predicate, what, timeout=TIMEOUT):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f'no {what} within {timeout} s')
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def peers(request):
+    """Two rclpy nodes, each with its own context and background executor."""
+    made = []
+    try:
+        for role in ('a', 'b'):
+            made.append(RosPeer(f'nav2_msgs_{role}_{os.getpid()}'))
+        yield made
+    finally:
+        for peer in made:
+            peer.close()
+
+
+# --- the package's files --------------------------------------------------------------------
+
+def test_interface_files_are_upstreams_byte_for_byte():
+    for rel, blob in UPSTREAM_BLOBS.items():
+        assert _git_blob_id((PACKAGE / rel).read_bytes()) == blob, rel
+    on_disk = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob('*')
+                     if p.is_file() and p.suffix in ('.msg', '.srv', '.action', '.idl'))
+    assert on_disk == sorted(UPSTREAM_BLOBS)
+
+
+def test_package_is_an_interface_package_named_nav2_msgs():
+    from catkin_pkg.package import parse_package
+
+    pkg = parse_package(str(PACKAGE / 'package.xml'))
+    assert pkg.name == 'nav2_msgs'
+    assert [str(lic) for lic in pkg.licenses] == ['Apache-2.0']
+    assert pkg.get_build_type() == 'ament_cmake'
+    assert 'rosidl_interface_packages' in [g.name for g in pkg.member_of_groups]
+    assert 'fallback subset' in pkg.description
+    cmake = (PACKAGE / 'CMakeLists.txt').read_text()
+    assert 'project(nav2_msgs NONE)' in cmake
+    listed = cmake.split('rosidl_generate_interfaces(${PROJECT_NAME}', 1)[1].split(')', 1)[0]
+    assert sorted(listed.split()) == sorted(f'"{rel}"' for rel in UPSTREAM_BLOBS)
+
+
+# --- scripts/env_lib.sh: the fallback exactly where nav2_msgs is missing ----------------------
+
+_NEEDS = r'''
+. "$1/scripts/env_lib.sh"
+_sat_init "$1" >/dev/null || exit 3
+_SAT_MODE=system _SAT_DISTRO=jazzy _SAT_PREFIX="$2"
+_sat_needs_nav2_msgs && echo needs=yes || echo needs=no
+echo "key=$(_sat_msgs_key)"
+'''
+
+
+def _needs(prefix):
+    result = subprocess.run(['bash', '-c', _NEEDS, 'needs', str(ROOT), str(prefix)],
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return dict(line.split('=', 1) for line in result.stdout.split())
+
+
+def test_fallback_is_built_only_where_the_install_has_no_nav2_msgs(tmp_path):
+    without = _needs(tmp_path)
+    index = tmp_path / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True)
+    (index / 'nav2_msgs').write_text('')
+    with_nav2 = _needs(tmp_path)
+    assert without['needs'] == 'yes' and with_nav2['needs'] == 'no'
+    # Same prefix, same msg/: only the fallback's presence changes the build's key.
+    assert without['key'] != with_nav2['key']
+
+
+# --- over ROS 2 ------------------------------------------------------------------------------
+
+def test_collision_monitor_state_round_trip_with_upstreams_type_hash(peers):
+    from nav2_msgs.msg import CollisionMonitorState
+    from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+
+    a, b = peers
+    topic = f'{namespace("nav2")}/collision_monitor_state'
+    # nav2's collision monitor publishes its state reliable and transient local.
+    qos = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+    pub = a.node.create_publisher(CollisionMonitorState, topic, qos)
+    got, cond = [], threading.Condition()
+
+    def on_state(msg):
+        with cond:
+            got.append(msg)
+            cond.notify_all()
+
+    b.node.create_subscription(CollisionMonitorState, topic, on_state, qos)
+    _wait(lambda: pub.get_subscription_count() > 0, 'subscriber')
+
+    assert (CollisionMonitorState.DO_NOTHING, CollisionMonitorState.STOP,
+            CollisionMonitorState.SLOWDOWN, CollisionMonitorState.APPROACH,
+            CollisionMonitorState.LIMIT) == (0, 1, 2, 3, 4)
+    sent = CollisionMonitorState(action_type=CollisionMonitorState.SLOWDOWN,
+                                 polygon_name='PolygonSlow')
+    pub.publish(sent)
+    with cond:
+        assert cond.wait_for(lambda: got, TIMEOUT), 'no CollisionMonitorState arrived'
+    assert got[0] == sent and got[0].polygon_name == 'PolygonSlow' and got[0].action_type == 2
+
+    # What each side announces on the wire.
+    pubs = b.node.get_publishers_info_by_topic(topic)
+    subs = a.node.get_subscriptions_info_by_topic(topic)
+    want = UPSTREAM_HASHES['nav2_msgs/msg/CollisionMonitorState']
+    assert pubs and subs
+    for info in pubs + subs:
+        assert info.topic_type == 'nav2_msgs/msg/CollisionMonitorState'
+        assert str(info.topic_type_hash) == want
+
+
+def test_toggle_call_against_an_rclpy_server_with_upstreams_type_hashes(peers):
+    from nav2_msgs.srv import Toggle
+    from rclpy.qos import qos_profile_system_default
+    from rclpy.service_introspection import ServiceIntrospectionState
+    from type_description_interfaces.srv import GetTypeDescription
+
+    server, client = peers
+    name = f'{namespace("nav2")}/toggle'
+    state = {'enabled': False}
+
+    def on_toggle(request, response):
+        state['enabled'] = request.enable
+        response.success = True
+        response.message = 'enabled' if request.enable else 'disabled'
+        return response
+
+    service = server.node.create_service(Toggle, name, on_toggle)
+    # The event topic (<service>/_service_event, Toggle_Event) carries the event type's hash.
+    service.configure_introspection(server.node.get_clock(), qos_profile_system_default,
+                                    ServiceIntrospectionState.METADATA)
+
+    for enable in (True, False, True):
+        response = client.call(Toggle, name, Toggle.Request(enable=enable))
+        assert response.success is True
+        assert response.message == ('enabled' if enable else 'disabled')
+        assert state['enabled'] is enable
+
+    event_topic = f'{name}/_service_event'
+    _wait(lambda: client.node.get_publishers_info_by_topic(event_topic), 'event publisher')
+    (info,) = client.node.get_publishers_info_by_topic(event_topic)
+    assert info.topic_type == 'nav2_msgs/srv/Toggle_Event'
+    assert str(info.topic_type_hash) == UPSTREAM_HASHES['nav2_msgs/srv/Toggle_Event']
+
+    # The server node's ~/get_type_description answers for the service type it registered,
+    # found by upstream's hash; another hash finds nothing (the check discriminates).
+    describe = f'/{server.node.get_name()}/get_type_description'
+    request = GetTypeDescription.Request(type_name='nav2_msgs/srv/Toggle',
+                                         type_hash=UPSTREAM_HASHES['nav2_msgs/srv/Toggle'])
+    answer = client.call(GetTypeDescription, describe, request)
+    assert answer.successful, answer.failure_reason
+    top = answer.type_description.type_description
+    assert top.type_name == 'nav2_msgs/srv/Toggle'
+    assert [f.name for f in top.fields] == ['request_message', 'response_message',
+                                            'event_message']
+    referenced = {t.type_name: [f.name for f in t.fields]
+                  for t in answer.type_description.referenced_type_descriptions}
+    assert referenced['nav2_msgs/srv/Toggle_Request'] == ['enable']
+    assert referenced['nav2_msgs/srv/Toggle_Response'] == ['success', 'message']
+    wrong = GetTypeDescription.Request(
+        type_name='nav2_msgs/srv/Toggle',
+        type_hash=UPSTREAM_HASHES['nav2_msgs/msg/CollisionMonitorState'])
+    assert not client.call(GetTypeDescription, describe, wrong).successful
+
+
+# --- the type support -------------------------------------------------------------------------
+
+class _TypeHash(ctypes.Structure):
+    # rosidl_type_hash_t (rosidl_runtime_c/type_hash.h)
+    _fields_ = [('version', ctypes.c_uint8), ('value', ctypes.c_uint8 * 32)]
+
+
+def test_type_support_holds_upstreams_type_hashes():
+    """The hashes rmw announces come from these functions of the generated C library of
+    the nav2_msgs found on the library path (the fallback's, or the install's own)."""
+    lib = ctypes.CDLL('libnav2_msgs__rosidl_generator_c.so')
+    for type_name, want in UPSTREAM_HASHES.items():
+        symbol = type_name.replace('/', '__') + '__get_type_hash'
+        function = getattr(lib, symbol)
+        function.restype = ctypes.POINTER(_TypeHash)
+        function.argtypes = [ctypes.c_void_p]
+        h = function(None).contents
+        assert f'RIHS{h.version:02}_{bytes(h.value).hex()}' == want, type_name
