@@ -300,8 +300,8 @@ impl Twist {
             Motion::Interpolated {
                 start,
                 velocity,
-                angular,
-            } if angular == 0.0 => Some(Twist {
+                angular: 0.0,
+            } => Some(Twist {
                 v: start.rotation.inverse() * velocity,
                 w: 0.0,
             }),
