@@ -191,9 +191,13 @@ pub fn point_escapes(zone: &Shape, motion: &Motion, p: Point, duration: f64) -> 
             tol,
         }
         .escapes(),
-        Shape::Circle(disc) => {
-            disc_keeps_point_out(disc, start.inverse_transform_point(&p), &twist, duration, tol)
-        }
+        Shape::Circle(disc) => disc_keeps_point_out(
+            disc,
+            start.inverse_transform_point(&p),
+            &twist,
+            duration,
+            tol,
+        ),
         Shape::Compound(_) => false,
     }
 }
@@ -293,11 +297,12 @@ impl Twist {
                 v: velocity,
                 w: angular,
             }),
+            // (A float pattern compares with `==`: -0.0 is 0.0 too.)
             Motion::Interpolated {
                 start,
                 velocity,
-                angular,
-            } if angular == 0.0 => Some(Twist {
+                angular: 0.0,
+            } => Some(Twist {
                 v: start.rotation.inverse() * velocity,
                 w: 0.0,
             }),
@@ -482,10 +487,12 @@ impl Pair<'_> {
             return false;
         }
         let depth = least.max(0.0);
-        self.axes(|axis| match self.overlap(axis) <= depth && self.holds(axis, depth) {
-            true => ControlFlow::Break(()),
-            false => ControlFlow::Continue(()),
-        })
+        self.axes(
+            |axis| match self.overlap(axis) <= depth && self.holds(axis, depth) {
+                true => ControlFlow::Break(()),
+                false => ControlFlow::Continue(()),
+            },
+        )
         .is_break()
     }
 
@@ -502,13 +509,18 @@ impl Pair<'_> {
             visit(Axis::Zone(*n))?;
         }
         for m in self.obstacle.normals {
-            visit(Axis::Fixed(-self.start.rotation.inverse_transform_vector(m)))?;
+            visit(Axis::Fixed(
+                -self.start.rotation.inverse_transform_vector(m),
+            ))?;
         }
         let direction = |d: Vector| {
             let length = d.norm();
             (length > 0.0).then(|| unit(d, length))
         };
-        match (self.zone.normals.is_empty(), self.obstacle.normals.is_empty()) {
+        match (
+            self.zone.normals.is_empty(),
+            self.obstacle.normals.is_empty(),
+        ) {
             (false, false) => {}
             (false, true) => {
                 // A disc or a point against the zone's polygon: from the

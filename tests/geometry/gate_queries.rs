@@ -127,9 +127,10 @@ fn outward_normal(a: Point, b: Point) -> Vector {
 }
 
 fn projection(ring: &[Point], n: &Vector) -> (f64, f64) {
-    ring.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-        (lo.min(p.coords.dot(n)), hi.max(p.coords.dot(n)))
-    })
+    ring.iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p.coords.dot(n)), hi.max(p.coords.dot(n)))
+        })
 }
 
 /// Penetration depth of two convex shapes (fixed frame): the least overlap
@@ -248,10 +249,7 @@ fn twist() -> impl Strategy<Value = Motion> {
 
 /// Points given in the start body frame, in the box `[-spread, spread]²`
 /// (in or near the zone), returned in the fixed frame by [`in_world`].
-fn body_points(
-    n: std::ops::Range<usize>,
-    spread: f64,
-) -> impl Strategy<Value = Vec<(f64, f64)>> {
+fn body_points(n: std::ops::Range<usize>, spread: f64) -> impl Strategy<Value = Vec<(f64, f64)>> {
     prop::collection::vec((-spread..spread, -spread..spread), n)
 }
 
@@ -543,7 +541,10 @@ fn escape_is_often_proved() {
     for _ in 0..2_000 {
         let zone = convex_zone().new_tree(&mut runner).unwrap().current();
         let motion = twist().new_tree(&mut runner).unwrap().current();
-        let body = body_points(1..2, 1.2).new_tree(&mut runner).unwrap().current();
+        let body = body_points(1..2, 1.2)
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
         let p = in_world(&motion, &body)[0];
         if point_depth(&zone.outline, motion.start(), p) > 1e-6 {
             points += 1;
@@ -552,13 +553,12 @@ fn escape_is_often_proved() {
         let (outline, shape) = obstacle().new_tree(&mut runner).unwrap().current();
         let start = *motion.start();
         let (outline, shape) = (placed(&outline, &start), shape.transformed(&start));
-        let overlapping = parts(&outline, &shape).iter().any(|part| {
-            sat_depth(&placed(&zone.outline, &start), part) > 1e-6
-        });
+        let overlapping = parts(&outline, &shape)
+            .iter()
+            .any(|part| sat_depth(&placed(&zone.outline, &start), part) > 1e-6);
         if overlapping {
             obstacles += 1;
-            obstacles_proved +=
-                usize::from(polygon_escapes(&zone.shape, &motion, &shape, 1.0));
+            obstacles_proved += usize::from(polygon_escapes(&zone.shape, &motion, &shape, 1.0));
         }
     }
     assert!(
@@ -590,7 +590,14 @@ fn from_origin(v: (f64, f64), w: f64) -> Motion {
 
 /// `point_escapes`, asserted to be `expected`, and the sampled excess
 /// agreeing: never deeper when true; really deeper when `deeper`.
-fn check_point(zone: &Zone, motion: &Motion, p: Point, duration: f64, expected: bool, deeper: bool) {
+fn check_point(
+    zone: &Zone,
+    motion: &Motion,
+    p: Point,
+    duration: f64,
+    expected: bool,
+    deeper: bool,
+) {
     let got = point_escapes(&zone.shape, motion, p, duration);
     let excess = point_excess(zone, motion, p, duration);
     assert_eq!(got, expected, "{p:?} {motion:?}: excess {excess}");
@@ -620,7 +627,14 @@ fn turning_in_place_near_an_edge_middle_goes_deeper() {
     // distance to the edge's line, 1 − 0.9·cos φ, grows.
     let zone = square(1.0);
     for w in [0.5, -0.5] {
-        check_point(&zone, &from_origin((0.0, 0.0), w), Point::new(0.9, 0.0), 2.0, false, true);
+        check_point(
+            &zone,
+            &from_origin((0.0, 0.0), w),
+            Point::new(0.9, 0.0),
+            2.0,
+            false,
+            true,
+        );
     }
 }
 
@@ -702,20 +716,40 @@ fn concave_zones_unusable_input_and_still_motions() {
     assert!(!polygon_escapes(&star, &back, &disc, 1.0));
     // Outside, touched later: does not escape.
     let zone = square(1.0);
-    assert!(!point_escapes(&zone.shape, &from_origin((1.0, 0.0), 0.0), Point::new(1.5, 0.0), 1.0));
-    assert!(!polygon_escapes(&zone.shape, &from_origin((1.0, 0.0), 0.0), &disc.transformed(&Isometry2::translation(1.6, 0.0)), 1.0));
+    assert!(!point_escapes(
+        &zone.shape,
+        &from_origin((1.0, 0.0), 0.0),
+        Point::new(1.5, 0.0),
+        1.0
+    ));
+    assert!(!polygon_escapes(
+        &zone.shape,
+        &from_origin((1.0, 0.0), 0.0),
+        &disc.transformed(&Isometry2::translation(1.6, 0.0)),
+        1.0
+    ));
     // Not finite: refused.
     let p = Point::new(0.5, 0.0);
     let nan = from_origin((f64::NAN, 0.0), 0.0);
     assert!(!point_escapes(&zone.shape, &nan, p, 1.0));
     assert!(!point_escapes(&zone.shape, &back, p, f64::INFINITY));
-    assert!(!point_escapes(&zone.shape, &back, Point::new(f64::NAN, 0.0), 1.0));
+    assert!(!point_escapes(
+        &zone.shape,
+        &back,
+        Point::new(f64::NAN, 0.0),
+        1.0
+    ));
     assert!(!polygon_escapes(&zone.shape, &nan, &disc, 1.0));
     // Still, or no time: nothing changes.
     let still = from_origin((0.0, 0.0), 0.0);
     assert!(point_escapes(&zone.shape, &still, p, 1.0));
     assert!(polygon_escapes(&zone.shape, &still, &disc, 1.0));
-    assert!(point_escapes(&zone.shape, &from_origin((1.0, 0.0), 0.0), p, 0.0));
+    assert!(point_escapes(
+        &zone.shape,
+        &from_origin((1.0, 0.0), 0.0),
+        p,
+        0.0
+    ));
     // A path segment that turns is not a twist: refused when inside.
     let turning = Motion::segment(
         &Isometry2::identity(),
