@@ -604,13 +604,15 @@ impl PointSet {
     /// takes no point deeper into it: no point outside the zone at `t = 0`
     /// is touched within the interval, and every point inside or touching
     /// passes [`point_escapes`] (its depth never exceeds its value at
-    /// `t = 0`; a sufficient condition, see there). Exactly
-    /// `point_escapes` for every point, asked only of the points in the
-    /// swept box whose circle about a turning twist's centre meets the
-    /// zone's annulus (the others are never touched: rules 5 and 6 of the
-    /// module documentation); stops at the first that fails. An empty set:
-    /// true. A motion or a duration that is not finite: false. No
-    /// allocation.
+    /// `t = 0`; a sufficient condition, see there). `point_escapes` is
+    /// asked only of the points in the swept box whose circle about a
+    /// turning twist's centre meets the zone's annulus: the others are
+    /// never touched (rules 5 and 6 of the module documentation), which
+    /// `point_escapes` itself may fail to prove when its time of impact
+    /// stops at the advancement's step cap (a grazing turn: a contact that
+    /// is not exact, read as a contact). Stops at the first point that
+    /// fails. An empty set: true. A motion or a duration that is not
+    /// finite: false. No allocation.
     pub fn escapes(&self, zone: &Shape, motion: &Motion, duration: f64) -> bool {
         if !(motion.is_finite() && duration.is_finite()) {
             return false;

@@ -144,7 +144,8 @@ use std::ops::ControlFlow;
 /// value at `t = 0`, up to the rounding of the inputs.
 ///
 /// * A point not touching the zone at `t = 0`: true when it is never
-///   touched ([`point_time_of_impact`] finds no contact), false when it is.
+///   touched ([`point_time_of_impact`] finds no contact), false when it
+///   is (or may be: a contact that is not exact counts).
 /// * A point inside or touching: a convex polygon zone keeps, over the
 ///   interval, the inside distance to an edge whose distance is the depth
 ///   at `t = 0` from growing; a disc zone keeps the point's distance from
@@ -208,7 +209,8 @@ pub fn point_escapes(zone: &Shape, motion: &Motion, p: Point, duration: f64) -> 
 /// rounding of the inputs.
 ///
 /// * An obstacle not touching the zone at `t = 0`: true when it is never
-///   touched ([`time_of_impact`] finds no contact), false when it is.
+///   touched ([`time_of_impact`] finds no contact), false when it is (or
+///   may be: a contact that is not exact counts).
 /// * Overlapping or touching: take an axis of least overlap at `t = 0` (an
 ///   edge normal of the zone, turning with it, or of the obstacle, fixed;
 ///   against a disc, also the axis from the nearest vertex to its centre);
@@ -297,6 +299,7 @@ impl Twist {
                 v: velocity,
                 w: angular,
             }),
+            // (A float pattern compares with `==`: -0.0 is 0.0 too.)
             Motion::Interpolated {
                 start,
                 velocity,

@@ -288,15 +288,23 @@ proptest! {
             set.kth_impact(&zone.shape, &motion, duration, padding, 1),
             set.first_impact(&zone.shape, &motion, duration, padding).map(|(_, i)| i.time)
         );
-        let mut each: Vec<f64> = points
+        let impacts: Vec<_> = points
             .iter()
             .filter_map(|&p| point_time_of_impact(&zone.shape, &motion, p, duration, padding))
-            .map(|impact| impact.time)
             .collect();
+        let mut each: Vec<f64> = impacts.iter().map(|impact| impact.time).collect();
         each.sort_by(f64::total_cmp);
+        // A time that is not exact (the advancement's step cap, a grazing
+        // turn) is only a lower bound: the set may have proved that point
+        // never touched (rule 6 of `broadphase::points`) and answer later.
+        let exact = impacts.iter().all(|impact| impact.exact);
         match (got, each.get(k - 1)) {
-            (Some(a), Some(&b)) => prop_assert!((a - b).abs() <= 1e-9, "{} against {}", a, b),
+            (Some(a), Some(&b)) if exact => {
+                prop_assert!((a - b).abs() <= 1e-9, "{} against {}", a, b)
+            }
+            (Some(a), Some(&b)) => prop_assert!(a >= b - 1e-9, "{} against {}", a, b),
             (None, None) => {}
+            (None, Some(_)) if !exact => {}
             other => prop_assert!(false, "{:?}", other),
         }
         // k points deep inside together at a sampled time: touched by then.
@@ -336,7 +344,7 @@ proptest! {
     ) {
         let points = in_world(&motion, &body);
         let mut set = PointSet::new();
-        let mut each = true;
+        let (mut each, mut settled) = (true, true);
         for &p in &points {
             prop_assert!(set.push(p));
             let escapes = point_escapes(&zone.shape, &motion, p, duration);
@@ -346,13 +354,28 @@ proptest! {
             }
             let expected = match point_time_of_impact(&zone.shape, &motion, p, duration, 0.0) {
                 None => true,
-                Some(impact) if impact.time > 0.0 => false,
+                Some(impact) if impact.time > 0.0 => {
+                    // A contact that is not exact (the advancement's step
+                    // cap, a grazing turn) may be one the set proves never
+                    // happens (rule 6 of `broadphase::points`).
+                    settled &= impact.exact;
+                    false
+                }
                 Some(_) => escapes,
             };
             prop_assert_eq!(escapes, expected);
             each &= expected;
         }
-        prop_assert_eq!(set.escapes(&zone.shape, &motion, duration), each);
+        let got = set.escapes(&zone.shape, &motion, duration);
+        match settled {
+            true => prop_assert_eq!(got, each),
+            false => prop_assert!(got || !each),
+        }
+        if got {
+            for &p in &points {
+                prop_assert!(point_excess(&zone, &motion, p, duration) <= SLACK);
+            }
+        }
     }
 
     /// Not trivially false: for a point inside a convex zone, moving the

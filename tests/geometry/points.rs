@@ -23,7 +23,8 @@
 use nalgebra::{Isometry2, UnitComplex};
 use sat_collision::broadphase::PointSet;
 use sat_collision::geometry::{
-    point_contact, point_time_of_impact, Aabb, Contact, Motion, Point, Shape, Vector,
+    point_contact, point_escapes, point_time_of_impact, polygon_escapes, Aabb, Contact, Motion,
+    Point, Shape, Vector,
 };
 use sat_collision_testkit::alloc::allocations_in;
 use sat_collision_testkit::shapes::{ellipse_ring, polar_ring, random_comb, random_star};
@@ -988,6 +989,7 @@ fn point_set_queries_allocate_nothing() {
     // Warm the per-thread buffers of the time of impact.
     for motion in &motions {
         set.first_impact(&fp.shape, motion, 2.0, 0.1);
+        polygon_escapes(&fp.shape, motion, &fp.shape, 2.0);
     }
     let calls = allocations_in(|| {
         std::hint::black_box(set.count_inside(&fp.shape, 0.1, 1));
@@ -996,7 +998,17 @@ fn point_set_queries_allocate_nothing() {
         set.inside(&fp.shape, 0.1, &mut out);
         for motion in &motions {
             std::hint::black_box(set.first_impact(&fp.shape, motion, 2.0, 0.1));
+            std::hint::black_box(set.escapes(&fp.shape, motion, 2.0));
+            std::hint::black_box(point_escapes(&fp.shape, motion, set.point(0), 2.0));
+            std::hint::black_box(polygon_escapes(&fp.shape, motion, &fp.shape, 2.0));
         }
     });
     assert_eq!(calls, 0);
+    // The k-th contact keeps one buffer of k times.
+    for motion in &motions {
+        let calls = allocations_in(|| {
+            std::hint::black_box(set.kth_impact(&fp.shape, motion, 2.0, 0.1, 5));
+        });
+        assert!(calls <= 1, "{calls} allocations");
+    }
 }

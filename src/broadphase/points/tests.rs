@@ -269,11 +269,15 @@ fn kth_impact_is_the_kth_of_the_point_by_point_times() {
         let set = points(&mut rng, n);
         let m = motion(&mut rng);
         let duration = rng.range(0.0, 2.0);
-        let mut times: Vec<f64> = (0..set.len())
+        let impacts: Vec<Impact> = (0..set.len())
             .filter_map(|i| point_time_of_impact(&fp, &m, set.point(i), duration, padding))
-            .map(|impact| impact.time)
             .collect();
+        let mut times: Vec<f64> = impacts.iter().map(|impact| impact.time).collect();
         times.sort_by(f64::total_cmp);
+        // A time that is not exact (the step cap) is only a lower bound:
+        // the set may prove that point never touched (rule 6) and answer
+        // later.
+        let exact = impacts.iter().all(|impact| impact.exact);
         // k = 1: first_impact's time, bit for bit (the same searches).
         assert_eq!(
             set.kth_impact(&fp, &m, duration, padding, 1),
@@ -292,10 +296,14 @@ fn kth_impact_is_the_kth_of_the_point_by_point_times() {
             // span.)
             match (got, expected) {
                 (Some(a), Some(b)) => {
-                    assert!((a - b).abs() <= 1e-9, "case {case} k {k}: {a} against {b}");
+                    match exact {
+                        true => assert!((a - b).abs() <= 1e-9, "case {case} k {k}: {a} {b}"),
+                        false => assert!(a >= b - 1e-9, "case {case} k {k}: {a} against {b}"),
+                    }
                     found += usize::from(k > 1);
                 }
                 (None, None) => {}
+                (None, Some(_)) if !exact => {}
                 other => panic!("case {case} k {k}: {other:?}"),
             }
         }
@@ -332,7 +340,17 @@ fn escapes_is_every_point_escaping() {
         let m = motion(&mut rng);
         let duration = rng.range(0.0, 2.0);
         let expected = (0..set.len()).all(|i| point_escapes(&fp, &m, set.point(i), duration));
-        assert_eq!(set.escapes(&fp, &m, duration), expected, "case {case}");
+        // A point whose contact is not exact (the step cap of a grazing
+        // turn) may be one the set proves never touched (rule 6).
+        let settled = (0..set.len()).all(|i| {
+            point_time_of_impact(&fp, &m, set.point(i), duration, 0.0)
+                .is_none_or(|impact| impact.exact)
+        });
+        let got = set.escapes(&fp, &m, duration);
+        match settled {
+            true => assert_eq!(got, expected, "case {case}"),
+            false => assert!(got || !expected, "case {case}"),
+        }
         match expected {
             true => yes += 1,
             false => no += 1,
