@@ -104,7 +104,6 @@ use crate::geometry::{
     distance_to_point, length_tolerance, point_escapes, point_time_of_impact, Aabb, Contact,
     Impact, Motion, Point, PointProbe, Shape, MAX_COORDINATE,
 };
-use std::collections::BinaryHeap;
 use std::ops::{ControlFlow, Range};
 
 /// Points per group of the box pass: one or-reduction each (8 beats 16 by
@@ -575,29 +574,29 @@ impl PointSet {
         }
         let k = k.min(self.len());
         let sweep = PointSweep::new(self.magnitude(), footprint, motion, duration, padding, None);
-        // The k earliest contacts so far, the latest on top.
-        let mut times: BinaryHeap<Time> = BinaryHeap::with_capacity(k);
+        // The k earliest contacts so far, ascending, in `out[first..]`
+        // (no other buffer: `kth_impact` allocates this one only).
+        let first = out.len();
+        out.reserve(k);
         let _ = self.scan(&sweep.swept, |_, p| {
-            let full = times.len() == k;
-            let horizon = times.peek().filter(|_| full).map_or(duration, |t| t.0);
+            let full = out.len() - first == k;
+            let horizon = if full { out[out.len() - 1] } else { duration };
             if let Some(impact) = sweep.impact_before(p, horizon, full) {
-                if !full {
-                    times.push(Time(impact.time));
-                } else if impact.time < horizon {
-                    if let Some(mut latest) = times.peek_mut() {
-                        *latest = Time(impact.time);
+                let t = impact.time;
+                if !full || t < horizon {
+                    if full {
+                        out.pop();
                     }
+                    let at = first + out[first..].partition_point(|&u| u <= t);
+                    out.insert(at, t);
                 }
             }
             // k points at time 0: nothing can come earlier.
-            match times.len() == k && times.peek().is_some_and(|t| t.0 <= 0.0) {
+            match out.len() - first == k && out[out.len() - 1] <= 0.0 {
                 true => ControlFlow::Break(()),
                 false => ControlFlow::Continue(()),
             }
         });
-        let first = out.len();
-        out.extend(times.into_iter().map(|t| t.0));
-        out[first..].sort_by(f64::total_cmp);
     }
 
     /// True when `zone` (body frame) moved by `motion` over `[0, duration]`
@@ -911,25 +910,6 @@ impl<'s> PointSweep<'s> {
         if earlier {
             *best = Some((i, impact));
         }
-    }
-}
-
-/// A time of contact ordered by `total_cmp`, for [`PointSet::kth_impact`]'s
-/// heap (the times are finite).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Time(f64);
-
-impl Eq for Time {}
-
-impl PartialOrd for Time {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Time {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
     }
 }
 
