@@ -4,8 +4,9 @@
 //!
 //! ```bash
 //! cargo bench --no-default-features --bench gate -- --noplot
-//! # One case in a loop (for callgrind; no criterion):
-//! GATE_REPEAT=ours_turn GATE_REPS=100 \
+//! # One case in a loop (for callgrind; no criterion; `setup` for the
+//! # scene alone, to subtract):
+//! GATE_REPEAT=ours_turn GATE_REPS=20 \
 //!     valgrind --tool=callgrind target/release/deps/gate-<hash>
 //! ```
 //!
@@ -26,11 +27,14 @@
 //! along the first command; `base_shift_correction` carries the points to
 //! now through `odom`): a 10 m × 10 m room's walls, a shelf, a table whose
 //! two near legs stand beside the robot inside `PolygonSlow` (500
-//! points there, none in `PolygonStop`), a box 0.9 m ahead, a person. Both
-//! sides take the slowdown (ratio 0.3); the approach zone sees the box
-//! ahead when driving on (`turn`: 0.5 m/s at 0.2 rad/s) and nothing when
-//! turning in place (`rotation`: 0.5 rad/s, where nav2 steps through its
-//! whole horizon).
+//! points there, none in `PolygonStop`), a box 0.9 m ahead, a person
+//! (`24000_wall`: the same room with its front wall 1 m ahead instead of
+//! 5 m, and no box). Both sides take the slowdown (ratio 0.3); the
+//! approach zone sees the box (the wall) ahead when driving on (`turn`:
+//! 0.5 m/s at 0.2 rad/s) and nothing when turning in place (`rotation`:
+//! 0.5 rad/s, where nav2 steps through its whole horizon). nav2's
+//! `updatePolygon` (the footprint fetched from its subscriber each cycle)
+//! is left out, as ours gets its shape outside the cycle.
 //!
 //! Groups:
 //! * `gate_turn`, `gate_rotation`: one cycle. `ours`:
@@ -68,6 +72,9 @@ use std::time::Duration;
 /// The cloud's size, and the scaling case's.
 const CLOUD: usize = 24_000;
 const BIG: usize = 240_000;
+/// Where the room's front wall is: 5 m ahead, or 1 m (`wall`).
+const ROOM: f64 = 5.0;
+const WALL: f64 = 1.0;
 /// Now, and the cloud's stamp (50 ms earlier).
 const NOW: f64 = 100.0;
 const STAMP: f64 = 99.95;
@@ -127,11 +134,16 @@ fn flatten(prefix: &str, value: &serde_yaml::Value, out: &mut Vec<(String, Value
 /// `scan` source replaced by a point cloud, and nav2's
 /// `simulation_time_step` (which the node reads and ignores).
 fn configuration() -> (NodeConfig, f64) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/collision_monitor.yaml");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/collision_monitor.yaml");
     let yaml = std::fs::read_to_string(path).expect("config/collision_monitor.yaml");
     let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).expect("YAML");
     let mut values = Vec::new();
-    flatten("", &doc["collision_monitor"]["ros__parameters"], &mut values);
+    flatten(
+        "",
+        &doc["collision_monitor"]["ros__parameters"],
+        &mut values,
+    );
     values.retain(|(name, _)| !name.starts_with("scan."));
     for (name, value) in &mut values {
         if name == "observation_sources" {
@@ -183,22 +195,23 @@ fn sign0(x: f64) -> f64 {
 // The scene.
 
 /// The cloud, `n` points (`CLOUD` or `BIG`: every part scaled), in the
-/// robot's base frame as it was at the stamp.
-fn cloud(n: usize) -> Vec<Point> {
+/// robot's base frame as it was at the stamp, the room's front wall at
+/// `x = front` (`ROOM`: 5 m; `WALL`: 1 m, the box left out).
+fn cloud(n: usize, front: f64) -> Vec<Point> {
     let scale = n / CLOUD;
     let mut rng = Rng::new(0x6a7e);
     let mut points = Vec::with_capacity(n);
     let noise = |rng: &mut Rng| Vector::new(rng.range(-0.01, 0.01), rng.range(-0.01, 0.01));
-    // Walls at ±5 m: 4 × 5,000 points (2 mm apart), 1 cm of noise.
+    // Walls: 4 × 5,000 points (2 mm apart in the 10 m × 10 m room), 1 cm
+    // of noise.
     let per_wall = 5_000 * scale;
-    let spacing = 10.0 / per_wall as f64;
     for k in 0..4 * per_wall {
-        let (wall, s) = (k / per_wall, (k % per_wall) as f64 * spacing - 5.0);
+        let (wall, u) = (k / per_wall, (k % per_wall) as f64 / per_wall as f64);
         let p = match wall {
-            0 => Point::new(5.0, s),
-            1 => Point::new(-5.0, s),
-            2 => Point::new(s, 5.0),
-            _ => Point::new(s, -5.0),
+            0 => Point::new(front, u * 10.0 - 5.0),
+            1 => Point::new(-5.0, u * 10.0 - 5.0),
+            2 => Point::new(u * (front + 5.0) - 5.0, 5.0),
+            _ => Point::new(u * (front + 5.0) - 5.0, -5.0),
         };
         points.push(p + noise(&mut rng));
     }
@@ -229,8 +242,8 @@ fn cloud(n: usize) -> Vec<Point> {
         }
     }
     // A box ahead, x in [0.9, 1.3], y in [-0.2, 0.2]: 500 points on its
-    // outline, the side facing the robot first.
-    let boxed = 500 * scale;
+    // outline, the side facing the robot first (not behind a near wall).
+    let boxed = if front > 1.3 { 500 * scale } else { 0 };
     for k in 0..boxed {
         let t = k as f64 / boxed as f64 * 1.6;
         let p = if t < 0.4 {
@@ -259,7 +272,10 @@ fn robot_at(t: f64) -> Isometry2<f64> {
     let dt = t - (NOW - 1.0);
     let theta = w * dt;
     let r = v / w;
-    Isometry2::new(Vector2::new(r * theta.sin(), r * (1.0 - theta.cos())), theta)
+    Isometry2::new(
+        Vector2::new(r * theta.sin(), r * (1.0 - theta.cos())),
+        theta,
+    )
 }
 
 /// TF: `odom → base_footprint` every 10 ms over the last second.
@@ -700,6 +716,8 @@ fn nav2_polygon(zone: &ZoneConfig, footprint: &[Point], step: f64) -> Nav2Polygo
 /// One cloud's world: the monitor holding it (ours), nav2's monitor
 /// holding it (the peer), the TF both look up.
 struct World {
+    /// The points, and `_wall` when the front wall is near.
+    name: String,
     monitor: Monitor,
     nav2: Nav2Monitor,
     tf: FrameTree,
@@ -708,8 +726,8 @@ struct World {
 struct Scene {
     gate_config: GateConfig,
     footprint: Shape,
-    /// 24,000 and 240,000 points.
-    worlds: [World; 2],
+    /// 24,000 and 240,000 points in the room; 24,000 facing a wall.
+    worlds: [World; 3],
 }
 
 impl Scene {
@@ -717,7 +735,9 @@ impl Scene {
         let gate = &self.gate_config;
         BaseFrames {
             base: &gate.base_frame,
-            fixed: gate.base_shift_correction.then_some(gate.odom_frame.as_str()),
+            fixed: gate
+                .base_shift_correction
+                .then_some(gate.odom_frame.as_str()),
         }
     }
 
@@ -748,8 +768,8 @@ fn scene() -> Scene {
     let footprint_points = footprint_points();
     let footprint = Shape::polygon(&footprint_points).expect("the footprint");
     let gate_config = config.gate.clone();
-    let world = |n: usize| {
-        let points = cloud(n);
+    let world = |n: usize, front: f64| {
+        let points = cloud(n, front);
         let mut set = PointSet::with_capacity(n);
         for &p in &points {
             assert!(set.push(p));
@@ -777,6 +797,10 @@ fn scene() -> Scene {
             enabled: gate_config.enabled,
         };
         World {
+            name: match front < ROOM {
+                true => format!("{n}_wall"),
+                false => n.to_string(),
+            },
             monitor,
             nav2,
             tf: transforms(&gate_config.base_frame, &gate_config.odom_frame),
@@ -784,7 +808,7 @@ fn scene() -> Scene {
     };
     Scene {
         footprint,
-        worlds: [world(CLOUD), world(BIG)],
+        worlds: [world(CLOUD, ROOM), world(BIG, ROOM), world(CLOUD, WALL)],
         gate_config,
     }
 }
@@ -827,7 +851,7 @@ fn nav2_map(w: &World) -> HashMap<String, Vec<Nav2Point>> {
 /// Checks the answers before anything is timed, and prints them.
 fn check(s: &Scene) {
     for w in &s.worlds {
-        let n = w.nav2.sources[0].points.len();
+        let n = &w.name;
         let mut placed = BasePlacement::default();
         w.monitor.place_base(&w.tf, s.frames(), NOW, &mut placed);
         assert_eq!(w.monitor.base_source_fault(&placed), None);
@@ -881,7 +905,18 @@ fn check(s: &Scene) {
                 zone.time_before_collision,
                 zone.min_points,
             );
-            let nav2_time = w.nav2.polygons[approach].get_collision_time(&map, nav2_velocity(twist));
+            let nav2_time =
+                w.nav2.polygons[approach].get_collision_time(&map, nav2_velocity(twist));
+            // nav2 answers the start of the first step whose end pose holds
+            // `min_points`: the exact time lies within that step.
+            let step = w.nav2.polygons[approach].simulation_time_step;
+            match contact {
+                Some(t) => assert!(
+                    t >= nav2_time && t <= nav2_time + step,
+                    "{name}: {t} against nav2's {nav2_time}"
+                ),
+                None => assert_eq!(nav2_time, -1.0, "{name}"),
+            }
             let mut alone = s.gate(Some(approach));
             let out = ours_cycle(s, w, &mut alone, &mut placed, command(twist));
             let mut nav2_action = Nav2Action {
@@ -933,9 +968,9 @@ fn zone_names(s: &Scene) -> Vec<(usize, &'static str)> {
 fn bench_gate(c: &mut Criterion) {
     let s = scene();
     check(&s);
-    let configure = |group: &mut criterion::BenchmarkGroup<'_, _>, samples: usize| {
+    let configure = |group: &mut criterion::BenchmarkGroup<'_, _>| {
         group
-            .sample_size(samples)
+            .sample_size(20)
             .warm_up_time(Duration::from_millis(300))
             .measurement_time(Duration::from_secs(2))
             .sampling_mode(SamplingMode::Flat);
@@ -944,15 +979,21 @@ fn bench_gate(c: &mut Criterion) {
 
     for (name, twist) in [("gate_turn", TURN), ("gate_rotation", ROTATION)] {
         let mut group = c.benchmark_group(name);
-        configure(&mut group, 20);
+        configure(&mut group);
         for w in &s.worlds {
-            let n = w.nav2.sources[0].points.len();
+            let n = &w.name;
             let mut gate = s.gate(None);
             group.bench_function(BenchmarkId::new("ours", n), |b| {
                 b.iter(|| black_box(ours_cycle(&s, w, &mut gate, &mut placed, command(twist))))
             });
             group.bench_function(BenchmarkId::new("nav2", n), |b| {
-                b.iter(|| black_box(w.nav2.process(&w.tf, black_box(nav2_velocity(twist)), NOW).req_vel))
+                b.iter(|| {
+                    black_box(
+                        w.nav2
+                            .process(&w.tf, black_box(nav2_velocity(twist)), NOW)
+                            .req_vel,
+                    )
+                })
             });
         }
         group.finish();
@@ -964,7 +1005,7 @@ fn bench_gate(c: &mut Criterion) {
     let map = nav2_map(w);
     for (name, twist) in [("gate_zones_turn", TURN), ("gate_zones_rotation", ROTATION)] {
         let mut group = c.benchmark_group(name);
-        configure(&mut group, 20);
+        configure(&mut group);
         for (i, zone) in zone_names(&s) {
             let mut gate = s.gate(Some(i));
             let checks = MonitorChecks {
@@ -983,7 +1024,8 @@ fn bench_gate(c: &mut Criterion) {
                         req_vel: velocity,
                         polygon_name: "",
                     };
-                    w.nav2.zones(&map, black_box(velocity), &mut action, polygons);
+                    w.nav2
+                        .zones(&map, black_box(velocity), &mut action, polygons);
                     black_box(action.req_vel)
                 })
             });
@@ -995,17 +1037,20 @@ fn bench_gate(c: &mut Criterion) {
 /// `GATE_REPEAT=<case>`: that case only, `GATE_REPS` times (default 100),
 /// for instruction counts. Cases: `ours_turn`, `nav2_turn`,
 /// `ours_rotation`, `nav2_rotation` (24,000 points), the same with
-/// `_big` (240,000 points), and `setup` (none: the cost of building the
-/// scene).
+/// `_big` (240,000 points) or `_wall` (24,000 points, a wall 1 m ahead),
+/// and `setup` (none: the cost of building the scene).
 fn repeat(which: &str) {
     let reps: usize = std::env::var("GATE_REPS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(100);
     let s = scene();
-    let (case, w) = match which.strip_suffix("_big") {
-        Some(case) => (case, &s.worlds[1]),
-        None => (which, &s.worlds[0]),
+    let (case, w) = if let Some(case) = which.strip_suffix("_big") {
+        (case, &s.worlds[1])
+    } else if let Some(case) = which.strip_suffix("_wall") {
+        (case, &s.worlds[2])
+    } else {
+        (which, &s.worlds[0])
     };
     let mut gate = s.gate(None);
     let mut placed = BasePlacement::default();
@@ -1015,7 +1060,12 @@ fn repeat(which: &str) {
             "setup" => 0.0,
             "ours_turn" => ours_cycle(&s, w, &mut gate, &mut placed, command(TURN)).ratio,
             "ours_rotation" => ours_cycle(&s, w, &mut gate, &mut placed, command(ROTATION)).ratio,
-            "nav2_turn" => w.nav2.process(&w.tf, black_box(nav2_velocity(TURN)), NOW).req_vel.x,
+            "nav2_turn" => {
+                w.nav2
+                    .process(&w.tf, black_box(nav2_velocity(TURN)), NOW)
+                    .req_vel
+                    .x
+            }
             "nav2_rotation" => {
                 w.nav2
                     .process(&w.tf, black_box(nav2_velocity(ROTATION)), NOW)
