@@ -1,0 +1,1094 @@
+//! One velocity-gate cycle (`gate::Gate` on the monitor's sources) against
+//! a faithful port of nav2 collision monitor's cycle, in the same run, on
+//! the same inputs.
+//!
+//! ```bash
+//! cargo bench --no-default-features --bench gate -- --noplot
+//! # One case in a loop (for callgrind; no criterion; `setup` for the
+//! # scene alone, to subtract):
+//! GATE_REPEAT=ours_turn GATE_REPS=20 \
+//!     valgrind --tool=callgrind target/release/deps/gate-<hash>
+//! ```
+//!
+//! The configuration is `config/collision_monitor.yaml` read through the
+//! node's parameter table (`config::NodeConfig::start_up`): `PolygonStop`
+//! (stop, `[0, 0.3] × [-0.3, 0.3]`, 4 points), `PolygonSlow` (slowdown to
+//! 0.3, `[-0.4, 0.4]²`, 4 points) and `FootprintApproach` (approach, the
+//! robot's footprint, `time_before_collision` 2 s, 6 points, nav2's
+//! `simulation_time_step` 0.1 s), with its one source swapped for a point
+//! cloud (`pointcloud`, upstream's other source). The robot's footprint is
+//! what nav2's default robot publishes on `published_footprint`: the
+//! 16-gon of `robot_radius` 0.22 (`makeFootprintFromRadius`) padded by
+//! `footprint_padding` 0.01 (`padFootprint`), in float32 (`Point32`);
+//! ours gets it by `Gate::set_zone_shape`.
+//!
+//! The scene, 24,000 points (and ×10: 240,000) in the robot's base frame
+//! at the cloud's stamp, 50 ms before now (the robot has moved since
+//! along the first command; `base_shift_correction` carries the points to
+//! now through `odom`): a 10 m × 10 m room's walls, a shelf, a table whose
+//! two near legs stand beside the robot inside `PolygonSlow` (500
+//! points there, none in `PolygonStop`), a box 0.9 m ahead, a person
+//! (`24000_wall`: the same room with its front wall 1 m ahead instead of
+//! 5 m, and no box). Both sides take the slowdown (ratio 0.3); the
+//! approach zone sees the box (the wall) ahead when driving on (`turn`:
+//! 0.5 m/s at 0.2 rad/s) and nothing when turning in place (`rotation`:
+//! 0.5 rad/s, where nav2 steps through its whole horizon). nav2's
+//! `updatePolygon` (the footprint fetched from its subscriber each cycle)
+//! is left out, as ours gets its shape outside the cycle.
+//!
+//! Groups:
+//! * `gate_turn`, `gate_rotation`: one cycle. `ours`:
+//!   `Monitor::place_base` + `Gate::on_command` (everything a cycle does
+//!   once the points are in the monitor). `nav2`: `CollisionMonitor::process`
+//!   without its messages: each source's `getData` (the stamp check, the
+//!   transform to the base frame now, looked up in the same `FrameTree`
+//!   ours uses, and the points moved into the base frame one by one into
+//!   a new vector), then every zone in order (`processStopSlowdownLimit`:
+//!   `getPointsInside` over every point; `processApproach`:
+//!   `getCollisionTime`).
+//! * `gate_zones_turn`, `gate_zones_rotation`: each zone alone, the
+//!   points already placed: ours `on_command` on a gate of that zone only
+//!   (`place_base` done once outside), nav2 its `process*` on the points
+//!   already in the base frame.
+//!
+//! Results, ratios and instruction counts: BENCHMARKS.md, "Velocity gate".
+
+use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode};
+use nalgebra::{Isometry2, Vector2};
+use sat_collision::broadphase::PointSet;
+use sat_collision::config::{NodeConfig, Value};
+use sat_collision::frames::FrameTree;
+use sat_collision::gate::{
+    Action, Command, Gate, GateConfig, MonitorChecks, Output, ZoneConfig, ZoneShape,
+};
+use sat_collision::geometry::{Point, Shape, Vector};
+use sat_collision::monitor::{BaseFrames, BasePlacement, Monitor, Transforms};
+use sat_collision_testkit::SplitMix64 as Rng;
+use std::collections::HashMap;
+use std::f64::consts::TAU;
+use std::hint::black_box;
+use std::time::Duration;
+
+/// The cloud's size, and the scaling case's.
+const CLOUD: usize = 24_000;
+const BIG: usize = 240_000;
+/// Where the room's front wall is: 5 m ahead, or 1 m (`wall`).
+const ROOM: f64 = 5.0;
+const WALL: f64 = 1.0;
+/// Now, and the cloud's stamp (50 ms earlier).
+const NOW: f64 = 100.0;
+const STAMP: f64 = 99.95;
+/// nav2's `robot_radius` (nav2_params.yaml) and costmap `footprint_padding`
+/// (a float parameter: 0.01f).
+const ROBOT_RADIUS: f64 = 0.22;
+const FOOTPRINT_PADDING: f32 = 0.01;
+/// The two commands: (x, y, w).
+const TURN: (f64, f64, f64) = (0.5, 0.0, 0.2);
+const ROTATION: (f64, f64, f64) = (0.0, 0.0, 0.5);
+/// The cloud's source, as upstream names its point cloud source.
+const SOURCE: &str = "pointcloud";
+
+// ---------------------------------------------------------------------------
+// The configuration: config/collision_monitor.yaml as rcl reads it.
+
+/// A YAML value as rcl's parameter parser types it.
+fn rcl_value(value: &serde_yaml::Value) -> Value {
+    use serde_yaml::Value as Yaml;
+    match value {
+        Yaml::Bool(b) => Value::Bool(*b),
+        Yaml::Number(n) => match n.as_i64() {
+            Some(i) => Value::Integer(i),
+            None => Value::Double(n.as_f64().expect("a number")),
+        },
+        Yaml::String(s) => Value::String(s.clone()),
+        Yaml::Sequence(items) if items.is_empty() => Value::NotSet,
+        Yaml::Sequence(items) => {
+            let strings: Option<Vec<String>> = items
+                .iter()
+                .map(|i| i.as_str().map(str::to_owned))
+                .collect();
+            strings.map_or(Value::Other("array"), Value::StringArray)
+        }
+        _ => Value::Other("other"),
+    }
+}
+
+/// `prefix` and the keys under it joined with `.`, in the file's order.
+fn flatten(prefix: &str, value: &serde_yaml::Value, out: &mut Vec<(String, Value)>) {
+    match value {
+        serde_yaml::Value::Mapping(map) => {
+            for (key, value) in map {
+                let key = key.as_str().expect("string keys");
+                let name = match prefix {
+                    "" => key.to_owned(),
+                    _ => format!("{prefix}.{key}"),
+                };
+                flatten(&name, value, out);
+            }
+        }
+        other => out.push((prefix.to_owned(), rcl_value(other))),
+    }
+}
+
+/// The node's configuration from `config/collision_monitor.yaml`, its
+/// `scan` source replaced by a point cloud, and nav2's
+/// `simulation_time_step` (which the node reads and ignores).
+fn configuration() -> (NodeConfig, f64) {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/collision_monitor.yaml");
+    let yaml = std::fs::read_to_string(path).expect("config/collision_monitor.yaml");
+    let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).expect("YAML");
+    let mut values = Vec::new();
+    flatten(
+        "",
+        &doc["collision_monitor"]["ros__parameters"],
+        &mut values,
+    );
+    values.retain(|(name, _)| !name.starts_with("scan."));
+    for (name, value) in &mut values {
+        if name == "observation_sources" {
+            *value = Value::StringArray(vec![SOURCE.to_owned()]);
+        }
+    }
+    values.push((format!("{SOURCE}.type"), Value::String("pointcloud".into())));
+    values.push((format!("{SOURCE}.topic"), Value::String("points".into())));
+    let step = values
+        .iter()
+        .find_map(|(name, value)| match (name.as_str(), value) {
+            ("FootprintApproach.simulation_time_step", Value::Double(x)) => Some(*x),
+            _ => None,
+        })
+        .expect("simulation_time_step");
+    let mut config = NodeConfig::default();
+    config.start_up(&values).expect("the configuration starts");
+    (config, step)
+}
+
+/// nav2's default robot's `published_footprint`: a 16-gon of
+/// `robot_radius` (`makeFootprintFromRadius`), padded (`padFootprint`:
+/// each vertex pushed out along x and y by the sign of its coordinate),
+/// carried as float32.
+fn footprint_points() -> Vec<Point> {
+    let padding = f64::from(FOOTPRINT_PADDING);
+    (0..16)
+        .map(|i| {
+            let angle = i as f64 * TAU / 16.0;
+            let (x, y) = (angle.cos() * ROBOT_RADIUS, angle.sin() * ROBOT_RADIUS);
+            let (x, y) = (x + sign0(x) * padding, y + sign0(y) * padding);
+            Point::new(f64::from(x as f32), f64::from(y as f32))
+        })
+        .collect()
+}
+
+/// nav2_costmap_2d's `sign0`.
+fn sign0(x: f64) -> f64 {
+    if x < 0.0 {
+        -1.0
+    } else if x > 0.0 {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The scene.
+
+/// The cloud, `n` points (`CLOUD` or `BIG`: every part scaled), in the
+/// robot's base frame as it was at the stamp, the room's front wall at
+/// `x = front` (`ROOM`: 5 m; `WALL`: 1 m, the box left out).
+fn cloud(n: usize, front: f64) -> Vec<Point> {
+    let scale = n / CLOUD;
+    let mut rng = Rng::new(0x6a7e);
+    let mut points = Vec::with_capacity(n);
+    let noise = |rng: &mut Rng| Vector::new(rng.range(-0.01, 0.01), rng.range(-0.01, 0.01));
+    // Walls: 4 × 5,000 points (2 mm apart in the 10 m × 10 m room), 1 cm
+    // of noise.
+    let per_wall = 5_000 * scale;
+    for k in 0..4 * per_wall {
+        let (wall, u) = (k / per_wall, (k % per_wall) as f64 / per_wall as f64);
+        let p = match wall {
+            0 => Point::new(front, u * 10.0 - 5.0),
+            1 => Point::new(-5.0, u * 10.0 - 5.0),
+            2 => Point::new(u * (front + 5.0) - 5.0, 5.0),
+            _ => Point::new(u * (front + 5.0) - 5.0, -5.0),
+        };
+        points.push(p + noise(&mut rng));
+    }
+    // A shelf along the left wall, x in [-3, 1], y in [4.4, 4.8]: 1,500.
+    let shelf = 1_500 * scale;
+    for k in 0..shelf {
+        let t = k as f64 / shelf as f64 * 8.8;
+        let p = if t < 4.0 {
+            Point::new(-3.0 + t, 4.4)
+        } else if t < 4.4 {
+            Point::new(1.0, 4.4 + (t - 4.0))
+        } else if t < 8.4 {
+            Point::new(1.0 - (t - 4.4), 4.8)
+        } else {
+            Point::new(-3.0, 4.8 - (t - 8.4))
+        };
+        points.push(p + noise(&mut rng));
+    }
+    // A table to the robot's left: four legs (2 cm discs), 250 points each;
+    // the two near ones, at y = 0.35, inside PolygonSlow and clear of
+    // PolygonStop and of the footprint.
+    let leg = 250 * scale;
+    for (cx, cy) in [(-0.3, 0.35), (0.3, 0.35), (-0.3, 1.1), (0.3, 1.1)] {
+        for k in 0..leg {
+            let a = TAU * k as f64 / leg as f64;
+            points
+                .push(Point::new(cx + 0.02 * a.cos(), cy + 0.02 * a.sin()) + noise(&mut rng) * 0.1);
+        }
+    }
+    // A box ahead, x in [0.9, 1.3], y in [-0.2, 0.2]: 500 points on its
+    // outline, the side facing the robot first (not behind a near wall).
+    let boxed = if front > 1.3 { 500 * scale } else { 0 };
+    for k in 0..boxed {
+        let t = k as f64 / boxed as f64 * 1.6;
+        let p = if t < 0.4 {
+            Point::new(0.9, -0.2 + t)
+        } else if t < 0.8 {
+            Point::new(0.9 + (t - 0.4), 0.2)
+        } else if t < 1.2 {
+            Point::new(1.3, 0.2 - (t - 0.8))
+        } else {
+            Point::new(1.3 - (t - 1.2), -0.2)
+        };
+        points.push(p + noise(&mut rng) * 0.1);
+    }
+    // A person to the right, a 0.2 m disc at (0.5, -1.5): the rest.
+    while points.len() < n {
+        let a = rng.range(0.0, TAU);
+        points.push(Point::new(0.5 + 0.2 * a.cos(), -1.5 + 0.2 * a.sin()) + noise(&mut rng) * 0.2);
+    }
+    points
+}
+
+/// The robot's pose in `odom` at `t`: driving the first command (`TURN`)
+/// from the origin at `NOW - 1`.
+fn robot_at(t: f64) -> Isometry2<f64> {
+    let (v, _, w) = TURN;
+    let dt = t - (NOW - 1.0);
+    let theta = w * dt;
+    let r = v / w;
+    Isometry2::new(
+        Vector2::new(r * theta.sin(), r * (1.0 - theta.cos())),
+        theta,
+    )
+}
+
+/// TF: `odom → base_footprint` every 10 ms over the last second.
+fn transforms(base: &str, odom: &str) -> FrameTree {
+    let mut tf = FrameTree::new();
+    for k in 0..=100 {
+        let t = NOW - 1.0 + k as f64 * 0.01;
+        tf.insert(odom, base, t, Ok(robot_at(t)), false, t)
+            .expect("a transform");
+    }
+    tf
+}
+
+// ---------------------------------------------------------------------------
+// The peer: nav2 collision monitor's cycle, ported line by line
+// (collision_monitor_node.cpp `process`, `processStopSlowdownLimit`,
+// `processApproach`; polygon.cpp; kinematics.cpp; pointcloud.cpp
+// `getData`; source.cpp `sourceValid`, `getTransform`). Its types: plain
+// structs of doubles, the points in vectors, the sources' points in a map
+// by name, made anew each cycle.
+
+/// nav2's `Point`.
+#[derive(Clone, Copy, Debug)]
+struct Nav2Point {
+    x: f64,
+    y: f64,
+}
+
+/// nav2's `Pose`.
+#[derive(Clone, Copy)]
+struct Nav2Pose {
+    x: f64,
+    y: f64,
+    theta: f64,
+}
+
+/// nav2's `Velocity`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Nav2Velocity {
+    x: f64,
+    y: f64,
+    tw: f64,
+}
+
+impl Nav2Velocity {
+    /// `operator<`: by the sum of squares, rotations included.
+    fn less(&self, second: &Nav2Velocity) -> bool {
+        let first_vel = self.x * self.x + self.y * self.y + self.tw * self.tw;
+        let second_vel = second.x * second.x + second.y * second.y + second.tw * second.tw;
+        first_vel < second_vel
+    }
+
+    /// `operator*`.
+    fn times(&self, mul: f64) -> Nav2Velocity {
+        Nav2Velocity {
+            x: self.x * mul,
+            y: self.y * mul,
+            tw: self.tw * mul,
+        }
+    }
+}
+
+/// nav2's `Action`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Nav2Action<'a> {
+    action_type: Action,
+    req_vel: Nav2Velocity,
+    polygon_name: &'a str,
+}
+
+/// nav2's `Polygon` (the parts the cycle reads).
+struct Nav2Polygon {
+    name: String,
+    action_type: Action,
+    poly: Vec<Nav2Point>,
+    min_points: i32,
+    slowdown_ratio: f64,
+    linear_limit: f64,
+    angular_limit: f64,
+    time_before_collision: f64,
+    simulation_time_step: f64,
+    sources_names: Vec<String>,
+    enabled: bool,
+}
+
+impl Nav2Polygon {
+    /// `isShapeSet`.
+    fn is_shape_set(&self) -> bool {
+        !self.poly.is_empty()
+    }
+
+    /// `isPointInside`: ray crossings (Shimrat 1962), a ray to +x.
+    #[inline]
+    fn is_point_inside(&self, point: &Nav2Point) -> bool {
+        let poly = &self.poly;
+        let poly_size = poly.len();
+        let mut res = false;
+        let mut i = poly_size - 1;
+        for j in 0..poly_size {
+            if (point.y <= poly[i].y) == (point.y > poly[j].y) {
+                let x_inter = poly[i].x
+                    + (point.y - poly[i].y) * (poly[j].x - poly[i].x) / (poly[j].y - poly[i].y);
+                if x_inter > point.x {
+                    res = !res;
+                }
+            }
+            i = j;
+        }
+        res
+    }
+
+    /// `getPointsInside(points)`.
+    fn get_points_inside(&self, points: &[Nav2Point]) -> i32 {
+        let mut num = 0;
+        for point in points {
+            if self.is_point_inside(point) {
+                num += 1;
+            }
+        }
+        num
+    }
+
+    /// `getPointsInside(sources_collision_points_map)`.
+    fn get_points_inside_map(&self, map: &HashMap<String, Vec<Nav2Point>>) -> i32 {
+        let mut num = 0;
+        for source_name in &self.sources_names {
+            if let Some(points) = map.get(source_name) {
+                num += self.get_points_inside(points);
+            }
+        }
+        num
+    }
+
+    /// `getCollisionTime`: -1 when nothing is hit.
+    fn get_collision_time(
+        &self,
+        map: &HashMap<String, Vec<Nav2Point>>,
+        velocity: Nav2Velocity,
+    ) -> f64 {
+        let mut pose = Nav2Pose {
+            x: 0.0,
+            y: 0.0,
+            theta: 0.0,
+        };
+        let mut vel = velocity;
+        let mut collision_points: Vec<Nav2Point> = Vec::new();
+        for source_name in &self.sources_names {
+            if let Some(points) = map.get(source_name) {
+                collision_points.extend_from_slice(points);
+            }
+        }
+        let mut points_transformed: Vec<Nav2Point>;
+        if self.get_points_inside(&collision_points) >= self.min_points {
+            return 0.0;
+        }
+        let mut time = 0.0;
+        while time <= self.time_before_collision {
+            nav2_project_state(self.simulation_time_step, &mut pose, &mut vel);
+            points_transformed = collision_points.clone();
+            nav2_transform_points(&pose, &mut points_transformed);
+            if self.get_points_inside(&points_transformed) >= self.min_points {
+                return time;
+            }
+            time += self.simulation_time_step;
+        }
+        -1.0
+    }
+}
+
+/// `transformPoints`: `p' = Rᵀ (p − pose)`.
+fn nav2_transform_points(pose: &Nav2Pose, points: &mut [Nav2Point]) {
+    let cos_theta = pose.theta.cos();
+    let sin_theta = pose.theta.sin();
+    for point in points.iter_mut() {
+        let mul_x = point.x - pose.x;
+        let mul_y = point.y - pose.y;
+        point.x = mul_x * cos_theta + mul_y * sin_theta;
+        point.y = -mul_x * sin_theta + mul_y * cos_theta;
+    }
+}
+
+/// `projectState`.
+fn nav2_project_state(dt: f64, pose: &mut Nav2Pose, velocity: &mut Nav2Velocity) {
+    let theta = velocity.tw * dt;
+    let cos_theta = theta.cos();
+    let sin_theta = theta.sin();
+    pose.x += velocity.x * dt;
+    pose.y += velocity.y * dt;
+    pose.theta += theta;
+    let velocity_upd_x = velocity.x * cos_theta - velocity.y * sin_theta;
+    let velocity_upd_y = velocity.x * sin_theta + velocity.y * cos_theta;
+    velocity.x = velocity_upd_x;
+    velocity.y = velocity_upd_y;
+}
+
+/// nav2's `PointCloud` source (what `getData` reads): the latest message's
+/// points in its frame, its stamp.
+struct Nav2Source {
+    name: String,
+    frame: String,
+    stamp: f64,
+    points: Vec<Nav2Point>,
+    source_timeout: f64,
+    enabled: bool,
+}
+
+/// nav2's `CollisionMonitor` (what `process` reads).
+struct Nav2Monitor {
+    sources: Vec<Nav2Source>,
+    polygons: Vec<Nav2Polygon>,
+    base_frame_id: String,
+    global_frame_id: String,
+    transform_tolerance: f64,
+    enabled: bool,
+}
+
+impl Nav2Source {
+    /// `sourceValid`.
+    fn source_valid(&self, curr_time: f64) -> bool {
+        let dt = curr_time - self.stamp;
+        !(self.source_timeout != 0.0 && dt > self.source_timeout)
+    }
+
+    /// `PointCloud::getData` (planar: the transform's 2-D part applied to
+    /// each point; the height filter and range check left out, as they
+    /// are left out of ours, done when the cloud was decoded).
+    fn get_data(
+        &self,
+        monitor: &Nav2Monitor,
+        tf: &FrameTree,
+        curr_time: f64,
+        data: &mut Vec<Nav2Point>,
+    ) -> bool {
+        if !self.source_valid(curr_time) {
+            return false;
+        }
+        // `getTransform` with `base_shift_correction`: tf2's
+        // lookupTransform(base, curr_time, frame, stamp, global frame).
+        let tolerance = monitor.transform_tolerance;
+        let Ok(base_in_global) = Transforms::lookup(
+            tf,
+            &monitor.base_frame_id,
+            &monitor.global_frame_id,
+            0.0,
+            curr_time,
+            tolerance,
+        ) else {
+            return false;
+        };
+        let Ok(global_in_source) = Transforms::lookup(
+            tf,
+            &monitor.global_frame_id,
+            &self.frame,
+            self.stamp,
+            curr_time,
+            tolerance,
+        ) else {
+            return false;
+        };
+        let tf_transform = base_in_global * global_in_source;
+        let (c, s) = (
+            tf_transform.rotation.cos_angle(),
+            tf_transform.rotation.sin_angle(),
+        );
+        let (tx, ty) = (tf_transform.translation.x, tf_transform.translation.y);
+        for p in &self.points {
+            data.push(Nav2Point {
+                x: c * p.x - s * p.y + tx,
+                y: s * p.x + c * p.y + ty,
+            });
+        }
+        true
+    }
+}
+
+impl Nav2Monitor {
+    /// `process`, without the messages: the action it publishes.
+    fn process(&self, tf: &FrameTree, cmd_vel_in: Nav2Velocity, curr_time: f64) -> Nav2Action<'_> {
+        let mut map: HashMap<String, Vec<Nav2Point>> = HashMap::new();
+        let mut robot_action = Nav2Action {
+            action_type: Action::DoNothing,
+            req_vel: cmd_vel_in,
+            polygon_name: "",
+        };
+        for source in &self.sources {
+            let data = map.entry(source.name.clone()).or_default();
+            if source.enabled
+                && !source.get_data(self, tf, curr_time, data)
+                && source.source_timeout != 0.0
+            {
+                robot_action = Nav2Action {
+                    action_type: Action::Stop,
+                    req_vel: Nav2Velocity {
+                        x: 0.0,
+                        y: 0.0,
+                        tw: 0.0,
+                    },
+                    polygon_name: "invalid source",
+                };
+                break;
+            }
+        }
+        self.zones(&map, cmd_vel_in, &mut robot_action, &self.polygons);
+        robot_action
+    }
+
+    /// `process`'s loop over the polygons.
+    fn zones<'a>(
+        &self,
+        map: &HashMap<String, Vec<Nav2Point>>,
+        cmd_vel_in: Nav2Velocity,
+        robot_action: &mut Nav2Action<'a>,
+        polygons: &'a [Nav2Polygon],
+    ) {
+        for polygon in polygons {
+            if !polygon.enabled || !self.enabled {
+                continue;
+            }
+            if robot_action.action_type == Action::Stop {
+                break;
+            }
+            match polygon.action_type {
+                Action::Stop | Action::Slowdown | Action::Limit => {
+                    process_stop_slowdown_limit(polygon, map, cmd_vel_in, robot_action);
+                }
+                Action::Approach => {
+                    process_approach(polygon, map, cmd_vel_in, robot_action);
+                }
+                Action::DoNothing => {}
+            }
+        }
+    }
+}
+
+/// `processStopSlowdownLimit`.
+fn process_stop_slowdown_limit<'a>(
+    polygon: &'a Nav2Polygon,
+    map: &HashMap<String, Vec<Nav2Point>>,
+    velocity: Nav2Velocity,
+    robot_action: &mut Nav2Action<'a>,
+) -> bool {
+    if !polygon.is_shape_set() {
+        return false;
+    }
+    if polygon.get_points_inside_map(map) >= polygon.min_points {
+        let safe_vel = match polygon.action_type {
+            Action::Stop => {
+                *robot_action = Nav2Action {
+                    action_type: Action::Stop,
+                    req_vel: velocity.times(0.0),
+                    polygon_name: &polygon.name,
+                };
+                return true;
+            }
+            Action::Slowdown => velocity.times(polygon.slowdown_ratio),
+            _ => {
+                let linear_vel = velocity.x.hypot(velocity.y);
+                let mut ratio: f64 = 1.0;
+                if linear_vel != 0.0 {
+                    ratio = ratio.min(polygon.linear_limit / linear_vel);
+                }
+                if velocity.tw != 0.0 {
+                    ratio = ratio.min(polygon.angular_limit / velocity.tw.abs());
+                }
+                velocity.times(ratio.clamp(0.0, 1.0))
+            }
+        };
+        if safe_vel.less(&robot_action.req_vel) {
+            *robot_action = Nav2Action {
+                action_type: polygon.action_type,
+                req_vel: safe_vel,
+                polygon_name: &polygon.name,
+            };
+            return true;
+        }
+    }
+    false
+}
+
+/// `processApproach`.
+fn process_approach<'a>(
+    polygon: &'a Nav2Polygon,
+    map: &HashMap<String, Vec<Nav2Point>>,
+    velocity: Nav2Velocity,
+    robot_action: &mut Nav2Action<'a>,
+) -> bool {
+    if !polygon.is_shape_set() {
+        return false;
+    }
+    let collision_time = polygon.get_collision_time(map, velocity);
+    if collision_time >= 0.0 {
+        let change_ratio = collision_time / polygon.time_before_collision;
+        let safe_vel = velocity.times(change_ratio);
+        if safe_vel.less(&robot_action.req_vel) {
+            *robot_action = Nav2Action {
+                action_type: Action::Approach,
+                req_vel: safe_vel,
+                polygon_name: &polygon.name,
+            };
+            return true;
+        }
+    }
+    false
+}
+
+fn nav2_points(points: &[Point]) -> Vec<Nav2Point> {
+    points
+        .iter()
+        .map(|p| Nav2Point { x: p.x, y: p.y })
+        .collect()
+}
+
+/// nav2's polygon for a zone of the configuration (a dynamic zone gets the
+/// footprint, as `updatePolygon` gets it from `footprint_topic`).
+fn nav2_polygon(zone: &ZoneConfig, footprint: &[Point], step: f64) -> Nav2Polygon {
+    let points = match &zone.shape {
+        ZoneShape::Polygon(points) => points.as_slice(),
+        ZoneShape::Dynamic { circle: false } => footprint,
+        other => panic!("the bench has no {other:?}"),
+    };
+    Nav2Polygon {
+        name: zone.name.clone(),
+        action_type: zone.action,
+        poly: nav2_points(points),
+        min_points: i32::try_from(zone.min_points).expect("min_points"),
+        slowdown_ratio: zone.slowdown_ratio,
+        linear_limit: zone.linear_limit,
+        angular_limit: zone.angular_limit,
+        time_before_collision: zone.time_before_collision,
+        simulation_time_step: step,
+        sources_names: vec![SOURCE.to_owned()],
+        enabled: zone.enabled,
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// One cloud's world: the monitor holding it (ours), nav2's monitor
+/// holding it (the peer), the TF both look up.
+struct World {
+    /// The points, and `_wall` when the front wall is near.
+    name: String,
+    monitor: Monitor,
+    nav2: Nav2Monitor,
+    tf: FrameTree,
+}
+
+struct Scene {
+    gate_config: GateConfig,
+    footprint: Shape,
+    /// 24,000 and 240,000 points in the room; 24,000 facing a wall.
+    worlds: [World; 3],
+}
+
+impl Scene {
+    fn frames(&self) -> BaseFrames<'_> {
+        let gate = &self.gate_config;
+        BaseFrames {
+            base: &gate.base_frame,
+            fixed: gate
+                .base_shift_correction
+                .then_some(gate.odom_frame.as_str()),
+        }
+    }
+
+    /// Our gate of the configuration's zones (`only`: that zone alone),
+    /// the approach zone's shape set to the footprint.
+    fn gate(&self, only: Option<usize>) -> Gate {
+        let mut config = self.gate_config.clone();
+        if let Some(i) = only {
+            config.zones = vec![config.zones[i].clone()];
+        }
+        let dynamic: Vec<usize> = config
+            .zones
+            .iter()
+            .enumerate()
+            .filter(|(_, z)| matches!(z.shape, ZoneShape::Dynamic { .. }))
+            .map(|(i, _)| i)
+            .collect();
+        let mut gate = Gate::new(config).expect("the zones");
+        for i in dynamic {
+            assert!(gate.set_zone_shape(i, self.footprint.clone()));
+        }
+        gate
+    }
+}
+
+fn scene() -> Scene {
+    let (config, step) = configuration();
+    let footprint_points = footprint_points();
+    let footprint = Shape::polygon(&footprint_points).expect("the footprint");
+    let gate_config = config.gate.clone();
+    let world = |n: usize, front: f64| {
+        let points = cloud(n, front);
+        let mut set = PointSet::with_capacity(n);
+        for &p in &points {
+            assert!(set.push(p));
+        }
+        let mut monitor = Monitor::new(config.monitor.clone());
+        assert!(monitor.set_source_points(SOURCE, &gate_config.base_frame, STAMP, set, NOW));
+        let source = config.source(SOURCE).expect("the source");
+        let nav2 = Nav2Monitor {
+            sources: vec![Nav2Source {
+                name: SOURCE.to_owned(),
+                frame: gate_config.base_frame.clone(),
+                stamp: STAMP,
+                points: nav2_points(&points),
+                source_timeout: source.spec().timeout,
+                enabled: true,
+            }],
+            polygons: gate_config
+                .zones
+                .iter()
+                .map(|z| nav2_polygon(z, &footprint_points, step))
+                .collect(),
+            base_frame_id: gate_config.base_frame.clone(),
+            global_frame_id: gate_config.odom_frame.clone(),
+            transform_tolerance: config.monitor.transform_tolerance,
+            enabled: gate_config.enabled,
+        };
+        World {
+            name: match front < ROOM {
+                true => format!("{n}_wall"),
+                false => n.to_string(),
+            },
+            monitor,
+            nav2,
+            tf: transforms(&gate_config.base_frame, &gate_config.odom_frame),
+        }
+    };
+    Scene {
+        footprint,
+        worlds: [world(CLOUD, ROOM), world(BIG, ROOM), world(CLOUD, WALL)],
+        gate_config,
+    }
+}
+
+fn command((x, y, w): (f64, f64, f64)) -> Command {
+    Command::new(x, y, w)
+}
+
+fn nav2_velocity((x, y, tw): (f64, f64, f64)) -> Nav2Velocity {
+    Nav2Velocity { x, y, tw }
+}
+
+/// Ours: one cycle.
+fn ours_cycle(
+    s: &Scene,
+    w: &World,
+    gate: &mut Gate,
+    placed: &mut BasePlacement,
+    command: Command,
+) -> Output {
+    w.monitor.place_base(&w.tf, s.frames(), NOW, placed);
+    let checks = MonitorChecks {
+        monitor: &w.monitor,
+        placed,
+    };
+    gate.on_command(&checks, command, NOW)
+}
+
+/// nav2's points in the base frame now, by source (what `process` builds
+/// before its zones), for the zones alone.
+fn nav2_map(w: &World) -> HashMap<String, Vec<Nav2Point>> {
+    let mut map = HashMap::new();
+    for source in &w.nav2.sources {
+        let data = map.entry(source.name.clone()).or_default();
+        assert!(source.get_data(&w.nav2, &w.tf, NOW, data));
+    }
+    map
+}
+
+/// Checks the answers before anything is timed, and prints them.
+fn check(s: &Scene) {
+    for w in &s.worlds {
+        let n = &w.name;
+        let mut placed = BasePlacement::default();
+        w.monitor.place_base(&w.tf, s.frames(), NOW, &mut placed);
+        assert_eq!(w.monitor.base_source_fault(&placed), None);
+        let map = nav2_map(w);
+        // Each zone's points inside: ours counted to the end, nav2's.
+        for (zone, polygon) in s.gate_config.zones.iter().zip(&w.nav2.polygons) {
+            let shape = match &zone.shape {
+                ZoneShape::Polygon(points) => Shape::polygon(points).expect("a zone"),
+                _ => s.footprint.clone(),
+            };
+            let ours = w
+                .monitor
+                .region_points_inside(&placed, &shape, &zone.sources, usize::MAX);
+            let theirs = polygon.get_points_inside_map(&map);
+            assert_eq!(ours as i64, i64::from(theirs), "{}", zone.name);
+            eprintln!("{n} points: {} holds {ours} (nav2: {theirs})", zone.name);
+        }
+        for (name, twist) in [("turn", TURN), ("rotation", ROTATION)] {
+            let mut gate = s.gate(None);
+            let ours = ours_cycle(s, w, &mut gate, &mut placed, command(twist));
+            let theirs = w.nav2.process(&w.tf, nav2_velocity(twist), NOW);
+            assert_eq!(ours.state.action, theirs.action_type, "{name}");
+            assert_eq!(
+                gate.state_name(&ours.state),
+                theirs.polygon_name,
+                "{name}: the deciding zone"
+            );
+            let published = ours.publish.expect("a command");
+            let wanted = theirs.req_vel;
+            assert!(
+                (published.x - wanted.x).abs() <= 1e-12
+                    && (published.y - wanted.y).abs() <= 1e-12
+                    && (published.w - wanted.tw).abs() <= 1e-12,
+                "{name}: {published:?} against {wanted:?}"
+            );
+            // The approach zone alone: its contact time and ratio.
+            let approach = s
+                .gate_config
+                .zones
+                .iter()
+                .position(|z| z.action == Action::Approach)
+                .expect("an approach zone");
+            let zone = &s.gate_config.zones[approach];
+            let (v, _, omega) = twist;
+            let contact = w.monitor.region_contact(
+                &placed,
+                &s.footprint,
+                &zone.sources,
+                Vector::new(v, 0.0),
+                omega,
+                zone.time_before_collision,
+                zone.min_points,
+            );
+            let nav2_time =
+                w.nav2.polygons[approach].get_collision_time(&map, nav2_velocity(twist));
+            // nav2 answers the start of the first step whose end pose holds
+            // `min_points`: the exact time lies within that step.
+            let step = w.nav2.polygons[approach].simulation_time_step;
+            match contact {
+                Some(t) => assert!(
+                    t >= nav2_time && t <= nav2_time + step,
+                    "{name}: {t} against nav2's {nav2_time}"
+                ),
+                None => assert_eq!(nav2_time, -1.0, "{name}"),
+            }
+            let mut alone = s.gate(Some(approach));
+            let out = ours_cycle(s, w, &mut alone, &mut placed, command(twist));
+            let mut nav2_action = Nav2Action {
+                action_type: Action::DoNothing,
+                req_vel: nav2_velocity(twist),
+                polygon_name: "",
+            };
+            process_approach(
+                &w.nav2.polygons[approach],
+                &map,
+                nav2_velocity(twist),
+                &mut nav2_action,
+            );
+            eprintln!(
+                "{n} points, {name}: both {} by {} to {:?}; approach alone: ours contact {:?} s, \
+                 ratio {:.4} ({}), nav2 {nav2_time:.1} s, ratio {:.4} ({})",
+                ours.state.action.as_str(),
+                theirs.polygon_name,
+                wanted,
+                contact,
+                out.ratio,
+                out.state.action.as_str(),
+                nav2_action.req_vel.x.hypot(nav2_action.req_vel.tw) / v.hypot(omega),
+                nav2_action.action_type.as_str(),
+            );
+        }
+    }
+}
+
+/// The zones' indices: stop, slowdown, approach.
+fn zone_names(s: &Scene) -> Vec<(usize, &'static str)> {
+    s.gate_config
+        .zones
+        .iter()
+        .enumerate()
+        .map(|(i, z)| {
+            let name = match z.action {
+                Action::Stop => "stop",
+                Action::Slowdown => "slowdown",
+                Action::Approach => "approach",
+                Action::Limit => "limit",
+                Action::DoNothing => "none",
+            };
+            (i, name)
+        })
+        .collect()
+}
+
+fn bench_gate(c: &mut Criterion) {
+    let s = scene();
+    check(&s);
+    let configure = |group: &mut criterion::BenchmarkGroup<'_, _>| {
+        group
+            .sample_size(20)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(2))
+            .sampling_mode(SamplingMode::Flat);
+    };
+    let mut placed = BasePlacement::default();
+
+    for (name, twist) in [("gate_turn", TURN), ("gate_rotation", ROTATION)] {
+        let mut group = c.benchmark_group(name);
+        configure(&mut group);
+        for w in &s.worlds {
+            let n = &w.name;
+            let mut gate = s.gate(None);
+            group.bench_function(BenchmarkId::new("ours", n), |b| {
+                b.iter(|| black_box(ours_cycle(&s, w, &mut gate, &mut placed, command(twist))))
+            });
+            group.bench_function(BenchmarkId::new("nav2", n), |b| {
+                b.iter(|| {
+                    black_box(
+                        w.nav2
+                            .process(&w.tf, black_box(nav2_velocity(twist)), NOW)
+                            .req_vel,
+                    )
+                })
+            });
+        }
+        group.finish();
+    }
+
+    // Each zone alone, on the points already placed.
+    let w = &s.worlds[0];
+    w.monitor.place_base(&w.tf, s.frames(), NOW, &mut placed);
+    let map = nav2_map(w);
+    for (name, twist) in [("gate_zones_turn", TURN), ("gate_zones_rotation", ROTATION)] {
+        let mut group = c.benchmark_group(name);
+        configure(&mut group);
+        for (i, zone) in zone_names(&s) {
+            let mut gate = s.gate(Some(i));
+            let checks = MonitorChecks {
+                monitor: &w.monitor,
+                placed: &placed,
+            };
+            group.bench_function(BenchmarkId::new("ours", zone), |b| {
+                b.iter(|| black_box(gate.on_command(&checks, command(twist), NOW)))
+            });
+            let polygons = std::slice::from_ref(&w.nav2.polygons[i]);
+            group.bench_function(BenchmarkId::new("nav2", zone), |b| {
+                b.iter(|| {
+                    let velocity = nav2_velocity(twist);
+                    let mut action = Nav2Action {
+                        action_type: Action::DoNothing,
+                        req_vel: velocity,
+                        polygon_name: "",
+                    };
+                    w.nav2
+                        .zones(&map, black_box(velocity), &mut action, polygons);
+                    black_box(action.req_vel)
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+/// `GATE_REPEAT=<case>`: that case only, `GATE_REPS` times (default 100),
+/// for instruction counts. Cases: `ours_turn`, `nav2_turn`,
+/// `ours_rotation`, `nav2_rotation` (24,000 points), the same with
+/// `_big` (240,000 points) or `_wall` (24,000 points, a wall 1 m ahead),
+/// and `setup` (none: the cost of building the scene).
+fn repeat(which: &str) {
+    let reps: usize = std::env::var("GATE_REPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100);
+    let s = scene();
+    let (case, w) = if let Some(case) = which.strip_suffix("_big") {
+        (case, &s.worlds[1])
+    } else if let Some(case) = which.strip_suffix("_wall") {
+        (case, &s.worlds[2])
+    } else {
+        (which, &s.worlds[0])
+    };
+    let mut gate = s.gate(None);
+    let mut placed = BasePlacement::default();
+    let mut sink = 0.0;
+    for _ in 0..reps {
+        sink += match case {
+            "setup" => 0.0,
+            "ours_turn" => ours_cycle(&s, w, &mut gate, &mut placed, command(TURN)).ratio,
+            "ours_rotation" => ours_cycle(&s, w, &mut gate, &mut placed, command(ROTATION)).ratio,
+            "nav2_turn" => {
+                w.nav2
+                    .process(&w.tf, black_box(nav2_velocity(TURN)), NOW)
+                    .req_vel
+                    .x
+            }
+            "nav2_rotation" => {
+                w.nav2
+                    .process(&w.tf, black_box(nav2_velocity(ROTATION)), NOW)
+                    .req_vel
+                    .tw
+            }
+            other => panic!("unknown GATE_REPEAT={other}"),
+        };
+    }
+    eprintln!("{which}: {reps} cycles, sum {sink}");
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().nresamples(2_000).without_plots();
+    targets = bench_gate
+}
+
+fn main() {
+    if let Ok(which) = std::env::var("GATE_REPEAT") {
+        repeat(&which);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
