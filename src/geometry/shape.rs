@@ -80,6 +80,23 @@ impl CompoundPolygon {
         &self.aabb
     }
 
+    /// Overwrites `self` with `source` moved by `pose`, reusing `self`'s
+    /// buffers: no allocation when `self` already holds as many pieces,
+    /// each with as many vertices, and as long an outline (a polygon of
+    /// the same layout, e.g. `source` moved before).
+    pub fn set_transformed(&mut self, source: &CompoundPolygon, pose: &Isometry2<f64>) {
+        self.outline.clear();
+        self.outline.extend(source.outline.iter().map(|p| pose * p));
+        self.aabb = Aabb::from_points(&self.outline).unwrap_or(source.aabb);
+        self.pieces.truncate(source.pieces.len());
+        for (slot, piece) in self.pieces.iter_mut().zip(&source.pieces) {
+            slot.set_transformed(piece, pose);
+        }
+        let have = self.pieces.len();
+        self.pieces
+            .extend(source.pieces[have..].iter().map(|p| p.transformed(pose)));
+    }
+
     /// The polygon moved by `pose` (outline and pieces alike).
     pub fn transformed(&self, pose: &Isometry2<f64>) -> Self {
         let outline: Vec<Point> = self.outline.iter().map(|p| pose * p).collect();
@@ -202,6 +219,39 @@ impl Shape {
                 center: pose * c.center,
                 radius: c.radius,
             }),
+        }
+    }
+
+    /// Overwrites `self` with `source` moved by `pose`
+    /// ([`transformed`](Self::transformed) in place): `self`'s buffers are
+    /// reused when it is of the same kind (see
+    /// [`ConvexPolygon::set_transformed`],
+    /// [`CompoundPolygon::set_transformed`]); no allocation when it has
+    /// `source`'s layout (the same kind, as many vertices and pieces).
+    pub fn set_transformed(&mut self, source: &Shape, pose: &Isometry2<f64>) {
+        match (self, source) {
+            (Shape::Convex(slot), Shape::Convex(p)) => slot.set_transformed(p, pose),
+            (Shape::Compound(slot), Shape::Compound(c)) => slot.set_transformed(c, pose),
+            (slot, source) => *slot = source.transformed(pose),
+        }
+    }
+
+    /// True when [`set_transformed`](Self::set_transformed) from `source`
+    /// into `self` allocates nothing: the same kind, as many vertices
+    /// (each piece, and the outline, for a compound polygon).
+    pub fn same_layout(&self, source: &Shape) -> bool {
+        match (self, source) {
+            (Shape::Convex(a), Shape::Convex(b)) => a.len() == b.len(),
+            (Shape::Compound(a), Shape::Compound(b)) => {
+                a.outline.len() == b.outline.len()
+                    && a.pieces.len() == b.pieces.len()
+                    && a.pieces
+                        .iter()
+                        .zip(&b.pieces)
+                        .all(|(p, q)| p.len() == q.len())
+            }
+            (Shape::Circle(_), Shape::Circle(_)) => true,
+            _ => false,
         }
     }
 

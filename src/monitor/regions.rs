@@ -17,6 +17,7 @@ use crate::broadphase::PointSet;
 use crate::geometry::{self, Motion, Point, Shape, Vector};
 use crate::model::Cause;
 use nalgebra::Isometry2;
+use std::cell::RefCell;
 
 /// Where the robot's base frame is, now, in the frame of each source's
 /// latest points and of each group of obstacles: what
@@ -31,6 +32,51 @@ pub struct BasePlacement {
     /// holding polygon sources' obstacles (`None`: identity, or a group
     /// that could not be placed or holds none of them).
     groups: Vec<Option<Result<Option<Isometry2<f64>>, Cause>>>,
+    /// The region queries' buffers, kept across checks (the caller reuses
+    /// the placement every cycle): no allocation once they have grown.
+    scratch: RefCell<Scratch>,
+}
+
+/// Buffers of the region queries: zones moved into a source's frame, the
+/// contact times, the indices of the points inside.
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    /// Moved zones, one per layout seen (at most [`SHAPES`]).
+    shapes: Vec<Shape>,
+    times: Vec<f64>,
+    inside: Vec<usize>,
+}
+
+/// At most this many moved-zone buffers (a gate has a few zones; beyond,
+/// the last buffer is overwritten, reallocating when its layout differs).
+const SHAPES: usize = 8;
+
+impl Scratch {
+    /// `region` moved by `pose` into a buffer of its layout.
+    fn moved(&mut self, region: &Shape, pose: &Isometry2<f64>) -> &Shape {
+        let index = match self.shapes.iter().position(|s| s.same_layout(region)) {
+            Some(i) => i,
+            None if self.shapes.len() < SHAPES => {
+                self.shapes.push(region.clone());
+                self.shapes.len() - 1
+            }
+            None => SHAPES - 1,
+        };
+        let slot = &mut self.shapes[index];
+        slot.set_transformed(region, pose);
+        slot
+    }
+}
+
+impl BasePlacement {
+    /// Runs `f` with the placement's buffers (fresh ones in the unexpected
+    /// case they are in use: a re-entrant call).
+    fn with_scratch<R>(&self, f: impl FnOnce(&mut Scratch) -> R) -> R {
+        match self.scratch.try_borrow_mut() {
+            Ok(mut scratch) => f(&mut scratch),
+            Err(_) => f(&mut Scratch::default()),
+        }
+    }
 }
 
 /// The frames of a region query.
@@ -178,15 +224,20 @@ impl Monitor {
         sources: &[usize],
         enough: usize,
     ) -> usize {
-        let mut count = 0;
-        for (set, pose) in self.region_sets(placed, sources) {
-            if count >= enough {
-                break;
+        placed.with_scratch(|scratch| {
+            let mut count = 0;
+            for (set, pose) in self.region_sets(placed, sources) {
+                if count >= enough {
+                    break;
+                }
+                let moved = match pose {
+                    Some(p) => scratch.moved(region, &p),
+                    None => region,
+                };
+                count += set.count_inside(moved, 0.0, enough - count);
             }
-            let moved = pose.map(|p| region.transformed(&p));
-            count += set.count_inside(moved.as_ref().unwrap_or(region), 0.0, enough - count);
-        }
-        count
+            count
+        })
     }
 
     /// The points of `sources` inside or touching `region`, in the base
@@ -199,18 +250,24 @@ impl Monitor {
         limit: usize,
         out: &mut Vec<Point>,
     ) {
-        let mut inside = Vec::new();
-        for (set, pose) in self.region_sets(placed, sources) {
-            inside.clear();
-            let moved = pose.map(|p| region.transformed(&p));
-            set.inside(moved.as_ref().unwrap_or(region), 0.0, &mut inside);
-            let room = limit.saturating_sub(out.len());
-            let back = pose.map(|p| p.inverse());
-            out.extend(inside.iter().take(room).map(|&i| {
-                let p = set.point(i);
-                back.map_or(p, |b| b * p)
-            }));
-        }
+        placed.with_scratch(|scratch| {
+            let mut inside = std::mem::take(&mut scratch.inside);
+            for (set, pose) in self.region_sets(placed, sources) {
+                inside.clear();
+                let moved = match pose {
+                    Some(p) => scratch.moved(region, &p),
+                    None => region,
+                };
+                set.inside(moved, 0.0, &mut inside);
+                let room = limit.saturating_sub(out.len());
+                let back = pose.map(|p| p.inverse());
+                out.extend(inside.iter().take(room).map(|&i| {
+                    let p = set.point(i);
+                    back.map_or(p, |b| b * p)
+                }));
+            }
+            scratch.inside = inside;
+        })
     }
 
     /// Whether a polygon of the polygon sources among `sources` touches or
@@ -221,9 +278,14 @@ impl Monitor {
         region: &Shape,
         sources: &[usize],
     ) -> bool {
-        self.region_polygons(placed, sources).any(|(shape, pose)| {
-            let moved = pose.map(|p| region.transformed(&p));
-            geometry::intersects(moved.as_ref().unwrap_or(region), shape, 0.0)
+        placed.with_scratch(|scratch| {
+            self.region_polygons(placed, sources).any(|(shape, pose)| {
+                let moved = match pose {
+                    Some(p) => scratch.moved(region, &p),
+                    None => region,
+                };
+                geometry::intersects(moved, shape, 0.0)
+            })
         })
     }
 
@@ -248,16 +310,20 @@ impl Monitor {
         };
         let mut best: Option<f64> = None;
         // The k-th time over every source together: each source's own
-        // first k times, merged.
+        // first k times, merged (in the placement's buffer).
         let k = min_points.max(1);
-        let mut times: Vec<f64> = Vec::new();
-        for (set, pose) in self.region_sets(placed, sources) {
-            set.first_impacts(region, &motion(pose), horizon, 0.0, k, &mut times);
-        }
-        if times.len() >= k {
-            times.sort_by(f64::total_cmp);
-            best = Some(times[k - 1]);
-        }
+        placed.with_scratch(|scratch| {
+            let times = &mut scratch.times;
+            times.clear();
+            for (set, pose) in self.region_sets(placed, sources) {
+                set.first_impacts(region, &motion(pose), horizon, 0.0, k, times);
+            }
+            if times.len() >= k {
+                // Unstable: no buffer (equal times are alike).
+                times.sort_unstable_by(f64::total_cmp);
+                best = Some(times[k - 1]);
+            }
+        });
         for (shape, pose) in self.region_polygons(placed, sources) {
             let within = best.unwrap_or(horizon);
             if let Some(hit) = geometry::time_of_impact(region, &motion(pose), within, shape, 0.0) {
@@ -290,7 +356,10 @@ impl Monitor {
             && self.region_polygons(placed, sources).all(|(shape, pose)| {
                 let m = motion(pose);
                 let start = m.pose_at(0.0);
-                if !geometry::intersects(&region.transformed(&start), shape, 0.0) {
+                let outside = placed.with_scratch(|scratch| {
+                    !geometry::intersects(scratch.moved(region, &start), shape, 0.0)
+                });
+                if outside {
                     // Outside now: it must stay outside.
                     return geometry::time_of_impact(region, &m, horizon, shape, 0.0).is_none();
                 }

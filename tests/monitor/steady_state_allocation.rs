@@ -1,11 +1,22 @@
 //! The per-message work of the monitor allocates nothing once its buffers
 //! have grown: a new footprint polygon, the flag, the full report into a
-//! reused one. Counted with a global allocator that counts the calls made
+//! reused one; and a velocity-gate cycle (`Monitor::place_base` into a
+//! reused placement, then `Gate::on_command` on `MonitorChecks`) with a
+//! scan source taken off the base and earlier, and stop, slowdown and
+//! approach zones. Counted with a global allocator that counts the calls made
 //! by the current thread (the test harness's other threads don't count).
 
-use sat_collision::geometry::{Point, Vector};
+use nalgebra::{Isometry2, Vector2};
+use sat_collision::broadphase::PointSet;
+use sat_collision::frames::FrameTree;
+use sat_collision::gate::{
+    Action, Command, Gate, GateConfig, MonitorChecks, ZoneConfig, ZoneShape,
+};
+use sat_collision::geometry::{Point, Shape, Vector};
 use sat_collision::model::{Obstacle, ObstacleGeometry};
-use sat_collision::monitor::{Monitor, MonitorConfig};
+use sat_collision::monitor::{
+    BaseFrames, BasePlacement, Monitor, MonitorConfig, SourceKind, SourceSpec,
+};
 use sat_collision_testkit::alloc::allocations_in;
 use std::f64::consts::TAU;
 
@@ -109,6 +120,146 @@ fn footprint_flag_and_report_allocate_nothing_in_the_steady_state() {
         assert!(outcomes.iter().any(|(flag, _)| !flag.colliding));
         assert!(outcomes.iter().all(|(flag, c)| flag.colliding == *c));
     }
+}
+
+/// The outline of a rectangle.
+fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Point> {
+    vec![
+        Point::new(x0, y0),
+        Point::new(x1, y0),
+        Point::new(x1, y1),
+        Point::new(x0, y1),
+    ]
+}
+
+#[test]
+fn gate_cycle_allocates_nothing_in_the_steady_state() {
+    // A scan taken at time 1 by a laser mounted off the base's origin; the
+    // robot has moved by now (time 2): every zone is moved into the
+    // laser's frame then (`base_shift_correction`).
+    let mut tf = FrameTree::new();
+    let then = Isometry2::new(Vector2::new(0.3, -0.2), 0.1);
+    let now = Isometry2::new(Vector2::new(0.4, -0.15), 0.15);
+    let mount = Isometry2::new(Vector2::new(0.2, 0.05), 0.3);
+    for (t, pose) in [(1.0, then), (2.0, now)] {
+        assert!(tf.insert("odom", "base", t, Ok(pose), false, t).is_ok());
+    }
+    assert!(tf
+        .insert("base", "laser", 0.0, Ok(mount), true, 0.0)
+        .is_ok());
+    // Points around the laser, 0.8 to 3 m away: the fixed zones (within
+    // 0.5 m of the base) hold none, the approach meets them.
+    let mut set = PointSet::new();
+    for k in 0..600 {
+        let a = k as f64 * TAU / 600.0;
+        let r = 0.8 + 2.2 * ((k * 37) % 100) as f64 / 100.0;
+        assert!(set.push(Point::new(r * a.cos(), r * a.sin())));
+    }
+    let mut monitor = Monitor::new(MonitorConfig {
+        sources: vec![SourceSpec {
+            name: "scan".to_owned(),
+            kind: SourceKind::Scan,
+            timeout: 10.0,
+            enabled: true,
+        }],
+        base_frame: "base".to_owned(),
+        ..MonitorConfig::default()
+    });
+    assert!(monitor.set_source_points("scan", "laser", 1.0, set, 2.0));
+    // An L-shaped footprint (a compound polygon) for the approach.
+    let footprint = [
+        (-0.3, -0.25),
+        (0.35, -0.25),
+        (0.35, 0.0),
+        (0.1, 0.0),
+        (0.1, 0.25),
+        (-0.3, 0.25),
+    ]
+    .map(|(x, y)| Point::new(x, y));
+    let zones = vec![
+        ZoneConfig::new(
+            "stop",
+            ZoneShape::Polygon(rect(0.25, -0.15, 0.4, 0.15)),
+            Action::Stop,
+            1,
+        ),
+        ZoneConfig::new(
+            "slow",
+            ZoneShape::Polygon(rect(0.25, -0.25, 0.45, 0.25)),
+            Action::Slowdown,
+            1,
+        ),
+        ZoneConfig::new("turn", ZoneShape::Circle(0.45), Action::Slowdown, 1),
+        ZoneConfig::new(
+            "approach",
+            ZoneShape::Dynamic { circle: false },
+            Action::Approach,
+            1,
+        ),
+    ];
+    let mut gate = match Gate::new(GateConfig {
+        base_frame: "base".to_owned(),
+        odom_frame: "odom".to_owned(),
+        base_shift_correction: true,
+        zones,
+        ..GateConfig::default()
+    }) {
+        Ok(gate) => gate,
+        Err(e) => panic!("{e}"),
+    };
+    let Ok(shape) = Shape::polygon(&footprint) else {
+        panic!("footprint")
+    };
+    assert!(gate.set_zone_shape(3, shape));
+    let frames = BaseFrames {
+        base: "base",
+        fixed: Some("odom"),
+    };
+    // Commands: straight, turning, in place, sideways, backwards.
+    let commands: Vec<Command> = [
+        (0.5, 0.0, 0.0),
+        (0.5, 0.0, 0.2),
+        (0.3, 0.1, -0.6),
+        (0.0, 0.0, 0.5),
+        (0.0, 0.0, -1.5),
+        (-0.4, 0.0, 0.3),
+        (0.2, -0.3, 0.0),
+        (1.0, 0.0, 2.0),
+    ]
+    .iter()
+    .map(|&(x, y, w)| Command::new(x, y, w))
+    .collect();
+    let mut placed = BasePlacement::default();
+    let mut cycle = |gate: &mut Gate, command: Command| {
+        monitor.place_base(&tf, frames, 2.0, &mut placed);
+        let checks = MonitorChecks {
+            monitor: &monitor,
+            placed: &placed,
+        };
+        gate.on_command(&checks, command, 2.0)
+    };
+    // Warm-up: the buffers grow to their steady size.
+    let first: Vec<_> = commands.iter().map(|&c| cycle(&mut gate, c)).collect();
+    let mut again = Vec::with_capacity(commands.len());
+    let calls = allocations_in(|| {
+        for &c in &commands {
+            again.push(cycle(&mut gate, c));
+        }
+    });
+    assert_eq!(calls, 0);
+    // The same answers (the first's `state_changed` aside: the gate
+    // remembers the last check's state).
+    let answer = |o: &sat_collision::gate::Output| (o.publish, o.ratio, o.state);
+    assert!(again.iter().map(answer).eq(first.iter().map(answer)));
+    // The approach acted on some commands (scaled, neither passed nor
+    // stopped), and some passed whole.
+    assert!(
+        first
+            .iter()
+            .any(|o| o.state.action == Action::Approach && o.ratio > 0.0 && o.ratio < 1.0),
+        "{first:?}"
+    );
+    assert!(first.iter().any(|o| o.ratio == 1.0), "{first:?}");
 }
 
 #[test]
