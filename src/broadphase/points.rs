@@ -101,8 +101,8 @@
 use super::boxes::box_distance;
 use super::near::{GapWalk, Nearest};
 use crate::geometry::{
-    distance_to_point, length_tolerance, point_escapes, point_time_of_impact, Aabb, Contact,
-    Impact, Motion, Point, PointProbe, Shape, MAX_COORDINATE,
+    closed_form_scale, distance_to_point, length_tolerance, point_escapes, point_time_of_impact,
+    Aabb, Contact, Impact, Motion, Point, PointProbe, Shape, MAX_COORDINATE,
 };
 use std::ops::{ControlFlow, Range};
 
@@ -823,6 +823,10 @@ impl<'s> PointSweep<'s> {
         let o1 = motion.pose_at(duration.max(0.0)).translation.vector;
         let reach = o0.amax().max(o1.amax()) + radius;
         let scale = swept.magnitude().max(magnitude).max(padding).max(reach);
+        // And that of its closed form for a turning twist (a bound of the
+        // swept box's), for any point of the set.
+        let scale = closed_form_scale(footprint, motion, duration.max(0.0), padding, magnitude)
+            .map_or(scale, |s| scale.max(s));
         let tol = length_tolerance(scale);
         let about = match *motion {
             Motion::Twist {

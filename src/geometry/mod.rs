@@ -77,6 +77,7 @@ pub(crate) use primitives::unit;
 pub use primitives::{cross, length_tolerance, Aabb, Point, Vector};
 pub use query::{intersects, query, Contact};
 pub use shape::{Circle, CompoundPolygon, PolygonBuilder, Shape, ShapeError};
+pub(crate) use toi::closed_form_scale;
 pub use toi::{point_time_of_impact, time_of_impact, Impact};
 
 /// The parts of the geometry a planner does not need: single steps of the

@@ -90,6 +90,8 @@ use nalgebra::Isometry2;
 use point::{translation_point, PointSwept};
 use std::cell::RefCell;
 use translation::{translation_convex, Swept};
+pub(crate) use twist::closed_form_scale;
+use twist::{turning_twist, twist_point};
 
 /// Most advancement steps before giving up on convergence: the time
 /// reached is then reported as a (conservative) contact, `exact: false`.
@@ -209,10 +211,21 @@ pub fn point_time_of_impact(
         });
     }
     let mut from = (0.0, 0.0);
-    if motion.angular() == 0.0 && motion.is_finite() && duration > 0.0 && duration.is_finite() {
-        let start = motion.start();
-        let velocity = motion.origin_velocity(start);
-        match translation_point(footprint, start, velocity, point, duration, padding) {
+    let usable = motion.is_finite() && duration > 0.0 && duration.is_finite();
+    let closed = match (usable, turning_twist(motion)) {
+        (false, _) => None,
+        (true, Some(twist)) => twist_point(footprint, motion, twist, point, duration, padding),
+        (true, None) if motion.angular() == 0.0 => {
+            let start = motion.start();
+            let velocity = motion.origin_velocity(start);
+            Some(translation_point(
+                footprint, start, velocity, point, duration, padding,
+            ))
+        }
+        (true, None) => None,
+    };
+    if let Some(swept) = closed {
+        match swept {
             PointSwept::Miss => return None,
             PointSwept::Hit { time, axis } => {
                 return Some(Impact {
@@ -543,6 +556,7 @@ fn impact(
 
 mod point;
 mod translation;
+mod twist;
 
 #[cfg(test)]
 mod tests;
