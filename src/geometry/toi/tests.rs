@@ -1,5 +1,6 @@
 use super::*;
 use crate::geometry::query;
+use std::f64::consts::TAU;
 
 fn square(cx: f64, cy: f64, half: f64) -> Shape {
     Shape::polygon(&[
@@ -312,4 +313,176 @@ fn twist_pose_matches_integration() {
     assert!((pose.translation.x - x).abs() < 1e-4);
     assert!((pose.translation.y - y).abs() < 1e-4);
     assert!((pose.rotation.angle() - th).abs() < 1e-9);
+}
+
+// ---------------------------------------------------------------------------
+// A point under a turning twist: the closed form (`twist`).
+
+/// Distance from `q` to the simple polygon `outline` (0 inside), written
+/// here: even-odd crossing, then the nearest edge.
+fn outline_distance(outline: &[Point], q: &Point) -> f64 {
+    let n = outline.len();
+    let mut odd = false;
+    let mut best = f64::INFINITY;
+    for i in 0..n {
+        let (a, b) = (outline[i], outline[(i + 1) % n]);
+        if (a.y > q.y) != (b.y > q.y) && q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x {
+            odd = !odd;
+        }
+        let (ab, aq) = (b - a, q - a);
+        let s = (aq.dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
+        best = best.min((aq - ab * s).norm());
+    }
+    if odd {
+        0.0
+    } else {
+        best
+    }
+}
+
+#[test]
+fn square_turning_in_place_reaches_a_point_in_closed_form() {
+    let square = square(0.0, 0.0, 0.3);
+    let p = Point::new(0.4, 0.0);
+    let exact = (0.3f64 / 0.4).acos();
+    for w in [1.0, -1.0, 0.5, -3.0, 1e3] {
+        let motion = Motion::twist(&Isometry2::identity(), Vector::zeros(), w);
+        let hit = point_time_of_impact(&square, &motion, p, 4.0, 0.0).expect("a contact");
+        let want = exact / w.abs();
+        assert!(hit.exact && hit.steps == 1, "w {w}: {hit:?}");
+        assert!(
+            hit.time <= want && hit.time > want - 1e-11,
+            "w {w}: {hit:?} vs {want}"
+        );
+        // The same turn as a path segment that does not move its origin.
+        let segment = Motion::Interpolated {
+            start: Isometry2::identity(),
+            velocity: Vector::zeros(),
+            angular: w,
+        };
+        let same = point_time_of_impact(&square, &segment, p, 4.0, 0.0).expect("a contact");
+        assert_eq!((same.time, same.exact, same.steps), (hit.time, true, 1));
+    }
+    // Padding 0.05, a point 0.45 m ahead: seen from the square it turns
+    // clockwise on its circle and enters the right edge's band (x <= 0.35)
+    // when 0.45·cos(θ) = 0.35 (before the corner's disc, at 39.4°).
+    let motion = Motion::twist(&Isometry2::identity(), Vector::zeros(), 1.0);
+    let hit = point_time_of_impact(&square, &motion, Point::new(0.45, 0.0), 4.0, 0.05)
+        .expect("a contact");
+    let want = (0.35f64 / 0.45).acos();
+    assert!(
+        hit.exact && hit.time <= want && hit.time > want - 1e-11,
+        "{hit:?} vs {want}"
+    );
+    // Too far to be reached: never; beyond the span: none.
+    assert!(point_time_of_impact(&square, &motion, Point::new(0.43, 0.0), 100.0, 0.0).is_none());
+    assert!(point_time_of_impact(&square, &motion, p, 0.5 * exact, 0.0).is_none());
+}
+
+#[test]
+fn twist_point_matches_the_advancement_and_dense_sampling() {
+    use sat_collision_testkit::{shapes, SplitMix64};
+    let mut rng = SplitMix64::new(0x7715);
+    let (mut hits, mut checked) = (0, 0);
+    for case in 0..60 {
+        // Footprints: convex (points on a circle) or concave (a star).
+        let outline: Vec<Point> = if case % 2 == 0 {
+            let n = 3 + rng.below_usize(6);
+            let mut angles: Vec<f64> = (0..n).map(|_| rng.range(0.0, TAU)).collect();
+            angles.sort_by(f64::total_cmp);
+            let r = rng.range(0.2, 1.0);
+            angles
+                .iter()
+                .map(|a| Point::new(r * a.cos(), r * a.sin()))
+                .collect()
+        } else {
+            let n = 5 + rng.below_usize(8);
+            shapes::random_star(&mut rng, n)
+                .iter()
+                .map(|p| Point::new(0.8 * p.x, 0.8 * p.y))
+                .collect()
+        };
+        let Ok(fp) = Shape::polygon(&outline) else {
+            continue;
+        };
+        let start = Isometry2::new(
+            Vector::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)),
+            rng.range(-3.0, 3.0),
+        );
+        // Pure rotation, arcs, tiny and huge turn rates.
+        let (velocity, angular) = match case % 5 {
+            0 => (Vector::zeros(), rng.range(-2.0, 2.0)),
+            1 | 2 => (
+                Vector::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)),
+                rng.range(-2.0, 2.0),
+            ),
+            3 => (
+                Vector::new(rng.range(-1.0, 1.0), 0.0),
+                rng.range(-1e-3, 1e-3),
+            ),
+            _ => (
+                Vector::new(rng.range(-1.0, 1.0), 0.0),
+                rng.range(-60.0, 60.0),
+            ),
+        };
+        let motion = Motion::twist(&start, velocity, angular);
+        let duration = rng.range(0.5, 3.0);
+        let padding = if rng.chance(0.5) {
+            0.0
+        } else {
+            rng.range(0.0, 0.2)
+        };
+        for _ in 0..4 {
+            let p = start * Point::new(rng.range(-1.3, 1.3), rng.range(-1.3, 1.3));
+            let closed = point_time_of_impact(&fp, &motion, p, duration, padding);
+            let adv = advance(&fp, &motion, duration, &PointTarget(p), padding, (0.0, 0.0));
+            // The dense reference: 10^5 times over the span.
+            let samples = 100_000;
+            let clearance = |t: f64| {
+                outline_distance(&outline, &motion.pose_at(t).inverse_transform_point(&p)) - padding
+            };
+            let first = (0..=samples)
+                .map(|i| duration * i as f64 / samples as f64)
+                .find(|&t| clearance(t) <= 0.0);
+            let min = (0..=samples)
+                .map(|i| clearance(duration * i as f64 / samples as f64))
+                .fold(f64::INFINITY, f64::min);
+            if min.abs() < 1e-6 {
+                continue; // Grazing: the answers may differ within the tolerance.
+            }
+            checked += 1;
+            match (closed, first) {
+                (None, None) => {}
+                (Some(hit), first) => {
+                    hits += 1;
+                    // A contact at the time reported, none sampled before.
+                    assert!(clearance(hit.time) <= 1e-9, "case {case}: {hit:?}");
+                    if let Some(f) = first {
+                        assert!(hit.time <= f + 1e-12, "case {case}: {hit:?} after {f}");
+                    }
+                }
+                (None, Some(f)) => panic!("case {case}: missed the contact at {f}"),
+            }
+            // Against the advancement: the same contact, within its
+            // convergence (never earlier than its never-late answer
+            // minus the tolerance).
+            match (closed, adv) {
+                (None, None) => {}
+                (Some(c), Some(a)) => {
+                    assert!(c.time >= a.time - 1e-9, "case {case}: {c:?} vs {a:?}");
+                    if a.exact {
+                        assert!(c.time <= a.time + 1e-6, "case {case}: {c:?} vs {a:?}");
+                    }
+                    if angular.abs() * duration > 1e-2 && c.time > 0.0 {
+                        assert!(c.exact && c.steps == 1, "case {case}: {c:?}");
+                    }
+                }
+                (c, a) => panic!("case {case}: {c:?} vs the advancement's {a:?}"),
+            }
+        }
+    }
+    assert!(
+        checked > 150 && hits > 40,
+        "{checked} checked, {hits} contacts"
+    );
 }
