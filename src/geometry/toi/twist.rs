@@ -230,7 +230,11 @@ impl Arc {
         let d = v - self.centre;
         let distance = d.norm();
         let rho = self.radius;
-        if !(distance > 0.0) || distance > rho + radius || distance < (rho - radius).abs() {
+        if distance.is_nan()
+            || distance <= 0.0
+            || distance > rho + radius
+            || distance < (rho - radius).abs()
+        {
             return; // Concentric, apart, or one within the other.
         }
         // Along `d` from the centre, and across (clamped: rounding at a
@@ -290,7 +294,7 @@ impl Arc {
             self.circle(*v, radius);
             let edge = vertices[if i + 1 == n { 0 } else { i + 1 }] - v;
             let length = edge.norm();
-            if !(length > 0.0) {
+            if length.is_nan() || length <= 0.0 {
                 continue;
             }
             let tangent = edge / length;
