@@ -1,0 +1,671 @@
+"""The velocity gate (nav2's collision monitor) over real ROS 2: rclpy peers publish
+commands on cmd_vel_in_topic and sensor data, and read what the node publishes on
+cmd_vel_out_topic and state_topic.
+
+One node per command type (`Twist`, and `TwistStamped` with enable_stamped_cmd_vel), each
+zone checked against a scan source of its own (`sources_names`), so that the scenarios
+do not see each other's obstacles. Every expected output is computed here from the
+scene (plain Python: the beams' points, the zones, a square's rotation), not taken from
+the node's code. Waiting is on messages (a command is sent again every 50 ms until the
+expected output arrives, or the test fails on its timeout with what it saw).
+
+Run by scripts/test.sh (after `cargo build --bins`).
+"""
+
+import math
+import os
+import struct
+import threading
+import time
+
+import pytest
+import yaml
+
+from satpkg_support import NODE_NAME, ROOT, namespace, ros_peer, start_node  # noqa: F401
+
+assert ros_peer  # a fixture, used by name below
+
+# nav2_msgs/msg/CollisionMonitorState action_type.
+DO_NOTHING, STOP, SLOWDOWN, APPROACH, LIMIT = 0, 1, 2, 3, 4
+
+BASE = 'base_footprint'
+STOP_PUB_TIMEOUT = 1.0
+# Scans: 720 beams all around, in the base frame.
+BEAMS = 720
+
+
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
+
+ANGLE_MIN = f32(-math.pi)
+INCREMENT = f32(2 * math.pi / BEAMS)
+
+# Zones (base frame). `stop`, `slow`, `limit`: in front of the robot; `approach` and
+# `escape`: the robot's own square.
+FRONT = [(0.5, 0.3), (0.5, -0.3), (0.0, -0.3), (0.0, 0.3)]
+ROBOT = [(0.3, 0.3), (0.3, -0.3), (-0.3, -0.3), (-0.3, 0.3)]
+SLOWDOWN_RATIO = 0.3
+LINEAR_LIMIT, ANGULAR_LIMIT = 0.2, 0.3
+TIME_BEFORE_COLLISION = 2.0
+DYN_RATIO = 0.7
+POLY_RADIUS = 0.5
+
+
+def text(points):
+    return '[' + ', '.join(f'[{x}, {y}]' for x, y in points) + ']'
+
+
+SOURCES = ['s_stop', 's_slow', 's_limit', 's_appr', 's_esc', 's_to', 's_poly']
+
+
+def params(stamped):
+    p = {
+        'publish_rate': 20.0,
+        'base_frame_id': BASE,
+        'base_shift_correction': False,
+        'cmd_vel_in_topic': 'cmd_in',
+        'cmd_vel_out_topic': 'cmd_out',
+        'state_topic': 'gate_state',
+        'enable_stamped_cmd_vel': stamped,
+        'stop_pub_timeout': STOP_PUB_TIMEOUT,
+        'source_timeout': 3.0,
+        'observation_sources': SOURCES,
+        'polygons': ['stop', 'slow', 'limit', 'approach', 'escape', 'polystop', 'dyn'],
+        'stop': {'type': 'polygon', 'points': text(FRONT), 'action_type': 'stop',
+                 'min_points': 3, 'sources_names': ['s_stop'], 'visualize': True,
+                 'polygon_pub_topic': 'stop_zone'},
+        'slow': {'type': 'polygon', 'points': text(FRONT), 'action_type': 'slowdown',
+                 'slowdown_ratio': SLOWDOWN_RATIO, 'min_points': 3,
+                 'sources_names': ['s_slow']},
+        'limit': {'type': 'polygon', 'points': text(FRONT), 'action_type': 'limit',
+                  'linear_limit': LINEAR_LIMIT, 'angular_limit': ANGULAR_LIMIT,
+                  'min_points': 3, 'sources_names': ['s_limit']},
+        'approach': {'type': 'polygon', 'points': text(ROBOT), 'action_type': 'approach',
+                     'time_before_collision': TIME_BEFORE_COLLISION, 'min_points': 1,
+                     'sources_names': ['s_appr']},
+        'escape': {'type': 'polygon', 'points': text(ROBOT), 'action_type': 'stop',
+                   'allow_escape': True, 'time_before_collision': 1.0, 'min_points': 1,
+                   'sources_names': ['s_esc']},
+        'polystop': {'type': 'circle', 'radius': POLY_RADIUS, 'action_type': 'stop',
+                     'min_points': 1, 'sources_names': ['s_poly'], 'visualize': True,
+                     'polygon_pub_topic': 'polystop_zone'},
+        'dyn': {'type': 'polygon', 'polygon_sub_topic': 'dyn_shape',
+                'action_type': 'slowdown', 'slowdown_ratio': DYN_RATIO, 'min_points': 3,
+                'sources_names': ['s_stop'], 'visualize': True,
+                'polygon_pub_topic': 'dyn_zone'},
+    }
+    for s in SOURCES:
+        p[s] = {'type': 'polygon' if s == 's_poly' else 'scan', 'topic': s}
+    p['s_to']['source_timeout'] = 0.5
+    return {NODE_NAME: {'ros__parameters': p}}
+
+
+# --- the scene, judged here -----------------------------------------------------------
+
+def beam_of(x, y):
+    return round((math.atan2(y, x) - ANGLE_MIN) / INCREMENT) % BEAMS
+
+
+def beam_point(i, r):
+    """Where beam i at range r puts its point (float32 range, the beam's angle)."""
+    a = ANGLE_MIN + i * INCREMENT
+    r = f32(r)
+    return (r * math.cos(a), r * math.sin(a))
+
+
+def ranges_for(points):
+    """A scan's ranges putting a point near each of `points` (one per beam)."""
+    ranges = [math.inf] * BEAMS
+    for x, y in points:
+        ranges[beam_of(x, y)] = math.hypot(x, y)
+    return ranges
+
+
+def scan_points(ranges):
+    return [beam_point(i, r) for i, r in enumerate(ranges) if math.isfinite(r)]
+
+
+def cluster(x, y, n=5, spacing=0.02):
+    """n points around (x, y), spread sideways."""
+    return [(x, y + (k - (n - 1) / 2) * spacing) for k in range(n)]
+
+
+def wall(x, half_width, n=9):
+    """Points of a wall across the robot's path at x (y in [-half_width, half_width])."""
+    return [(x, -half_width + 2 * half_width * k / (n - 1)) for k in range(n)]
+
+
+def square_rotation_contact(point, half, w):
+    """When a square of half side `half` turning at w (rad/s) about its centre first
+    touches `point` (outside it, within its corners' circle): the smallest rotation
+    putting the point on its boundary, |theta| with cos(phi - theta) = half / r."""
+    r = math.hypot(*point)
+    phi = math.atan2(point[1], point[0])
+    best = math.inf
+    # The boundary's edge whose outward normal is at angle n (in the rotated square)
+    # reaches the point when r cos(phi - n - theta) = half: theta = phi - n -+ acos(half/r).
+    for k in range(4):
+        n = k * math.pi / 2
+        for sign in (1, -1):
+            theta = phi - n - sign * math.acos(half / r)
+            # the travelled angle in the turning direction
+            travel = (theta if w > 0 else -theta) % (2 * math.pi)
+            best = min(best, travel)
+    return best / abs(w)
+
+
+# --- the peer ---------------------------------------------------------------------------
+
+class GatePeer:
+    """Commands in, outputs and states out, the scans fed at 20 Hz."""
+
+    def __init__(self, peer, ns, stamped):
+        from geometry_msgs.msg import PolygonInstanceStamped, Twist, TwistStamped
+        from nav2_msgs.msg import CollisionMonitorState
+        from rclpy.qos import qos_profile_sensor_data
+
+        self.peer, self.node, self.ns, self.stamped = peer, peer.node, ns, stamped
+        self.fqn = f'{ns}/{NODE_NAME}'
+        self.cond = threading.Condition()
+        self.outputs = []  # (monotonic, msg)
+        self.states = []  # (monotonic, msg)
+        self.Twist, self.TwistStamped = Twist, TwistStamped
+        kind = TwistStamped if stamped else Twist
+        self.cmd_pub = self.node.create_publisher(kind, f'{ns}/cmd_in', 10)
+        self.node.create_subscription(kind, f'{ns}/cmd_out', self._on_out, 50)
+        self.node.create_subscription(CollisionMonitorState, f'{ns}/gate_state',
+                                      self._on_state, 50)
+        self.scan_pubs = {s: self.node.create_publisher(
+            __import__('sensor_msgs.msg', fromlist=['LaserScan']).LaserScan,
+            f'{ns}/{s}', qos_profile_sensor_data) for s in SOURCES if s != 's_poly'}
+        self.poly_pub = self.node.create_publisher(PolygonInstanceStamped, f'{ns}/s_poly',
+                                                   qos_profile_sensor_data)
+        self.ranges = {s: [math.inf] * BEAMS for s in self.scan_pubs}
+        self.paused = set()
+        self.polygon = None  # points of the polygon source's obstacle, or None
+        self.seq = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+        self._thread.start()
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(5)
+
+    def _on_out(self, msg):
+        with self.cond:
+            self.outputs.append((time.monotonic(), msg))
+            self.cond.notify_all()
+
+    def _on_state(self, msg):
+        with self.cond:
+            self.states.append((time.monotonic(), msg))
+            self.cond.notify_all()
+
+    def _scan(self, ranges):
+        from sensor_msgs.msg import LaserScan
+
+        msg = LaserScan()
+        msg.header.frame_id = BASE
+        msg.header.stamp = self.node.get_clock().now().to_msg()
+        msg.angle_min = ANGLE_MIN
+        msg.angle_increment = INCREMENT
+        msg.angle_max = f32(ANGLE_MIN + (BEAMS - 1) * INCREMENT)
+        msg.scan_time = 0.05
+        msg.range_min = 0.05
+        msg.range_max = 20.0
+        msg.ranges = [float(r) for r in ranges]
+        return msg
+
+    def _pump(self):
+        from geometry_msgs.msg import Point32, PolygonInstanceStamped
+
+        while not self._stop.is_set():
+            with self.cond:
+                feeds = [(s, list(r)) for s, r in self.ranges.items() if s not in self.paused]
+                polygon = self.polygon
+            for s, ranges in feeds:
+                self.scan_pubs[s].publish(self._scan(ranges))
+            if polygon is not None:
+                msg = PolygonInstanceStamped()
+                msg.header.frame_id = BASE
+                msg.header.stamp = self.node.get_clock().now().to_msg()
+                msg.polygon.id = 1
+                msg.polygon.polygon.points = [Point32(x=float(x), y=float(y), z=0.0)
+                                              for x, y in polygon]
+                self.poly_pub.publish(msg)
+            time.sleep(0.05)
+
+    # scene
+    def put(self, source, points):
+        """`points` (base frame) as what `source` sees from now on; the points the node
+        gets (the beams')."""
+        ranges = ranges_for(points)
+        with self.cond:
+            self.ranges[source] = ranges
+        return scan_points(ranges)
+
+    def clear(self, source):
+        self.put(source, [])
+
+    # commands
+    def command(self, x=0.0, y=0.0, w=0.0):
+        """Publish one command; returns (its stamp as (sec, nanosec), its frame)."""
+        twist = self.Twist()
+        twist.linear.x, twist.linear.y, twist.angular.z = float(x), float(y), float(w)
+        twist.linear.z, twist.angular.x, twist.angular.y = 0.25, 0.5, 0.75
+        if not self.stamped:
+            self.cmd_pub.publish(twist)
+            return None
+        msg = self.TwistStamped()
+        self.seq += 1
+        msg.header.stamp.sec = 1000 + self.seq
+        msg.header.stamp.nanosec = 12345
+        msg.header.frame_id = f'cmd_frame_{self.seq}'
+        msg.twist = twist
+        self.cmd_pub.publish(msg)
+        return (msg.header.stamp.sec, msg.header.stamp.nanosec, msg.header.frame_id)
+
+    @staticmethod
+    def twist_of(msg):
+        return msg.twist if hasattr(msg, 'twist') else msg
+
+    def gate(self, cmd, predicate, what, timeout=15.0):
+        """Send `cmd` (x, y, w) every 50 ms until an output it caused satisfies
+        `predicate(twist)`; returns that twist. With TwistStamped, the output must carry
+        the header of the command it answers."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while True:
+            with self.cond:
+                seen = len(self.outputs)
+            header = self.command(*cmd)
+            until = min(deadline, time.monotonic() + 0.05)
+            with self.cond:
+                while time.monotonic() < until:
+                    for _, msg in self.outputs[seen:]:
+                        twist = self.twist_of(msg)
+                        last = twist
+                        if header is not None:
+                            h = msg.header
+                            if (h.stamp.sec, h.stamp.nanosec, h.frame_id) != header:
+                                continue
+                        if predicate(twist):
+                            return twist
+                    seen = len(self.outputs)
+                    self.cond.wait(max(0.0, until - time.monotonic()))
+            if time.monotonic() >= deadline:
+                raise AssertionError(f'no output with {what} within {timeout} s for {cmd}; '
+                                     f'last: {last}')
+
+    def wait_output(self, predicate, what, timeout=10.0):
+        """The first output received from now on with `predicate(twist)`, no command sent."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            seen = len(self.outputs)
+            while True:
+                for _, msg in self.outputs[seen:]:
+                    if predicate(self.twist_of(msg)):
+                        return self.twist_of(msg)
+                seen = len(self.outputs)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f'no output with {what} within {timeout} s')
+                self.cond.wait(min(left, 0.2))
+
+    def state_mark(self):
+        with self.cond:
+            return len(self.states)
+
+    def wait_state(self, mark, action, name, timeout=10.0):
+        """A state message (action_type, polygon_name) received after `mark`."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for _, msg in self.states[mark:]:
+                    if msg.action_type == action and msg.polygon_name == name:
+                        return msg
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    got = [(m.action_type, m.polygon_name) for _, m in self.states[mark:]]
+                    raise AssertionError(f'no state ({action}, {name!r}) within {timeout} s; '
+                                         f'got {got}')
+                self.cond.wait(min(left, 0.2))
+
+
+def close(a, b, tol=1e-6):
+    return abs(a - b) <= tol
+
+
+def passes(cmd):
+    x, y, w = cmd
+
+    def check(t):
+        return (close(t.linear.x, x) and close(t.linear.y, y) and close(t.angular.z, w)
+                and t.linear.z == 0.0 and t.angular.x == 0.0 and t.angular.y == 0.0)
+    return check
+
+
+def scaled(cmd, ratio, tol=1e-6):
+    x, y, w = cmd
+
+    def check(t):
+        return (close(t.linear.x, x * ratio, tol) and close(t.linear.y, y * ratio, tol)
+                and close(t.angular.z, w * ratio, tol) and t.linear.z == 0.0)
+    return check
+
+
+def is_zero(t):
+    return (t.linear.x == 0.0 and t.linear.y == 0.0 and t.angular.z == 0.0
+            and t.linear.z == 0.0 and t.angular.x == 0.0 and t.angular.y == 0.0)
+
+
+@pytest.fixture(scope='module', params=[False, True], ids=['Twist', 'TwistStamped'])
+def gate(request, tmp_path_factory):
+    from satpkg_support import RosPeer
+
+    stamped = request.param
+    ns = namespace(f'gate_{"stamped" if stamped else "twist"}')
+    path = tmp_path_factory.mktemp('gate') / 'gate.yaml'
+    path.write_text(yaml.safe_dump(params(stamped)))
+    node = start_node(ns, params_file=str(path))
+    peer = RosPeer(f'gate_peer_{int(stamped)}_{os.getpid()}')
+    g = GatePeer(peer, ns, stamped)
+    g.proc = node
+    try:
+        # Every zone clear: a command passes.
+        g.gate((0.1, 0.0, 0.0), passes((0.1, 0.0, 0.0)), 'the first command passed', 30)
+        yield g
+    finally:
+        g.close()
+        peer.close()
+        node.stop()
+
+
+CMD = (0.4, 0.05, 0.2)
+
+
+def test_passes_when_clear_and_zeroes_other_components(gate):
+    gate.gate(CMD, passes(CMD), 'the command unchanged, z/roll/pitch zero')
+
+
+def test_stop(gate):
+    mark = gate.state_mark()
+    gate.put('s_stop', cluster(0.3, 0.0))
+    try:
+        gate.gate(CMD, is_zero, 'zeros')
+        gate.wait_state(mark, STOP, 'stop')
+    finally:
+        gate.clear('s_stop')
+    mark = gate.state_mark()
+    gate.gate(CMD, passes(CMD), 'the command once clear')
+    gate.wait_state(mark, DO_NOTHING, '')
+
+
+def test_stop_needs_min_points(gate):
+    gate.put('s_stop', cluster(0.3, 0.0, n=2))
+    try:
+        gate.gate(CMD, passes(CMD), 'two points (min_points 3) do not stop')
+    finally:
+        gate.clear('s_stop')
+
+
+def test_slowdown(gate):
+    mark = gate.state_mark()
+    gate.put('s_slow', cluster(0.3, 0.0))
+    try:
+        gate.gate(CMD, scaled(CMD, SLOWDOWN_RATIO), 'the command times slowdown_ratio')
+        gate.wait_state(mark, SLOWDOWN, 'slow')
+    finally:
+        gate.clear('s_slow')
+    gate.gate(CMD, passes(CMD), 'the command once clear')
+
+
+def test_limit(gate):
+    cmd = (0.4, 0.3, 0.2)  # speed 0.5 > 0.2: ratio 0.4; w 0.2 < 0.3
+    ratio = min(LINEAR_LIMIT / math.hypot(cmd[0], cmd[1]), ANGULAR_LIMIT / abs(cmd[2]), 1.0)
+    mark = gate.state_mark()
+    gate.put('s_limit', cluster(0.3, 0.0))
+    try:
+        out = gate.gate(cmd, scaled(cmd, ratio), f'the command scaled by {ratio}')
+        assert math.hypot(out.linear.x, out.linear.y) <= LINEAR_LIMIT + 1e-9
+        gate.wait_state(mark, LIMIT, 'limit')
+        turn = (0.1, 0.0, 0.9)  # turn rate over its limit: ratio 1/3
+        gate.gate(turn, scaled(turn, ANGULAR_LIMIT / 0.9), 'the turn limited')
+    finally:
+        gate.clear('s_limit')
+    gate.gate(cmd, passes(cmd), 'the command once clear')
+
+
+def test_approach_straight(gate):
+    # A wall 1.3 m ahead: the robot's front edge (x = 0.3) is 1.0 m away.
+    got = gate.put('s_appr', wall(1.3, 0.2))
+    gap = min(x for x, y in got if abs(y) <= 0.3) - 0.3
+    cmd = (1.0, 0.0, 0.0)
+    ratio = (gap / cmd[0]) / TIME_BEFORE_COLLISION
+    mark = gate.state_mark()
+    try:
+        gate.gate(cmd, scaled(cmd, ratio, 1e-5), f'the command scaled by {ratio:.4f}')
+        gate.wait_state(mark, APPROACH, 'approach')
+        # Far enough at this speed: contact beyond time_before_collision.
+        slow = (0.4, 0.0, 0.0)
+        gate.gate(slow, passes(slow), 'a slow command passes (contact beyond 2 s)')
+    finally:
+        gate.clear('s_appr')
+
+
+def test_approach_turning_in_place(gate):
+    # A point only a rotation reaches: 0.4 m from the centre, beyond the square's sides
+    # (0.3) but within its corners' circle (0.42).
+    (point,) = gate.put('s_appr', [(0.4, 0.0)])
+    for w in (1.0, -1.0):
+        cmd = (0.0, 0.0, w)
+        t = square_rotation_contact(point, 0.3, w)
+        ratio = t / TIME_BEFORE_COLLISION
+        assert 0.1 < ratio < 1.0
+        try:
+            gate.gate(cmd, scaled(cmd, ratio, 1e-5), f'the turn scaled by {ratio:.4f}')
+        except AssertionError:
+            gate.clear('s_appr')
+            raise
+    # Straight ahead the point is 0.1 m from the front edge: slowed to 0.05 s / 2 s.
+    cmd = (0.5, 0.0, 0.0)
+    try:
+        gate.gate(cmd, scaled(cmd, ((point[0] - 0.3) / 0.5) / TIME_BEFORE_COLLISION, 1e-5),
+                  'driving at the point slowed')
+    finally:
+        gate.clear('s_appr')
+    gate.gate(cmd, passes(cmd), 'the command once clear')
+
+
+def test_source_timeout_stops(gate):
+    mark = gate.state_mark()
+    with gate.cond:
+        gate.paused.add('s_to')
+    try:
+        gate.gate(CMD, is_zero, 'zeros (s_to is silent beyond its source_timeout)')
+        gate.wait_state(mark, STOP, 'invalid source')
+    finally:
+        with gate.cond:
+            gate.paused.discard('s_to')
+    gate.gate(CMD, passes(CMD), 'the command once s_to is back')
+
+
+def test_zeros_then_silence_after_a_stop(gate):
+    gate.put('s_stop', cluster(0.3, 0.0))
+    try:
+        gate.gate(CMD, is_zero, 'zeros')
+        # Commands go on: zeros for stop_pub_timeout after the first, then nothing.
+        with gate.cond:
+            start = len(gate.outputs)
+        first = None
+        t_end = time.monotonic() + STOP_PUB_TIMEOUT + 1.5
+        while time.monotonic() < t_end:
+            gate.command(*CMD)
+            time.sleep(0.05)
+        with gate.cond:
+            outs = gate.outputs[start:]
+        assert outs, 'no output at all'
+        assert all(is_zero(gate.twist_of(m)) for _, m in outs)
+        first = outs[0][0]
+        last = outs[-1][0]
+        # The run of zeros began at most one check before `start`; it ended within
+        # stop_pub_timeout (+ delivery slack), and the last 0.8 s of commands got
+        # nothing.
+        assert last - first <= STOP_PUB_TIMEOUT + 0.3, (last - first)
+        assert t_end - last >= 0.8, (t_end - last)
+    finally:
+        gate.clear('s_stop')
+    gate.gate(CMD, passes(CMD), 'a command once clear: publishing resumes')
+
+
+def test_disabled_zone_at_run_time(gate):
+    gate.put('s_stop', cluster(0.3, 0.0))
+    try:
+        gate.gate(CMD, is_zero, 'zeros')
+        ok, reason = gate.peer.set_parameter(gate.fqn, 'stop.enabled', False)
+        assert ok, reason
+        gate.gate(CMD, passes(CMD), 'the command with the stop zone disabled')
+        ok, reason = gate.peer.set_parameter(gate.fqn, 'stop.enabled', True)
+        assert ok, reason
+        gate.gate(CMD, is_zero, 'zeros again')
+    finally:
+        gate.peer.set_parameter(gate.fqn, 'stop.enabled', True)
+        gate.clear('s_stop')
+
+
+def test_disabled_source_at_run_time(gate):
+    gate.put('s_stop', cluster(0.3, 0.0))
+    try:
+        gate.gate(CMD, is_zero, 'zeros')
+        ok, reason = gate.peer.set_parameter(gate.fqn, 's_stop.enabled', False)
+        assert ok, reason
+        gate.gate(CMD, passes(CMD), 'the command with s_stop disabled')
+        # A disabled source is not judged either: silent, it stops nothing.
+        ok, reason = gate.peer.set_parameter(gate.fqn, 's_to.enabled', False)
+        assert ok, reason
+        with gate.cond:
+            gate.paused.add('s_to')
+        time.sleep(0.8)  # beyond s_to's source_timeout (0.5 s): what is checked is that
+        # nothing stops once it would have timed out
+        gate.gate(CMD, passes(CMD), 'the command with s_to disabled and silent')
+    finally:
+        with gate.cond:
+            gate.paused.discard('s_to')
+        gate.peer.set_parameter(gate.fqn, 's_to.enabled', True)
+        gate.peer.set_parameter(gate.fqn, 's_stop.enabled', True)
+        gate.clear('s_stop')
+    gate.gate(CMD, passes(CMD), 'the command once clear')
+
+
+def test_toggle_service(gate):
+    from nav2_msgs.srv import Toggle
+
+    gate.put('s_stop', cluster(0.3, 0.0))
+    try:
+        gate.gate(CMD, is_zero, 'zeros')
+        response = gate.peer.call(Toggle, f'{gate.fqn}/toggle', Toggle.Request(enable=False))
+        assert response.success
+        assert response.message == 'Collision monitor toggled off successfully'
+        gate.gate(CMD, passes(CMD), 'the command with the gate toggled off')
+        response = gate.peer.call(Toggle, f'{gate.fqn}/toggle', Toggle.Request(enable=True))
+        assert response.success
+        assert response.message == 'Collision monitor toggled on successfully'
+        gate.gate(CMD, is_zero, 'zeros with the gate on again')
+    finally:
+        gate.peer.call(Toggle, f'{gate.fqn}/toggle', Toggle.Request(enable=True))
+        gate.clear('s_stop')
+
+
+def test_polygon_source(gate):
+    mark = gate.state_mark()
+    with gate.cond:
+        gate.polygon = [(0.3, -0.1), (0.6, -0.1), (0.6, 0.1), (0.3, 0.1)]  # in the circle
+    try:
+        gate.gate(CMD, is_zero, 'zeros (a polygon in the circle zone)')
+        gate.wait_state(mark, STOP, 'polystop')
+        with gate.cond:
+            gate.polygon = [(0.6, -0.1), (0.9, -0.1), (0.9, 0.1), (0.6, 0.1)]  # outside
+        gate.gate(CMD, passes(CMD), 'the command with the polygon outside the circle')
+    finally:
+        with gate.cond:
+            gate.polygon = [(5.0, 5.0), (5.2, 5.0), (5.2, 5.2)]
+
+
+def test_dynamic_zone_from_polygon_sub_topic(gate):
+    from geometry_msgs.msg import Point32, PolygonStamped
+    from rclpy.qos import QoSProfile
+
+    pub = gate.node.create_publisher(PolygonStamped, f'{gate.ns}/dyn_shape', QoSProfile(depth=1))
+    # Points at x = 1.5: outside the stop zone (x <= 0.5), inside the dynamic zone once
+    # it is set there.
+    gate.put('s_stop', cluster(1.5, 0.0))
+
+    def shape(x0, x1):
+        msg = PolygonStamped()
+        msg.header.frame_id = BASE
+        msg.header.stamp = gate.node.get_clock().now().to_msg()
+        msg.polygon.points = [Point32(x=x0, y=-0.5, z=0.0), Point32(x=x1, y=-0.5, z=0.0),
+                              Point32(x=x1, y=0.5, z=0.0)]  # a triangle
+        return msg
+
+    try:
+        gate.gate(CMD, passes(CMD), 'no dynamic shape yet: the command passes')
+        mark = gate.state_mark()
+        deadline = time.monotonic() + 10
+
+        def slowed(t):
+            return scaled(CMD, DYN_RATIO)(t)
+        while True:
+            pub.publish(shape(1.0, 2.0))
+            try:
+                gate.gate(CMD, slowed, 'the command slowed by the dynamic zone', timeout=0.5)
+                break
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise
+        gate.wait_state(mark, SLOWDOWN, 'dyn')
+        # A bad shape (two points) is refused: the zone keeps its shape.
+        bad = shape(1.0, 2.0)
+        bad.polygon.points = bad.polygon.points[:2]
+        pub.publish(bad)
+        gate.gate(CMD, slowed, 'still slowed after a refused shape')
+        pub.publish(shape(3.0, 4.0))
+        gate.gate(CMD, passes(CMD), 'the command with the shape moved away')
+    finally:
+        gate.clear('s_stop')
+        gate.node.destroy_publisher(pub)
+    gate.gate(CMD, passes(CMD), 'the command once clear')
+
+
+def test_nan_command_refused(gate):
+    mark = gate.state_mark()
+    gate.gate((math.nan, 0.0, 0.1), is_zero, 'zeros for a NaN command')
+    gate.wait_state(mark, STOP, 'invalid command')
+    gate.gate(CMD, passes(CMD), 'a finite command passes again')
+
+
+def test_recheck_without_commands(gate):
+    gate.gate(CMD, passes(CMD), 'the command')
+    mark = gate.state_mark()
+    gate.put('s_stop', cluster(0.3, 0.0))
+    try:
+        # No command sent: the re-check at publish_rate stops the robot.
+        gate.wait_output(is_zero, 'zeros from the re-check')
+        gate.wait_state(mark, STOP, 'stop')
+    finally:
+        gate.clear('s_stop')
+    gate.gate(CMD, passes(CMD), 'a command once clear')
+
+
+def test_allow_escape_trapped_robot(gate):
+    # A point inside the robot's square, in front: backing away passes, forward stops.
+    gate.put('s_esc', cluster(0.2, 0.0, n=1))
+    try:
+        back = (-0.3, 0.0, 0.0)
+        gate.gate(back, passes(back), 'backing away passes')
+        gate.gate((0.3, 0.0, 0.0), is_zero, 'driving forward: zeros')
+        gate.gate(back, passes(back), 'backing away passes again')
+    finally:
+        gate.clear('s_esc')
