@@ -669,3 +669,153 @@ def test_allow_escape_trapped_robot(gate):
         gate.gate(back, passes(back), 'backing away passes again')
     finally:
         gate.clear('s_esc')
+
+
+# --- a robot driving at a wall ----------------------------------------------------------
+
+def _tf(parent, child, x, y, yaw, stamp):
+    from geometry_msgs.msg import TransformStamped
+
+    t = TransformStamped()
+    t.header.frame_id = parent
+    t.header.stamp = stamp
+    t.child_frame_id = child
+    t.transform.translation.x, t.transform.translation.y = float(x), float(y)
+    t.transform.rotation.z, t.transform.rotation.w = math.sin(yaw / 2), math.cos(yaw / 2)
+    return t
+
+
+class Outputs:
+    """The outputs on `topic` (Twist), each with its arrival."""
+
+    def __init__(self, node, topic, kind=None):
+        from geometry_msgs.msg import Twist
+
+        self.cond = threading.Condition()
+        self.msgs = []
+        node.create_subscription(kind or Twist, topic, self._on, 50)
+
+    def _on(self, msg):
+        with self.cond:
+            self.msgs.append((time.monotonic(), msg))
+            self.cond.notify_all()
+
+    def mark(self):
+        with self.cond:
+            return len(self.msgs)
+
+    def wait(self, mark, predicate=lambda m: True, timeout=5.0):
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for _, m in self.msgs[mark:]:
+                    if predicate(m):
+                        return m
+                mark = len(self.msgs)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.cond.wait(left)
+
+
+WALL_X = 3.0  # odom
+LASER = (0.1, 0.05, 0.2)  # base_footprint -> laser (x, y, yaw)
+SIM_T = 1.0  # time_before_collision (s)
+DT = 0.05  # the simulation's step and command period (s)
+
+
+def wall_scan(robot_x, stamp):
+    """A scan in the laser frame of the wall x = WALL_X (odom), y in [-1.5, 1.5], seen
+    from the robot at (robot_x, 0, 0)."""
+    from sensor_msgs.msg import LaserScan
+
+    lx, ly, lyaw = LASER
+    ox, oy = robot_x + lx, ly  # the laser in odom (the robot does not turn)
+    n = 720
+    msg = LaserScan()
+    msg.header.frame_id = 'laser'
+    msg.header.stamp = stamp
+    msg.angle_min, msg.angle_increment = ANGLE_MIN, f32(2 * math.pi / n)
+    msg.angle_max = f32(ANGLE_MIN + (n - 1) * msg.angle_increment)
+    msg.range_min, msg.range_max = 0.05, 20.0
+    ranges = []
+    for i in range(n):
+        a = ANGLE_MIN + i * msg.angle_increment + lyaw  # in odom
+        c = math.cos(a)
+        r = (WALL_X - ox) / c if c > 1e-6 else math.inf
+        ranges.append(r if r < 20 and abs(oy + r * math.sin(a)) <= 1.5 else math.inf)
+    msg.ranges = ranges
+    return msg
+
+
+def test_robot_driving_at_a_wall_keeps_time_to_contact(ros_peer, tmp_path):
+    """The test is the robot: it integrates cmd_vel_out, publishes odom -> base_footprint
+    and the laser's scan of a wall every DT, and asks for 1 m/s all the time. With an
+    approach zone (the robot's square), the time to contact at the published speed never
+    falls below time_before_collision minus one command period, and the robot gets
+    close without touching."""
+    from geometry_msgs.msg import Twist, Vector3
+    from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+    from sensor_msgs.msg import LaserScan
+    from tf2_msgs.msg import TFMessage
+
+    ns = namespace('gate_wall')
+    p = {'publish_rate': 20.0, 'base_frame_id': BASE, 'odom_frame_id': 'odom',
+         'cmd_vel_in_topic': 'cmd_in', 'cmd_vel_out_topic': 'cmd_out',
+         'source_timeout': 1.0, 'transform_tolerance': 0.5,
+         'observation_sources': ['scan'], 'scan': {'type': 'scan', 'topic': 'scan'},
+         'polygons': ['approach'],
+         'approach': {'type': 'polygon', 'points': text(ROBOT), 'action_type': 'approach',
+                      'time_before_collision': SIM_T, 'min_points': 1}}
+    path = tmp_path / 'wall.yaml'
+    path.write_text(yaml.safe_dump({NODE_NAME: {'ros__parameters': p}}))
+    node = ros_peer.node
+    static_qos = QoSProfile(depth=100, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                            reliability=ReliabilityPolicy.RELIABLE)
+    static = node.create_publisher(TFMessage, '/tf_static', static_qos)
+    tf = node.create_publisher(TFMessage, '/tf', 100)
+    scan = node.create_publisher(LaserScan, f'{ns}/scan', qos_profile_sensor_data)
+    cmd = node.create_publisher(Twist, f'{ns}/cmd_in', 10)
+    outputs = Outputs(node, f'{ns}/cmd_out')
+    stamp = node.get_clock().now().to_msg()
+    static.publish(TFMessage(transforms=[_tf(BASE, 'laser', *LASER, stamp)]))
+    with start_node(ns, params_file=str(path)) as proc:
+        x, v = 0.0, 0.0
+        front = 0.3  # the square's front edge
+        samples = []
+        t_end = time.monotonic() + 30
+        steps = 0
+        next_step = time.monotonic()
+        while time.monotonic() < t_end and steps < 100:
+            # Odometry (TF) and the scan at the start of each period, the command half a
+            # period later, as two unsynchronised nodes would: the robot keeps moving at
+            # its speed in between, so what the gate sees is half a period old.
+            next_step += DT
+            time.sleep(max(0.0, next_step - time.monotonic()))
+            stamp = node.get_clock().now().to_msg()
+            tf.publish(TFMessage(transforms=[_tf('odom', BASE, x, 0.0, 0.0, stamp)]))
+            scan.publish(wall_scan(x, stamp))
+            time.sleep(DT / 2)
+            x += v * DT / 2
+            mark = outputs.mark()
+            cmd.publish(Twist(linear=Vector3(x=1.0)))
+            out = outputs.wait(mark, timeout=1.0)
+            if out is not None:
+                steps += 1
+                v = out.linear.x
+                gap = WALL_X - (x + front)
+                assert gap > 0, f'the robot touched the wall at x = {x}'
+                if v > 0:
+                    samples.append((gap, v, gap / v))
+            x += v * DT / 2
+        proc.stop()
+    assert steps >= 60, f'only {steps} outputs'
+    ttc = [t for _, _, t in samples]
+    # Before the first scan arrives the source is invalid (zeros); once moving, every
+    # published speed leaves at least T - DT to contact.
+    assert samples, 'the robot never moved'
+    assert min(ttc) >= SIM_T - DT, sorted(samples, key=lambda s: s[2])[:5]
+    final_gap = WALL_X - (x + front)
+    print(f'{steps} steps, {len(samples)} moving, time to contact min {min(ttc):.4f} s, '
+          f'final gap {final_gap:.4f} m')
+    assert final_gap < 0.5, f'the robot stopped {final_gap} m short'
