@@ -819,3 +819,132 @@ def test_robot_driving_at_a_wall_keeps_time_to_contact(ros_peer, tmp_path):
     print(f'{steps} steps, {len(samples)} moving, time to contact min {min(ttc):.4f} s, '
           f'final gap {final_gap:.4f} m')
     assert final_gap < 0.5, f'the robot stopped {final_gap} m short'
+
+
+# --- nav2's parameters file, and nav2's launch ----------------------------------------------
+
+class Scene:
+    """Publishes at 20 Hz: odom -> base_footprint (the robot at the origin) on `tf`,
+    base_footprint -> `laser` (identity) on `tf_static`, a scan of `points` (base frame)
+    in `laser` on `scan_topic`, and the robot's square as `footprint_topic` in odom."""
+
+    def __init__(self, node, scan_topic, tf='/tf', tf_static='/tf_static',
+                 footprint_topic=None, footprint=None):
+        from geometry_msgs.msg import PolygonStamped
+        from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+        from rclpy.qos import qos_profile_sensor_data
+        from sensor_msgs.msg import LaserScan
+        from tf2_msgs.msg import TFMessage
+
+        self.node = node
+        static_qos = QoSProfile(depth=100, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                                reliability=ReliabilityPolicy.RELIABLE)
+        self.static = node.create_publisher(TFMessage, tf_static, static_qos)
+        self.tf = node.create_publisher(TFMessage, tf, 100)
+        self.scan = node.create_publisher(LaserScan, scan_topic, qos_profile_sensor_data)
+        self.footprint_pub = (node.create_publisher(PolygonStamped, footprint_topic, 10)
+                              if footprint_topic else None)
+        self.footprint = footprint
+        self.points = []
+        self.lock = threading.Lock()
+        self.TFMessage = TFMessage
+        self.static.publish(TFMessage(transforms=[
+            _tf(BASE, 'laser', 0.0, 0.0, 0.0, node.get_clock().now().to_msg())]))
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+        self._thread.start()
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(5)
+
+    def put(self, points):
+        with self.lock:
+            self.points = list(points)
+        return scan_points(ranges_for(points))
+
+    def _pump(self):
+        from geometry_msgs.msg import Point32, PolygonStamped
+        from sensor_msgs.msg import LaserScan
+
+        while not self._stop.is_set():
+            stamp = self.node.get_clock().now().to_msg()
+            self.tf.publish(self.TFMessage(transforms=[_tf('odom', BASE, 0, 0, 0, stamp)]))
+            with self.lock:
+                ranges = ranges_for(self.points)
+            msg = LaserScan()
+            msg.header.frame_id = 'laser'
+            msg.header.stamp = stamp
+            msg.angle_min, msg.angle_increment = ANGLE_MIN, INCREMENT
+            msg.angle_max = f32(ANGLE_MIN + (BEAMS - 1) * INCREMENT)
+            msg.range_min, msg.range_max = 0.05, 20.0
+            msg.ranges = [float(r) for r in ranges]
+            self.scan.publish(msg)
+            if self.footprint_pub is not None:
+                fp = PolygonStamped()
+                fp.header.frame_id = 'odom'
+                fp.header.stamp = stamp
+                fp.polygon.points = [Point32(x=float(x), y=float(y), z=0.0)
+                                     for x, y in self.footprint]
+                self.footprint_pub.publish(fp)
+            time.sleep(0.05)
+
+
+def _gate_until(cmd_pub, outputs, cmd, predicate, what, timeout=20.0):
+    """Send `cmd` (a Twist) every 50 ms until an output satisfies `predicate`."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        mark = outputs.mark()
+        cmd_pub.publish(cmd)
+        out = outputs.wait(mark, timeout=0.05)
+        if out is not None:
+            last = out
+            if predicate(out):
+                return out
+    raise AssertionError(f'no output with {what} within {timeout} s; last: {last}')
+
+
+NAV2_FOOTPRINT = [(0.25, 0.25), (0.25, -0.25), (-0.25, -0.25), (-0.25, 0.25)]
+
+
+def test_nav2_params_file_as_collision_monitor(ros_peer):
+    """nav2 Jazzy's nav2_params.yaml, its collision_monitor section as is, the node named
+    collision_monitor: it starts, and an obstacle ahead of the footprint approach zone
+    (the footprint from /local_costmap/published_footprint) slows the command."""
+    from geometry_msgs.msg import Twist, Vector3
+    from nav2_msgs.msg import CollisionMonitorState
+
+    nav2 = yaml.safe_load((ROOT / 'tests/data/nav2/nav2_params.yaml').read_text())
+    section = nav2['collision_monitor']['ros__parameters']
+    approach = section['FootprintApproach']
+    tbc, min_points = approach['time_before_collision'], approach['min_points']
+    ns = namespace('gate_nav2')
+    node = ros_peer.node
+    scene = Scene(node, f'{ns}/scan', footprint_topic=approach['footprint_topic'],
+                  footprint=NAV2_FOOTPRINT)
+    outputs = Outputs(node, f'{ns}/{section["cmd_vel_out_topic"]}')
+    states = Outputs(node, f'{ns}/{section["state_topic"]}', CollisionMonitorState)
+    cmd_pub = node.create_publisher(Twist, f'{ns}/{section["cmd_vel_in_topic"]}', 10)
+    try:
+        with start_node(ns, '-r', '__node:=collision_monitor',
+                        params_file=str(ROOT / 'tests/data/nav2/nav2_params.yaml')) as proc:
+            cmd = Twist(linear=Vector3(x=1.0))
+            _gate_until(cmd_pub, outputs, cmd, lambda t: t.linear.x == 1.0,
+                        'the command passed (nothing near)')
+            # A wall 0.6 m ahead of the footprint's front edge, wider than the robot.
+            got = scene.put(wall(0.25 + 0.6, 0.2, n=9))
+            assert len(got) >= min_points
+            gap = sorted(x for x, _ in got)[min_points - 1] - 0.25
+            ratio = gap / 1.0 / tbc
+            mark = states.mark()
+            _gate_until(cmd_pub, outputs, cmd, lambda t: abs(t.linear.x - ratio) < 1e-4,
+                        f'the command slowed to {ratio:.4f}')
+            state = states.wait(mark, lambda m: m.action_type == APPROACH)
+            assert state is not None and state.polygon_name == 'FootprintApproach'
+            # Inside the footprint: stopped.
+            scene.put(cluster(0.1, 0.0, n=min_points + 2))
+            _gate_until(cmd_pub, outputs, cmd, is_zero, 'zeros')
+            proc.wait_for(r'Robot to approach for 1\.2 seconds away from collision')
+    finally:
+        scene.close()
