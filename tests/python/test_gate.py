@@ -14,6 +14,7 @@ Run by scripts/test.sh (after `cargo build --bins`).
 
 import math
 import os
+import shutil
 import struct
 import threading
 import time
@@ -948,3 +949,88 @@ def test_nav2_params_file_as_collision_monitor(ros_peer):
             proc.wait_for(r'Robot to approach for 1\.2 seconds away from collision')
     finally:
         scene.close()
+
+
+NODE_WRAPPER = '''#!/bin/sh
+exec "{binary}" "$@"
+'''
+
+
+def test_ros2_launch_collision_monitor_gates(tmp_path, ros_peer):
+    """`ros2 launch sat_collision collision_monitor.launch.py namespace:=...` from an
+    install prefix (launch/ and config/ copied, the built node behind
+    lib/sat_collision/sat_collision_node): the node comes up as <ns>/collision_monitor
+    with config/collision_monitor.yaml, reads TF inside its namespace, and gates (points
+    in PolygonStop: zeros)."""
+    import signal
+    from geometry_msgs.msg import Twist, Vector3
+    from nav2_msgs.srv import Toggle
+
+    from satpkg_support import Proc, binary
+
+    lp = _launch_env()
+    ros2 = shutil.which('ros2', path=lp['PATH'])
+    if ros2 is None:
+        pytest.skip(f'no ros2 on {lp["PATH"]}')
+    prefix = tmp_path / 'prefix'
+    share = prefix / 'share' / 'sat_collision'
+    shutil.copytree(ROOT / 'launch', share / 'launch')
+    shutil.copytree(ROOT / 'config', share / 'config')
+    index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True)
+    (index / 'sat_collision').write_text('')
+    exe = prefix / 'lib' / 'sat_collision' / 'sat_collision_node'
+    exe.parent.mkdir(parents=True)
+    exe.write_text(NODE_WRAPPER.format(binary=binary(NODE_NAME)))
+    exe.chmod(0o755)
+    env = dict(lp, AMENT_PREFIX_PATH=f'{prefix}:{lp.get("AMENT_PREFIX_PATH", "")}',
+               ROS_LOG_DIR=str(tmp_path / 'log'))
+    ns = namespace('gate_launch').lstrip('/')
+    config = yaml.safe_load((ROOT / 'config/collision_monitor.yaml').read_text())
+    section = config['collision_monitor']['ros__parameters']
+    node = ros_peer.node
+    # nav2's launch remaps TF into the namespace.
+    scene = Scene(node, f'/{ns}/scan', tf=f'/{ns}/tf', tf_static=f'/{ns}/tf_static')
+    outputs = Outputs(node, f'/{ns}/{section["cmd_vel_out_topic"]}')
+    cmd_pub = node.create_publisher(Twist, f'/{ns}/{section["cmd_vel_in_topic"]}', 10)
+    # Through the command line's own Python: its scripts' #! names the place it was
+    # first installed from, which another checkout may have been.
+    python = os.path.join(os.path.dirname(ros2), 'python3')
+    command = [python, ros2] if os.access(python, os.X_OK) else [ros2]
+    launch = Proc([*command, 'launch', 'sat_collision', 'collision_monitor.launch.py',
+                   f'namespace:={ns}'], env=env, cwd=tmp_path)
+    try:
+        launch.wait_for(r'\bstarted: ', timeout=60)
+        cmd = Twist(linear=Vector3(x=0.2))
+        _gate_until(cmd_pub, outputs, cmd, lambda t: t.linear.x == 0.2, 'the command passed')
+        scene.put(cluster(0.2, 0.0, n=6))  # inside PolygonStop (min_points 4)
+        _gate_until(cmd_pub, outputs, cmd, is_zero, 'zeros (PolygonStop)')
+        response = ros_peer.call(Toggle, f'/{ns}/collision_monitor/toggle',
+                                 Toggle.Request(enable=False))
+        assert response.success, response
+        _gate_until(cmd_pub, outputs, cmd, lambda t: t.linear.x == 0.2,
+                    'the command passed, toggled off')
+        assert launch.stop(signal.SIGINT, timeout=30) == 0, launch.output
+    finally:
+        scene.close()
+        launch.kill()
+
+
+def _launch_env():
+    """The environment of `ros2 launch` (as test_dds_profile's launch_python fixture)."""
+    import subprocess
+
+    if os.environ.get('SAT_COLLISION_ROS_MODE_USED') == 'system':
+        return dict(os.environ)
+    from test_launch_file import SHARED_CLI, _install_shared_cli
+
+    if not (SHARED_CLI / 'install.sh').is_file():
+        pytest.skip(f'no `ros2 launch`: no regular ROS 2 install and no {SHARED_CLI}')
+    bin_dir, cli = _install_shared_cli()
+    script = f'source "{cli / "install" / "setup.bash"}" && env -0'
+    result = subprocess.run(['bash', '-c', script], stdin=subprocess.DEVNULL,
+                            capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr.decode(errors='replace')
+    env = dict(item.split('=', 1) for item in result.stdout.decode().split('\0') if '=' in item)
+    env['PATH'] = f'{bin_dir}:{env["PATH"]}'
+    return env
