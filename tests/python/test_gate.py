@@ -1034,3 +1034,82 @@ def _launch_env():
     env = dict(item.split('=', 1) for item in result.stdout.decode().split('\0') if '=' in item)
     env['PATH'] = f'{bin_dir}:{env["PATH"]}'
     return env
+
+
+# --- parameters, polygons and markers (on the module's nodes) --------------------------------
+
+def test_zone_parameters_declared(gate):
+    names = gate.peer.list_parameters(gate.fqn)
+    for n in ('stop.enabled', 'stop.action_type', 'stop.points', 'stop.min_points',
+              'slow.slowdown_ratio', 'limit.linear_limit', 'approach.time_before_collision',
+              'escape.allow_escape', 'polystop.radius', 'dyn.polygon_sub_topic'):
+        assert n in names, (n, names)
+    assert 'stop.slowdown_ratio' not in names  # not a stop zone's
+    got = gate.peer.get_parameters(gate.fqn, ['slow.slowdown_ratio', 'limit.angular_limit',
+                                              'stop.enabled', 'polystop.radius'])
+    assert got == {'slow.slowdown_ratio': SLOWDOWN_RATIO, 'limit.angular_limit': ANGULAR_LIMIT,
+                   'stop.enabled': True, 'polystop.radius': POLY_RADIUS}
+    ok, _ = gate.peer.set_parameter(gate.fqn, 'stop.points', '[[0, 0], [1, 0], [1, 1]]')
+    assert not ok, 'a zone shape is read at start-up only'
+
+
+def test_zone_polygons_and_points_markers(gate):
+    from geometry_msgs.msg import PolygonStamped
+    from visualization_msgs.msg import MarkerArray
+
+    got = {}
+    cond = threading.Condition()
+
+    def keep(key):
+        def on(msg):
+            with cond:
+                got[key] = msg
+                cond.notify_all()
+        return on
+
+    subs = [gate.node.create_subscription(PolygonStamped, f'{gate.ns}/stop_zone',
+                                          keep('stop'), 10),
+            gate.node.create_subscription(PolygonStamped, f'{gate.ns}/polystop_zone',
+                                          keep('polystop'), 10),
+            gate.node.create_subscription(MarkerArray,
+                                          f'{gate.fqn}/collision_points_marker',
+                                          keep('markers'), 10)]
+    inside = gate.put('s_stop', cluster(0.3, 0.0))
+
+    def wait(pred, what):
+        deadline = time.monotonic() + 10
+        with cond:
+            while not pred():
+                left = deadline - time.monotonic()
+                assert left > 0, f'no {what}; got {list(got)}'
+                cond.wait(left)
+
+    def stop_marker():
+        m = got.get('markers')
+        marker = m and {k.ns: k for k in m.markers}.get('stop')
+        return marker if marker and len(marker.points) == len(inside) else None
+    try:
+        wait(lambda: 'stop' in got and 'polystop' in got and stop_marker(), 'zones, markers')
+        stop = got['stop']
+        assert stop.header.frame_id == BASE
+        # The zone's vertices (the node keeps them counter-clockwise).
+        assert sorted((p.x, p.y) for p in stop.polygon.points) == sorted(
+            (f32(x), f32(y)) for x, y in FRONT)
+        circle = got['polystop'].polygon.points
+        assert len(circle) >= 16
+        assert all(abs(math.hypot(p.x, p.y) - POLY_RADIUS) < 1e-6 for p in circle)
+        markers = {m.ns: m for m in got['markers'].markers}
+        assert set(markers) == {'stop', 'slow', 'limit', 'approach', 'escape', 'polystop',
+                                'dyn'}
+        m = stop_marker()
+        assert m.header.frame_id == BASE and m.type == 8  # POINTS
+        assert (m.color.r, m.color.g, m.color.b) == (1.0, 0.0, 0.0)
+        drawn = sorted((p.x, p.y) for p in m.points)
+        assert all(close(a[0], b[0], 1e-9) and close(a[1], b[1], 1e-9)
+                   for a, b in zip(drawn, sorted(inside))), (drawn, inside)
+        assert (markers['slow'].color.r, markers['slow'].color.g) == (1.0, 0.5)
+        assert markers['slow'].points == []
+    finally:
+        gate.clear('s_stop')
+        for s in subs:
+            gate.node.destroy_subscription(s)
