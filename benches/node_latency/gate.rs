@@ -73,23 +73,20 @@ fn gate_params(cloud_topic: &str) -> Vec<String> {
         .map(|(x, y)| format!("[{x:.6},{y:.6}]"))
         .collect();
     let mut params = cloud::node_params(&cloud::node_values(cloud_topic));
-    params.extend(
-        [
-            format!("base_frame_id:={}", cloud::BASE),
-            "base_shift_correction:=false".to_owned(),
-            "cmd_vel_in_topic:=cmd_in".to_owned(),
-            "cmd_vel_out_topic:=cmd_out".to_owned(),
-            "polygons:=[stop,approach]".to_owned(),
-            "stop.type:=polygon".to_owned(),
-            "stop.points:=\"[[0.5,0.3],[0.5,-0.3],[0.0,-0.3],[0.0,0.3]]\"".to_owned(),
-            "stop.action_type:=stop".to_owned(),
-            "approach.type:=polygon".to_owned(),
-            format!("approach.points:=\"[{}]\"", octagon.join(",")),
-            "approach.action_type:=approach".to_owned(),
-            "approach.time_before_collision:=1.0".to_owned(),
-        ]
-        .into_iter(),
-    );
+    params.extend([
+        format!("base_frame_id:={}", cloud::BASE),
+        "base_shift_correction:=false".to_owned(),
+        "cmd_vel_in_topic:=cmd_in".to_owned(),
+        "cmd_vel_out_topic:=cmd_out".to_owned(),
+        "polygons:=[stop,approach]".to_owned(),
+        "stop.type:=polygon".to_owned(),
+        "stop.points:=\"[[0.5,0.3],[0.5,-0.3],[0.0,-0.3],[0.0,0.3]]\"".to_owned(),
+        "stop.action_type:=stop".to_owned(),
+        "approach.type:=polygon".to_owned(),
+        format!("approach.points:=\"[{}]\"", octagon.join(",")),
+        "approach.action_type:=approach".to_owned(),
+        "approach.time_before_collision:=1.0".to_owned(),
+    ]);
     params
 }
 
@@ -218,7 +215,11 @@ pub fn latency_gate(o: &Options, points: usize) -> Res<()> {
     for p in &params {
         cmd.arg("-p").arg(p);
     }
-    let gate = make("node, gate", &node_ns, ChildProcess::spawn("node_gate", cmd, &dir)?)?;
+    let gate = make(
+        "node, gate",
+        &node_ns,
+        ChildProcess::spawn("node_gate", cmd, &dir)?,
+    )?;
     let echo_ns = format!("/lat{pid}_echo_twist");
     let echo_process =
         ChildProcess::spawn("echo_twist", echo_command("--echo-twist", &echo_ns)?, &dir)?;
