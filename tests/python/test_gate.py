@@ -165,6 +165,7 @@ class GatePeer:
         from geometry_msgs.msg import PolygonInstanceStamped, Twist, TwistStamped
         from nav2_msgs.msg import CollisionMonitorState
         from rclpy.qos import qos_profile_sensor_data
+        from sensor_msgs.msg import LaserScan
 
         self.peer, self.node, self.ns, self.stamped = peer, peer.node, ns, stamped
         self.fqn = f'{ns}/{NODE_NAME}'
@@ -177,9 +178,9 @@ class GatePeer:
         self.node.create_subscription(kind, f'{ns}/cmd_out', self._on_out, 50)
         self.node.create_subscription(CollisionMonitorState, f'{ns}/gate_state',
                                       self._on_state, 50)
-        self.scan_pubs = {s: self.node.create_publisher(
-            __import__('sensor_msgs.msg', fromlist=['LaserScan']).LaserScan,
-            f'{ns}/{s}', qos_profile_sensor_data) for s in SOURCES if s != 's_poly'}
+        self.scan_pubs = {s: self.node.create_publisher(LaserScan, f'{ns}/{s}',
+                                                        qos_profile_sensor_data)
+                          for s in SOURCES if s != 's_poly'}
         self.poly_pub = self.node.create_publisher(PolygonInstanceStamped, f'{ns}/s_poly',
                                                    qos_profile_sensor_data)
         self.ranges = {s: [math.inf] * BEAMS for s in self.scan_pubs}
