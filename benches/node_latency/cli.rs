@@ -11,6 +11,8 @@ const NODE_BIN: &str = env!("CARGO_BIN_EXE_sat_collision_node");
 
 /// The Fast DDS profile for big messages (`--cloud`).
 const DDS_PROFILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/config/fastdds_large_data.xml");
+/// `--gate`'s default period: 200 Hz.
+const GATE_PERIOD_US: u64 = 5000;
 /// `--cloud`'s default period: 30 Hz.
 const CLOUD_PERIOD_US: u64 = 33_333;
 
@@ -26,7 +28,7 @@ const INTERNAL: &str = "Internal (the benchmark's own child processes)";
 #[command(
     name = "node_latency",
     override_usage = "cargo bench --bench node_latency -- [OPTIONS]",
-    group(ArgGroup::new("internal").args(["echo", "echo_entities", "echo_st", "echo_tf", "echo_cloud", "sink"]))
+    group(ArgGroup::new("internal").args(["echo", "echo_entities", "echo_st", "echo_tf", "echo_cloud", "echo_twist", "sink"]))
 )]
 struct Cli {
     /// Measured messages per target
@@ -39,7 +41,7 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = 50, help_heading = LATENCY)]
     block: usize,
     /// Send period, one in flight; 0 = back to back [default: 1000; with
-    /// --cloud 33333 (30 Hz, a depth camera's rate)]
+    /// --cloud 33333 (30 Hz, a depth camera's rate), with --gate 5000]
     #[arg(long, value_name = "US", help_heading = LATENCY)]
     period_us: Option<u64>,
     /// Obstacles in the scene
@@ -82,6 +84,13 @@ struct Cli {
           help_heading = CLOUD,
           conflicts_with_all = ["tf", "predict", "report", "markers", "echo_burn_us", "soak", "allocs"])]
     cloud: Option<usize>,
+    /// Instead: the velocity gate, a geometry_msgs/Twist on cmd_vel_in →
+    /// cmd_vel_out, while a cloud of POINTS points arrives at 10 Hz on the
+    /// node's camera source, vs an echo of the Twist
+    #[arg(long, value_name = "POINTS", num_args = 0..=1, default_missing_value = "24000",
+          help_heading = CLOUD,
+          conflicts_with_all = ["cloud", "tf", "predict", "report", "markers", "echo_burn_us", "soak", "allocs"])]
+    gate: Option<usize>,
     /// The Fast DDS profile every process of --cloud runs with
     /// (FASTRTPS_DEFAULT_PROFILES_FILE and FASTDDS_DEFAULT_PROFILES_FILE);
     /// '' = Fast DDS's defaults [default: config/fastdds_large_data.xml]
@@ -128,6 +137,9 @@ struct Cli {
     /// namespace NS
     #[arg(long, value_name = "NS", help_heading = INTERNAL)]
     echo_cloud: Option<String>,
+    /// Run the echo of Twist commands (NS/cmd_in → NS/cmd_out)
+    #[arg(long, value_name = "NS", help_heading = INTERNAL)]
+    echo_twist: Option<String>,
     /// Subscribe (raw) to NS/collision_markers and NS/collision_report
     #[arg(long, value_name = "NS", help_heading = INTERNAL)]
     sink: Option<String>,
@@ -156,6 +168,8 @@ pub struct Options {
     pub predict: bool,
     /// `--cloud`: points per cloud.
     pub cloud: Option<usize>,
+    /// `--gate`: points per cloud.
+    pub gate: Option<usize>,
     /// `--cloud`: the Fast DDS profile (`None`: Fast DDS's defaults).
     pub dds_profile: Option<PathBuf>,
     pub node_bin: PathBuf,
@@ -170,6 +184,7 @@ pub enum Mode {
     EchoSingleThread(String),
     EchoTf(String),
     EchoCloud(String),
+    EchoTwist(String),
     Sink(String),
 }
 
@@ -202,6 +217,9 @@ pub fn parse_args() -> Res<Mode> {
     if let Some(ns) = cli.echo_cloud {
         return Ok(Mode::EchoCloud(ns));
     }
+    if let Some(ns) = cli.echo_twist {
+        return Ok(Mode::EchoTwist(ns));
+    }
     if let Some(ns) = cli.sink {
         return Ok(Mode::Sink(ns));
     }
@@ -212,9 +230,10 @@ pub fn parse_args() -> Res<Mode> {
         samples: cli.samples,
         warmup: cli.warmup,
         block: cli.block.max(1),
-        period: Duration::from_micros(cli.period_us.unwrap_or(match cli.cloud {
-            Some(_) => CLOUD_PERIOD_US,
-            None => 1000,
+        period: Duration::from_micros(cli.period_us.unwrap_or(match (cli.cloud, cli.gate) {
+            (Some(_), _) => CLOUD_PERIOD_US,
+            (None, Some(_)) => GATE_PERIOD_US,
+            (None, None) => 1000,
         })),
         obstacles: cli.obstacles,
         markers: cli.markers,
@@ -228,6 +247,7 @@ pub fn parse_args() -> Res<Mode> {
         tf: cli.tf,
         predict: cli.predict,
         cloud: cli.cloud,
+        gate: cli.gate,
         dds_profile: match cli.dds_profile {
             None => Some(PathBuf::from(DDS_PROFILE)),
             Some(p) if p.as_os_str().is_empty() => None,

@@ -7,6 +7,7 @@
 //! export ROS_DOMAIN_ID=142                       # default: 101 + PID % 100
 //! cargo bench --bench node_latency               # latency table (~15 s)
 //! cargo bench --bench node_latency -- --tf       # footprint from TF
+//! cargo bench --bench node_latency -- --gate     # the velocity gate (Twist)
 //! cargo bench --bench node_latency -- --help     # every mode and option
 //! scripts/bench_node.sh                          # latency, allocations, soak
 //! ```
@@ -84,13 +85,15 @@
 //! expected answers), [`process`] (child processes, `/proc`, the allocation
 //! counter), [`client`] (targets and paced round trips), [`stats`],
 //! [`report`] (header lines and tables), one per mode ([`latency`],
-//! [`soak`], [`allocs`]) and [`echo`] (the echo and sink processes).
+//! [`soak`], [`allocs`], [`gate`]: the velocity gate and its echo) and
+//! [`echo`] (the echo and sink processes).
 
 mod allocs;
 mod cli;
 mod client;
 mod cloud;
 mod echo;
+mod gate;
 mod latency;
 mod process;
 mod report;
@@ -109,6 +112,7 @@ fn main() {
         Mode::EchoSingleThread(ns) => echo::echo_single_thread(&ns),
         Mode::EchoTf(ns) => echo::echo_tf(&ns),
         Mode::EchoCloud(ns) => echo::echo_cloud(&ns),
+        Mode::EchoTwist(ns) => gate::echo_twist(&ns),
         Mode::Sink(ns) => echo::sink(&ns),
         Mode::Client(o) => {
             // A domain of our own unless one was chosen (the children
@@ -125,6 +129,8 @@ fn main() {
                 allocs::allocs(&o)
             } else if o.tf {
                 latency::latency_tf(&o)
+            } else if let Some(points) = o.gate {
+                gate::latency_gate(&o, points)
             } else if let Some(points) = o.cloud {
                 latency::latency_cloud(&o, points)
             } else {

@@ -4,9 +4,14 @@
 //! way and refused for parameters that only apply at start-up. Names,
 //! checks, descriptions and which may change at run time all come from
 //! [`PARAMS`] and, for each sensor source in `observation_sources`, from
-//! [`SOURCE_PARAMS`] (`<name>.<suffix>`).
+//! [`SOURCE_PARAMS`] (`<name>.<suffix>`), and for each of the gate's zones
+//! in `polygons` from [`ZONE_PARAMS`] (`<zone>.<suffix>`, those that apply
+//! to it) and [`VELOCITY_SHAPE_PARAMS`] (`<zone>.<shape>.<suffix>`).
 
-use crate::config::{ConfigError, NodeConfig, Value, PARAMS, SOURCE_PARAMS};
+use crate::config::{
+    ConfigError, NodeConfig, Value, PARAMS, SOURCE_PARAMS, VELOCITY_SHAPE_PARAMS, ZONE_PARAMS,
+};
+use crate::gate::ZoneShape;
 use indexmap::IndexMap;
 use r2r::{Parameter, ParameterValue, RosParams};
 
@@ -100,6 +105,26 @@ impl RosParams for Params {
             for param in SOURCE_PARAMS.iter().filter(|p| p.applies_to(source.kind)) {
                 let key = format!("{prefix}{}.{}", source.name, param.spec.name);
                 declare(params, key, param.spec.get(source), param.spec.description);
+            }
+        }
+        // The gate's zones: the parameters that apply to each (nav2's), and
+        // each velocity shape's.
+        for zone in &self.0.gate.zones {
+            for param in ZONE_PARAMS.iter().filter(|p| (p.applies)(zone)) {
+                let key = format!("{prefix}{}.{}", zone.name, param.spec.name);
+                declare(params, key, param.spec.get(zone), param.spec.description);
+            }
+            if let ZoneShape::Velocity { holonomic, shapes } = &zone.shape {
+                for shape in shapes {
+                    for param in VELOCITY_SHAPE_PARAMS
+                        .iter()
+                        .filter(|p| *holonomic || !p.holonomic_only)
+                    {
+                        let key =
+                            format!("{prefix}{}.{}.{}", zone.name, shape.name, param.spec.name);
+                        declare(params, key, param.spec.get(shape), param.spec.description);
+                    }
+                }
             }
         }
         Ok(())

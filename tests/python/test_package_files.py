@@ -47,11 +47,18 @@ def test_rviz_config():
     rviz = yaml.safe_load((ROOT / 'config' / 'sat_collision.rviz').read_text())
     manager = rviz['Visualization Manager']
     assert manager['Global Options']['Fixed Frame'] == 'map'
-    displays = {d['Class']: d for d in manager['Displays']}
-    assert {'rviz_default_plugins/Grid', 'rviz_default_plugins/MarkerArray',
-            'rviz_default_plugins/Polygon'} <= set(displays)
-    markers = displays['rviz_default_plugins/MarkerArray']
-    polygon = displays['rviz_default_plugins/Polygon']
+    displays = {d['Name']: d for d in manager['Displays']}
+    assert {d['Class'] for d in displays.values()} == {
+        'rviz_default_plugins/Grid', 'rviz_default_plugins/MarkerArray',
+        'rviz_default_plugins/Polygon'}
+    markers = displays['Collision markers']
+    polygon = displays['Footprint']
+    # The velocity gate's: nav2's zone topics (config/collision_monitor.yaml) and its
+    # points, under either node name.
+    gate_topics = {d['Topic']['Value'] for n, d in displays.items() if n.startswith('Gate')}
+    assert gate_topics == {'polygon_stop', 'polygon_slowdown',
+                           'sat_collision_node/collision_points_marker',
+                           'collision_monitor/collision_points_marker'}
     # Relative topic names: they follow the namespace RViz2 is started in.
     assert markers['Topic']['Value'] == 'collision_markers'
     assert polygon['Topic']['Value'] == 'footprint'

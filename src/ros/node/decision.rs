@@ -3,6 +3,7 @@
 //! worker, and takes what a `check_footprint` request needs.
 
 use super::change_log::{ChangeLog, LogLine};
+use super::gate::GateNode;
 use super::logging::{shown, Admit, Throttle, Warnings};
 use super::report_worker::{ReportJob, ReportSlot};
 use super::ros_time::{stall_limit, RosTime};
@@ -67,6 +68,8 @@ pub(super) struct Decision {
     pub(super) prediction: Option<PredictionOutput>,
     /// Set at shutdown: every running service job stops.
     pub(super) jobs: Cancel,
+    /// The velocity gate, when `polygons` names zones.
+    pub(super) gate: Option<GateNode>,
 }
 
 /// What the prediction needs on the decision loop.
@@ -189,8 +192,40 @@ impl Decision {
 
     pub(super) fn tick(&mut self) {
         let reading = self.clock();
+        if let Some(gate) = &mut self.gate {
+            gate.on_timer(&self.monitor, &self.tf, reading.ros);
+        }
         self.publish(reading);
         self.log_parameters_counted();
+    }
+
+    /// A command for the gate: gated and published before anything else.
+    pub(super) fn on_command(&mut self) {
+        if !self.gate.as_mut().is_some_and(GateNode::take_command) {
+            return;
+        }
+        let reading = self.clock();
+        if let Some(gate) = &mut self.gate {
+            gate.on_command(&self.monitor, &self.tf, reading.ros);
+        }
+    }
+
+    /// New shapes of the gate's dynamic zones.
+    pub(super) fn on_zone_shapes(&mut self) {
+        let reading = self.time.read();
+        if let Some(gate) = &mut self.gate {
+            gate.on_shapes(&self.tf, reading.ros);
+        }
+    }
+
+    /// A `~/toggle` request.
+    pub(super) fn on_toggle(
+        &mut self,
+        request: r2r::ServiceRequest<r2r::nav2_msgs::srv::Toggle::Service>,
+    ) {
+        if let Some(gate) = &mut self.gate {
+            gate.toggle(request);
+        }
     }
 
     pub(super) fn on_footprint(&mut self) {
@@ -300,6 +335,9 @@ impl Decision {
             None if self.config.runtime(name).is_some() => "<source>.enabled",
             None => "(other)",
         };
+        if let Some(gate) = &mut self.gate {
+            gate.on_parameter(name, &self.config);
+        }
         let shown = if key == "(other)" { key } else { name };
         let shown = super::logging::shown(shown);
         match self.parameter_log.admit(key, Instant::now()) {

@@ -1,6 +1,7 @@
 //! The I/O thread (`ros_io`): spins r2r, takes every input message the
 //! moment rcl has it, stamps its arrival and hands it on.
 
+use super::gate::{GateSinks, GateSubs};
 use super::ros_time::RosTime;
 use super::threads::{lock, trim_heap};
 use crate::config::{InputReliability, VelocityType};
@@ -64,6 +65,8 @@ pub(super) struct Sinks {
     /// newest inputs go.
     pub(super) sources: Vec<SourceReader>,
     pub(super) latest_sources: Arc<LatestSources>,
+    /// The velocity gate's topics, when it has zones.
+    pub(super) gate: Option<GateSinks>,
 }
 
 /// The TF buffer locked for one lookup: its tree.
@@ -108,11 +111,24 @@ fn ready_now<S: futures::Stream + Unpin>(stream: &mut S) -> Option<S::Item> {
 /// `started`.
 pub(super) fn io_thread(
     mut node: r2r::Node,
-    sinks: Sinks,
+    mut sinks: Sinks,
     stop: StopFlag,
     started: std::sync::mpsc::Sender<Result<(), String>>,
 ) {
     let input = input_qos(sinks.reliability);
+    let gate = match sinks
+        .gate
+        .take()
+        .map(|g| GateSubs::subscribe(&mut node, g))
+        .transpose()
+    {
+        Ok(gate) => gate,
+        Err(e) => {
+            let _ = started.send(Err(format!("cannot subscribe the gate's topics: {e}")));
+            return;
+        }
+    };
+    let mut gate = gate;
     let subscribed = (|| -> r2r::Result<_> {
         let footprint = match sinks.footprints {
             Some(_) => Some(node.subscribe_native::<PolygonStamped>("footprint", input.clone())?),
@@ -210,6 +226,11 @@ pub(super) fn io_thread(
             if let Some(notify) = &tf_moved {
                 notify.notify_one();
             }
+        }
+        // The gate's command first after TF: it is what a robot waits for.
+        if let Some(gate) = &mut gate {
+            gate.take_commands(&time);
+            gate.take_shapes();
         }
         if let (Some(sub), Some(slot)) = (velocity_sub.as_mut(), velocities.as_ref()) {
             let mut latest = None;

@@ -49,6 +49,7 @@
 mod change_log;
 mod context;
 mod decision;
+mod gate;
 mod io_thread;
 mod logging;
 mod obstacle_worker;
@@ -77,6 +78,7 @@ use context::create_context;
 use decision::{Decision, PredictionOutput};
 use futures::stream::{FuturesUnordered, Stream};
 use futures::StreamExt;
+use gate::{GateNode, GateParts, ToggleRequests};
 use io_thread::{io_thread, Sinks};
 use logging::{shown, Throttle, Warnings};
 use obstacle_worker::ObstacleWorker;
@@ -112,6 +114,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     let (obstacle_monitor, monitor) = create_monitors(&config, &logger)?;
     let services = create_services(&mut node)?;
     let publishers = Publishers::create(&mut node)?;
+    let gate = GateNode::create(&mut node, &config, &logger)?;
     let shared = Shared::new(&config, time, params);
     log_footprint_source(&config, &logger);
     let (sets, sets_rx) = tokio::sync::watch::channel(Arc::clone(obstacle_monitor.obstacle_set()));
@@ -124,8 +127,17 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         &logger,
     )?;
     tokio::spawn(param_handler);
-    let threads = start_io_thread(node, &shared, &config, workers)?;
+    let (gate, gate_sinks, toggle) = match gate {
+        Some(GateParts {
+            node,
+            sinks,
+            toggle,
+        }) => (Some(node), Some(sinks), Some(toggle)),
+        None => (None, None, None),
+    };
+    let threads = start_io_thread(node, &shared, &config, workers, gate_sinks)?;
     let mut decision = create_decision(monitor, config, &shared, publishers, &logger);
+    decision.gate = gate;
     log_prediction(&decision.config, &logger);
     // Registered once, before "started" is logged: a Ctrl-C that arrives while a
     // message is being handled is not lost.
@@ -137,6 +149,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         param_events,
         footprint_service: services.0,
         path_service: services.1,
+        toggle: toggle.unwrap_or_else(|| futures::stream::pending().boxed_local()),
     };
     serve(&mut decision, &shared, events).await;
     shut_down(&decision, &shared, threads, &logger);
@@ -383,6 +396,7 @@ fn start_io_thread(
     shared: &Shared,
     config: &NodeConfig,
     workers: Workers,
+    gate: Option<gate::GateSinks>,
 ) -> Result<Threads, Box<dyn Error>> {
     let stop_io = StopFlag::new();
     let (started_tx, started_rx) = std::sync::mpsc::channel();
@@ -408,6 +422,7 @@ fn start_io_thread(
         }),
         sources: source_readers(config),
         latest_sources: Arc::clone(&shared.sources),
+        gate,
     };
     let stop = stop_io.clone();
     let io = std::thread::Builder::new()
@@ -484,6 +499,7 @@ fn create_decision(
                 ahead_msg: NativeMsg::new(),
             }),
         jobs: Cancel::new(),
+        gate: None,
         config,
     }
 }
@@ -532,6 +548,8 @@ struct Events<P, F, C> {
     param_events: P,
     footprint_service: F,
     path_service: C,
+    /// `~/toggle` (the gate's; never ready without a gate).
+    toggle: ToggleRequests,
 }
 
 /// The decision loop, until a shutdown signal: every input, tick,
@@ -549,7 +567,10 @@ where
         mut param_events,
         mut footprint_service,
         mut path_service,
+        mut toggle,
     } = events;
+    let commands = decision.gate.as_ref().map(GateNode::commands);
+    let shapes = decision.gate.as_ref().map(GateNode::shapes);
     let mut tick =
         tokio::time::interval(Duration::from_secs_f64(1.0 / decision.config.publish_rate));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -560,6 +581,8 @@ where
         tokio::select! {
             biased;
             () = signals.recv() => break,
+            // First: a command is gated the moment it arrives.
+            () = when_some(commands.as_deref(), gate::CommandSlot::ready) => decision.on_command(),
             () = shared.footprints.ready() => decision.on_footprint(),
             () = shared.sources.ready() => decision.on_sources(),
             // A `/tf` message while the footprint comes from TF: the robot
@@ -569,7 +592,9 @@ where
                 let set = Arc::clone(&sets.borrow_and_update());
                 decision.on_obstacle_set(set);
             }
+            () = when_some(shapes.as_deref(), gate::ZoneShapes::ready) => decision.on_zone_shapes(),
             _ = tick.tick() => decision.tick(),
+            Some(req) = toggle.next() => decision.on_toggle(req),
             Some((name, _)) = param_events.next() => decision.on_parameter(&name, &shared.params),
             Some(mut req) = footprint_service.next() => {
                 let job = decision.service_job(std::mem::take(&mut req.message));
@@ -595,6 +620,18 @@ where
                 }
             }
         }
+    }
+}
+
+/// `wait` on `slot` when there is one; never ready otherwise.
+async fn when_some<'a, T, F, Fut>(slot: Option<&'a T>, wait: F)
+where
+    F: FnOnce(&'a T) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    match slot {
+        Some(slot) => wait(slot).await,
+        None => futures::future::pending().await,
     }
 }
 

@@ -1,0 +1,845 @@
+//! The velocity gate's edge (nav2's collision monitor): its topics, its
+//! service and where each of them runs.
+//!
+//! * **I/O thread** ([`GateSubs`]): `cmd_vel_in_topic` (`Twist`, or
+//!   `TwistStamped` with `enable_stamped_cmd_vel`; reliable, depth 1 as
+//!   nav2) is read in native form the moment rcl has it, stamped with its
+//!   arrival and put in a keep-latest slot ([`CommandSlot`], no allocation
+//!   once warm) that wakes the decision loop. The dynamic zones' topics
+//!   (`polygon_sub_topic`: a `PolygonStamped`, or a `std_msgs/Float32`
+//!   radius for a circle; `footprint_topic`: a `PolygonStamped`) go to
+//!   [`ZoneShapes`], newest per zone.
+//! * **Decision loop** ([`GateNode`], where the monitor and its sources
+//!   live): a command is gated and published at once
+//!   ([`Gate::on_command`]: the base frame placed by TF in each source's
+//!   frame, then the zones checked), the state on `state_topic` when it
+//!   changes with a log line as nav2's; at `publish_rate` the re-check
+//!   ([`Gate::on_timer`]), the zones' `PolygonStamped` and, while somebody
+//!   subscribes, `~/collision_points_marker`. A dynamic zone's shape is
+//!   moved into `base_frame_id` with the latest transform when it arrives
+//!   (retried at `publish_rate` while TF cannot place it). `~/toggle`
+//!   (`nav2_msgs/srv/Toggle`) and the run-time parameters `enabled` and
+//!   `<zone>.enabled` reach the gate here too.
+//!
+//! Nothing on the command's path waits for the report worker, the
+//! markers or the obstacle worker.
+
+use super::logging::{shown, Warnings};
+use super::ros_time::RosTime;
+use super::threads::lock;
+use crate::config::NodeConfig;
+use crate::gate::{
+    Action, Command, Gate, GateConfig, GateState, MonitorChecks, Output, Reason, ZoneChecks,
+    ZoneShape,
+};
+use crate::geometry::{Point, Shape};
+use crate::monitor::{BaseFrames, BasePlacement, Monitor, Transforms};
+use crate::ros::inputs::{Arrival, FootprintInput};
+use crate::ros::markers::MAX_DRAWN_SOURCE_POINTS;
+use crate::ros::native;
+use crate::ros::tf::TfBuffer;
+use futures::{Stream, StreamExt};
+use r2r::builtin_interfaces::msg::Time as RosTimeMsg;
+use r2r::geometry_msgs::msg::{
+    Point as RosPoint, Point32, Polygon, PolygonStamped, Pose, Quaternion, Twist, TwistStamped,
+    Vector3,
+};
+use r2r::nav2_msgs::msg::CollisionMonitorState;
+use r2r::nav2_msgs::srv::Toggle;
+use r2r::std_msgs::msg::{ColorRGBA, Float32, Header};
+use r2r::visualization_msgs::msg::{Marker, MarkerArray};
+use r2r::{NativeMsg, Publisher, QosProfile, ServiceRequest};
+use std::sync::{Arc, Mutex};
+
+/// `cmd_vel_in_topic`'s QoS: nav2's (reliable, volatile, depth 1).
+pub(super) const COMMAND_QOS: QosProfile = QosProfile::default().keep_last(1);
+
+/// Points drawn per zone on `~/collision_points_marker` at most.
+pub(super) const MAX_DRAWN_ZONE_POINTS: usize = MAX_DRAWN_SOURCE_POINTS;
+
+/// Segments of a circle zone's outline (`PolygonStamped`).
+const CIRCLE_SEGMENTS: usize = 32;
+
+/// A command as read: its twist and, for a `TwistStamped`, its header.
+#[derive(Clone, Debug, Default)]
+pub(super) struct CommandIn {
+    pub(super) command: Command,
+    /// Header stamp (`TwistStamped`), copied to the output.
+    pub(super) sec: i32,
+    pub(super) nanosec: u32,
+    /// Header frame id (`TwistStamped`), copied to the output (empty when
+    /// it could not be read).
+    pub(super) frame_id: String,
+}
+
+impl CommandIn {
+    fn copy_from(&mut self, other: &CommandIn) {
+        self.command = other.command;
+        self.sec = other.sec;
+        self.nanosec = other.nanosec;
+        self.frame_id.clone_from(&other.frame_id);
+    }
+}
+
+/// The newest command for the decision loop: a newer one replaces one not
+/// yet taken (nav2's depth 1). Its buffers are reused: no allocation once
+/// a frame id as long has been seen.
+#[derive(Debug, Default)]
+pub(super) struct CommandSlot {
+    inner: Mutex<(CommandIn, Option<Arrival>)>,
+    ready: tokio::sync::Notify,
+}
+
+impl CommandSlot {
+    /// Makes the command `fill` writes the newest, arrived at `arrival`.
+    fn put(&self, arrival: Arrival, fill: impl FnOnce(&mut CommandIn)) {
+        let mut inner = lock(&self.inner);
+        fill(&mut inner.0);
+        inner.1 = Some(arrival);
+        drop(inner);
+        self.ready.notify_one();
+    }
+
+    /// The newest command into `out`, if one came since the last call.
+    fn take_into(&self, out: &mut CommandIn) -> Option<Arrival> {
+        let mut inner = lock(&self.inner);
+        let arrival = inner.1.take()?;
+        out.copy_from(&inner.0);
+        Some(arrival)
+    }
+
+    /// Waits until a command is put.
+    pub(super) async fn ready(&self) {
+        self.ready.notified().await;
+    }
+}
+
+/// A dynamic zone's shape as received.
+#[derive(Debug)]
+enum ShapeInput {
+    /// A `PolygonStamped` (`polygon_sub_topic` or `footprint_topic`).
+    Polygon(FootprintInput),
+    /// A circle zone's radius (`std_msgs/Float32`), centred on the base frame.
+    Radius(f64),
+}
+
+/// The newest shape of each dynamic zone for the decision loop.
+#[derive(Debug, Default)]
+pub(super) struct ZoneShapes {
+    latest: Mutex<Vec<Option<ShapeInput>>>,
+    ready: tokio::sync::Notify,
+}
+
+impl ZoneShapes {
+    fn put(&self, zone: usize, input: ShapeInput) {
+        let mut latest = lock(&self.latest);
+        if latest.len() <= zone {
+            latest.resize_with(zone + 1, || None);
+        }
+        latest[zone] = Some(input);
+        drop(latest);
+        self.ready.notify_one();
+    }
+
+    /// Every zone's newest shape that came since the last call, into `out`
+    /// (aligned with the zones).
+    fn take_into(&self, out: &mut Vec<Option<ShapeInput>>) {
+        let mut latest = lock(&self.latest);
+        if out.len() < latest.len() {
+            out.resize_with(latest.len(), || None);
+        }
+        for (slot, new) in out.iter_mut().zip(latest.iter_mut()) {
+            if let Some(new) = new.take() {
+                *slot = Some(new);
+            }
+        }
+    }
+
+    /// Waits until a shape is put.
+    pub(super) async fn ready(&self) {
+        self.ready.notified().await;
+    }
+}
+
+/// What the I/O thread needs to read the gate's topics.
+pub(super) struct GateSinks {
+    config: GateConfig,
+    pub(super) commands: Arc<CommandSlot>,
+    pub(super) shapes: Arc<ZoneShapes>,
+}
+
+type Sub<T> = Box<dyn Stream<Item = NativeMsg<T>> + Unpin>;
+
+enum CommandSub {
+    Twist(Sub<Twist>),
+    Stamped(Sub<TwistStamped>),
+}
+
+enum ShapeSub {
+    Polygon(usize, Sub<PolygonStamped>),
+    Radius(usize, Sub<Float32>),
+}
+
+/// The gate's subscriptions, on the I/O thread.
+pub(super) struct GateSubs {
+    command: CommandSub,
+    shapes: Vec<ShapeSub>,
+    commands: Arc<CommandSlot>,
+    zone_shapes: Arc<ZoneShapes>,
+}
+
+fn ready_now<S: Stream + Unpin>(stream: &mut S) -> Option<S::Item> {
+    futures::FutureExt::now_or_never(stream.next()).flatten()
+}
+
+/// Whether a zone's shape comes from `footprint_topic` (an `approach`
+/// polygon without points), as the configuration decides.
+fn footprint_zone(shape: &ZoneShape, action: Action) -> bool {
+    *shape == (ZoneShape::Dynamic { circle: false }) && action == Action::Approach
+}
+
+impl GateSubs {
+    /// Subscribes the gate's topics on `node` (on the I/O thread).
+    pub(super) fn subscribe(node: &mut r2r::Node, sinks: GateSinks) -> r2r::Result<Self> {
+        let topic = sinks.config.cmd_vel_in_topic.as_str();
+        let command = if sinks.config.stamped {
+            CommandSub::Stamped(Box::new(
+                node.subscribe_native::<TwistStamped>(topic, COMMAND_QOS)?,
+            ))
+        } else {
+            CommandSub::Twist(Box::new(
+                node.subscribe_native::<Twist>(topic, COMMAND_QOS)?,
+            ))
+        };
+        let mut shapes = Vec::new();
+        for (index, zone) in sinks.config.zones.iter().enumerate() {
+            let ZoneShape::Dynamic { circle } = zone.shape else {
+                continue;
+            };
+            if footprint_zone(&zone.shape, zone.action) {
+                let sub = node.subscribe_native::<PolygonStamped>(
+                    &zone.footprint_topic,
+                    QosProfile::default(),
+                )?;
+                shapes.push(ShapeSub::Polygon(index, Box::new(sub)));
+                continue;
+            }
+            let qos = match zone.subscribe_transient_local {
+                true => QosProfile::default().transient_local(),
+                false => QosProfile::default(),
+            };
+            let topic = zone.polygon_sub_topic.as_str();
+            shapes.push(match circle {
+                true => ShapeSub::Radius(
+                    index,
+                    Box::new(node.subscribe_native::<Float32>(topic, qos)?),
+                ),
+                false => ShapeSub::Polygon(
+                    index,
+                    Box::new(node.subscribe_native::<PolygonStamped>(topic, qos)?),
+                ),
+            });
+        }
+        Ok(GateSubs {
+            command,
+            shapes,
+            commands: sinks.commands,
+            zone_shapes: sinks.shapes,
+        })
+    }
+
+    /// Takes the newest command (stamped with its arrival) into its slot;
+    /// after every spin.
+    pub(super) fn take_commands(&mut self, time: &RosTime) {
+        match &mut self.command {
+            CommandSub::Twist(sub) => {
+                let mut latest = None;
+                while let Some(msg) = ready_now(sub) {
+                    latest = Some(msg);
+                }
+                if let Some(msg) = latest {
+                    self.commands.put(time.arrival(), |c| {
+                        c.command = Command::new(msg.linear.x, msg.linear.y, msg.angular.z);
+                    });
+                }
+            }
+            CommandSub::Stamped(sub) => {
+                let mut latest = None;
+                while let Some(msg) = ready_now(sub) {
+                    latest = Some(msg);
+                }
+                if let Some(msg) = latest {
+                    self.commands.put(time.arrival(), |c| {
+                        let t = &msg.twist;
+                        c.command = Command::new(t.linear.x, t.linear.y, t.angular.z);
+                        c.sec = msg.header.stamp.sec;
+                        c.nanosec = msg.header.stamp.nanosec;
+                        c.frame_id.clear();
+                        if let Ok(frame) = native::frame_id(&msg.header.frame_id) {
+                            c.frame_id.push_str(frame);
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    /// Takes the dynamic zones' newest shapes into their slot.
+    pub(super) fn take_shapes(&mut self) {
+        for sub in &mut self.shapes {
+            match sub {
+                ShapeSub::Polygon(index, sub) => {
+                    while let Some(msg) = ready_now(sub) {
+                        let mut input = FootprintInput::default();
+                        input.read(&msg);
+                        self.zone_shapes.put(*index, ShapeInput::Polygon(input));
+                    }
+                }
+                ShapeSub::Radius(index, sub) => {
+                    while let Some(msg) = ready_now(sub) {
+                        self.zone_shapes
+                            .put(*index, ShapeInput::Radius(f64::from(msg.data)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `cmd_vel_out_topic`'s publisher and its message, published in place.
+enum CommandOut {
+    Twist(Publisher<Twist>, NativeMsg<Twist>),
+    Stamped(Publisher<TwistStamped>, NativeMsg<TwistStamped>),
+}
+
+/// What the decision loop waits for from the gate, besides its slots'
+/// notifications.
+pub(super) type ToggleRequests =
+    futures::stream::LocalBoxStream<'static, ServiceRequest<Toggle::Service>>;
+
+/// The gate on the decision loop.
+pub(super) struct GateNode {
+    gate: Gate,
+    commands: Arc<CommandSlot>,
+    shapes: Arc<ZoneShapes>,
+    /// The last command taken, and a scratch for the next.
+    command: CommandIn,
+    placed: BasePlacement,
+    /// Shapes received and not yet moved into the base frame (TF could not
+    /// place them yet), aligned with the zones.
+    pending: Vec<Option<ShapeInput>>,
+    out: CommandOut,
+    state_pub: Option<Publisher<CollisionMonitorState>>,
+    points_pub: Publisher<MarkerArray>,
+    /// `(zone index, publisher)` of each `visualize` zone.
+    polygon_pubs: Vec<(usize, Publisher<PolygonStamped>)>,
+    /// Scratch for the markers' points.
+    marker_points: Vec<Point>,
+    /// `transform_tolerance` (s): for a dynamic zone's shape.
+    transform_tolerance: f64,
+    logger: String,
+    warnings: Warnings,
+}
+
+/// The gate's parts, made on the node before it moves to the I/O thread.
+pub(super) struct GateParts {
+    pub(super) node: GateNode,
+    pub(super) sinks: GateSinks,
+    pub(super) toggle: ToggleRequests,
+}
+
+impl GateNode {
+    /// The gate of `config` when it has zones (`polygons`): its
+    /// publishers and service on `node`; `None` without zones.
+    pub(super) fn create(
+        node: &mut r2r::Node,
+        config: &NodeConfig,
+        logger: &str,
+    ) -> Result<Option<GateParts>, Box<dyn std::error::Error>> {
+        let gate_config = &config.gate;
+        if gate_config.zones.is_empty() {
+            return Ok(None);
+        }
+        let gate = Gate::new(gate_config.clone())?;
+        let qos = COMMAND_QOS;
+        let topic = gate_config.cmd_vel_out_topic.as_str();
+        let out = if gate_config.stamped {
+            CommandOut::Stamped(node.create_publisher(topic, qos.clone())?, NativeMsg::new())
+        } else {
+            CommandOut::Twist(node.create_publisher(topic, qos.clone())?, NativeMsg::new())
+        };
+        let state_pub = match gate_config.state_topic.is_empty() {
+            true => None,
+            false => Some(node.create_publisher(&gate_config.state_topic, qos.clone())?),
+        };
+        let points_pub = node.create_publisher("~/collision_points_marker", qos)?;
+        let mut polygon_pubs = Vec::new();
+        for (index, zone) in gate_config.zones.iter().enumerate() {
+            if zone.visualize {
+                let publisher =
+                    node.create_publisher(&zone.polygon_pub_topic, QosProfile::default())?;
+                polygon_pubs.push((index, publisher));
+            }
+        }
+        let toggle = node
+            .create_service::<Toggle::Service>("~/toggle", QosProfile::default())?
+            .boxed_local();
+        let commands = Arc::new(CommandSlot::default());
+        let shapes = Arc::new(ZoneShapes::default());
+        let sinks = GateSinks {
+            config: gate_config.clone(),
+            commands: Arc::clone(&commands),
+            shapes: Arc::clone(&shapes),
+        };
+        let node = GateNode {
+            gate,
+            commands,
+            shapes,
+            command: CommandIn::default(),
+            placed: BasePlacement::default(),
+            pending: Vec::new(),
+            out,
+            state_pub,
+            points_pub,
+            polygon_pubs,
+            marker_points: Vec::new(),
+            transform_tolerance: config.monitor.transform_tolerance,
+            logger: logger.to_owned(),
+            warnings: Warnings::new(logger),
+        };
+        Ok(Some(GateParts {
+            node,
+            sinks,
+            toggle,
+        }))
+    }
+
+    /// The slot commands arrive in.
+    pub(super) fn commands(&self) -> Arc<CommandSlot> {
+        Arc::clone(&self.commands)
+    }
+
+    /// The slot dynamic zones' shapes arrive in.
+    pub(super) fn shapes(&self) -> Arc<ZoneShapes> {
+        Arc::clone(&self.shapes)
+    }
+
+    /// Takes the newest command; false when none came.
+    pub(super) fn take_command(&mut self) -> bool {
+        self.commands.take_into(&mut self.command).is_some()
+    }
+
+    /// Places the base frame in every source's frame for one check.
+    fn place(&mut self, monitor: &Monitor, tf: &Mutex<TfBuffer>, now: f64) {
+        let config = self.gate.config();
+        let frames = BaseFrames {
+            base: &config.base_frame,
+            fixed: config
+                .base_shift_correction
+                .then_some(config.odom_frame.as_str()),
+        };
+        let tree = lock(tf);
+        monitor.place_base(&tree.tree, frames, now, &mut self.placed);
+    }
+
+    /// Gates the command taken by [`take_command`](Self::take_command) and
+    /// publishes what the gate says, at `now` (ROS time, s).
+    pub(super) fn on_command(&mut self, monitor: &Monitor, tf: &Mutex<TfBuffer>, now: f64) {
+        self.place(monitor, tf, now);
+        let checks = MonitorChecks {
+            monitor,
+            placed: &self.placed,
+        };
+        let out = self.gate.on_command(&checks, self.command.command, now);
+        self.emit(&out, None);
+    }
+
+    /// The re-check at `publish_rate`: publishes what is more restrictive
+    /// (and the zeros of a stop run), the state on change, the zones'
+    /// polygons and, while subscribed, the points the zones act on.
+    pub(super) fn on_timer(&mut self, monitor: &Monitor, tf: &Mutex<TfBuffer>, now: f64) {
+        self.apply_pending(tf, now);
+        self.place(monitor, tf, now);
+        let checks = MonitorChecks {
+            monitor,
+            placed: &self.placed,
+        };
+        let out = self.gate.on_timer(&checks, now);
+        self.emit(&out, Some(now));
+        self.publish_polygons(None, now);
+        self.publish_points(monitor, now);
+    }
+
+    /// Publishes the output and the state of one check; `restamp`: the
+    /// stamped output carries this time (a re-check) rather than the
+    /// command's.
+    fn emit(&mut self, out: &Output, restamp: Option<f64>) {
+        if let Some(command) = out.publish {
+            self.publish_command(&command, restamp);
+        }
+        if out.state_changed {
+            self.notify_state(&out.state);
+        }
+    }
+
+    fn publish_command(&mut self, command: &Command, restamp: Option<f64>) {
+        let result = match &mut self.out {
+            CommandOut::Twist(publisher, msg) => {
+                write_twist(msg, command);
+                publisher.publish_native(msg)
+            }
+            CommandOut::Stamped(publisher, msg) => {
+                write_twist(&mut msg.twist, command);
+                let (sec, nanosec) = match restamp {
+                    Some(now) => split_seconds(now),
+                    None => (self.command.sec, self.command.nanosec),
+                };
+                msg.header.stamp.sec = sec;
+                msg.header.stamp.nanosec = nanosec;
+                if native::set_string(&mut msg.header.frame_id, &self.command.frame_id).is_err() {
+                    self.warnings.warn("gate_publish", || {
+                        "could not copy the command's frame id".to_owned()
+                    });
+                }
+                publisher.publish_native(msg)
+            }
+        };
+        if let Err(e) = result {
+            self.warnings.warn("gate_publish", || {
+                format!("could not publish the gated command: {e}")
+            });
+        }
+    }
+
+    /// The log line nav2's `notifyActionState` writes, and the state
+    /// message.
+    fn notify_state(&mut self, state: &GateState) {
+        let name = self.gate.state_name(state).to_owned();
+        let zone = match state.reason {
+            Reason::Zone(i) => self.gate.config().zones.get(i),
+            _ => None,
+        };
+        let logger = self.logger.as_str();
+        match (state.action, state.reason) {
+            (Action::Stop, Reason::InvalidSource(source, cause)) => r2r::log_warn!(
+                logger,
+                "Robot to stop due to invalid source (source {source}: {}). Either due to data \
+                 not published yet, or to lack of new data received within the sensor timeout, \
+                 or if impossible to transform data to base frame",
+                crate::model::Status::from(cause)
+            ),
+            (Action::Stop, Reason::InvalidCommand) => r2r::log_warn!(
+                logger,
+                "Robot to stop due to an invalid command (NaN or infinite velocity)"
+            ),
+            (Action::Stop, _) => {
+                r2r::log_info!(logger, "Robot to stop due to {} polygon", shown(&name))
+            }
+            (Action::Slowdown, _) => r2r::log_info!(
+                logger,
+                "Robot to slowdown for {} percents due to {} polygon",
+                zone.map_or(0.0, |z| z.slowdown_ratio * 100.0),
+                shown(&name)
+            ),
+            (Action::Limit, _) => r2r::log_info!(
+                logger,
+                "Robot to limit speed due to {} polygon",
+                shown(&name)
+            ),
+            (Action::Approach, _) => r2r::log_info!(
+                logger,
+                "Robot to approach for {} seconds away from collision ({} polygon)",
+                zone.map_or(0.0, |z| z.time_before_collision),
+                shown(&name)
+            ),
+            (Action::DoNothing, Reason::Disabled) => {
+                r2r::log_info!(logger, "Collision monitor disabled: commands pass")
+            }
+            (Action::DoNothing, _) => r2r::log_info!(logger, "Robot to continue normal operation"),
+        }
+        if let Some(publisher) = &self.state_pub {
+            let msg = CollisionMonitorState {
+                action_type: state.action.code(),
+                polygon_name: name,
+            };
+            if let Err(e) = publisher.publish(&msg) {
+                self.warnings.warn("gate_publish", || {
+                    format!("could not publish the state: {e}")
+                });
+            }
+        }
+    }
+
+    /// Takes the dynamic zones' new shapes and sets those TF can place.
+    pub(super) fn on_shapes(&mut self, tf: &Mutex<TfBuffer>, now: f64) {
+        self.shapes.take_into(&mut self.pending);
+        self.apply_pending(tf, now);
+    }
+
+    /// Moves each pending shape into the base frame and sets it; one TF
+    /// cannot place yet stays pending; a bad one is refused with a
+    /// warning (the zone keeps its previous shape).
+    fn apply_pending(&mut self, tf: &Mutex<TfBuffer>, now: f64) {
+        if self.pending.iter().all(Option::is_none) {
+            return;
+        }
+        let base = self.gate.config().base_frame.clone();
+        let tolerance = self.transform_tolerance;
+        let mut changed = Vec::new();
+        for index in 0..self.pending.len() {
+            let Some(input) = self.pending[index].take() else {
+                continue;
+            };
+            let name = self
+                .gate
+                .config()
+                .zones
+                .get(index)
+                .map_or(String::new(), |z| z.name.clone());
+            let shape = match &input {
+                ShapeInput::Radius(radius) => Shape::circle(Point::origin(), *radius)
+                    .map_err(|e| format!("radius {radius}: {e:?}")),
+                ShapeInput::Polygon(polygon) => {
+                    if let Some(rejection) = polygon.rejected {
+                        Err(format!("{rejection}"))
+                    } else {
+                        let pose = {
+                            let tree = lock(tf);
+                            Transforms::lookup(
+                                &tree.tree,
+                                &base,
+                                &polygon.frame_id,
+                                0.0,
+                                now,
+                                tolerance,
+                            )
+                        };
+                        match pose {
+                            Ok(pose) => {
+                                let points: Vec<Point> =
+                                    polygon.points.iter().map(|p| pose * p).collect();
+                                Shape::polygon(&points)
+                                    .map_err(|e| format!("{} points: {e:?}", polygon.points.len()))
+                            }
+                            Err(cause) => {
+                                let frame = shown(&polygon.frame_id);
+                                self.warnings.warn("gate_zone_tf", || {
+                                    format!(
+                                        "zone {}: cannot move its shape from {frame} into {}: {} \
+                                         (retried at publish_rate)",
+                                        shown(&name),
+                                        shown(&base),
+                                        crate::model::Status::from(cause)
+                                    )
+                                });
+                                self.pending[index] = Some(input);
+                                continue;
+                            }
+                        }
+                    }
+                }
+            };
+            match shape {
+                Ok(shape) => {
+                    if self.gate.set_zone_shape(index, shape) {
+                        changed.push(index);
+                    }
+                }
+                Err(why) => self.warnings.warn("gate_zone", || {
+                    format!(
+                        "zone {} refused a shape ({why}): it keeps its previous one",
+                        shown(&name)
+                    )
+                }),
+            }
+        }
+        for index in changed {
+            self.publish_polygons(Some(index), now);
+        }
+    }
+
+    /// Publishes the `visualize` zones' shapes (only zone `only` when
+    /// given) in the base frame.
+    fn publish_polygons(&mut self, only: Option<usize>, now: f64) {
+        let frame = &self.gate.config().base_frame;
+        for (index, publisher) in &self.polygon_pubs {
+            if only.is_some_and(|o| o != *index) {
+                continue;
+            }
+            let points = self
+                .gate
+                .zone_shape(*index)
+                .map(|s| s.outline(CIRCLE_SEGMENTS))
+                .unwrap_or_default();
+            let msg = PolygonStamped {
+                header: header(frame, now),
+                polygon: Polygon {
+                    points: points
+                        .iter()
+                        .map(|p| Point32 {
+                            x: p.x as f32,
+                            y: p.y as f32,
+                            z: 0.0,
+                        })
+                        .collect(),
+                },
+            };
+            if let Err(e) = publisher.publish(&msg) {
+                self.warnings.warn("gate_publish", || {
+                    format!("could not publish a zone's polygon: {e}")
+                });
+            }
+        }
+    }
+
+    /// `~/collision_points_marker`, while somebody subscribes: per zone a
+    /// `POINTS` marker (ns: the zone's name) of the points inside it,
+    /// coloured by its action.
+    fn publish_points(&mut self, monitor: &Monitor, now: f64) {
+        if !self
+            .points_pub
+            .get_inter_process_subscription_count()
+            .is_ok_and(|n| n > 0)
+        {
+            return;
+        }
+        let checks = MonitorChecks {
+            monitor,
+            placed: &self.placed,
+        };
+        let config = self.gate.config();
+        let mut markers = Vec::with_capacity(config.zones.len());
+        for (index, zone) in config.zones.iter().enumerate() {
+            self.marker_points.clear();
+            if let (true, Some(shape)) = (zone.enabled, self.gate.zone_shape(index)) {
+                checks.points_in(
+                    shape,
+                    &zone.sources,
+                    MAX_DRAWN_ZONE_POINTS,
+                    &mut self.marker_points,
+                );
+            }
+            markers.push(Marker {
+                header: header(&config.base_frame, now),
+                ns: zone.name.clone(),
+                id: 0,
+                type_: 8, // POINTS
+                action: 0,
+                pose: Pose {
+                    orientation: Quaternion {
+                        x: 0.0,
+                        y: 0.0,
+                        z: 0.0,
+                        w: 1.0,
+                    },
+                    ..Default::default()
+                },
+                scale: Vector3 {
+                    x: 0.03,
+                    y: 0.03,
+                    z: 0.0,
+                },
+                color: action_color(zone.action),
+                frame_locked: true,
+                points: self
+                    .marker_points
+                    .iter()
+                    .map(|p| RosPoint {
+                        x: p.x,
+                        y: p.y,
+                        z: 0.0,
+                    })
+                    .collect(),
+                ..Default::default()
+            });
+        }
+        if let Err(e) = self.points_pub.publish(&MarkerArray { markers }) {
+            self.warnings.warn("gate_publish", || {
+                format!("could not publish collision_points_marker: {e}")
+            });
+        }
+    }
+
+    /// `~/toggle`: enables or disables the gate, as nav2.
+    pub(super) fn toggle(&mut self, request: ServiceRequest<Toggle::Service>) {
+        let enable = request.message.enable;
+        self.gate.set_enabled(enable);
+        let message = format!(
+            "Collision monitor toggled {} successfully",
+            if enable { "on" } else { "off" }
+        );
+        r2r::log_info!(&self.logger, "{message}");
+        let response = Toggle::Response {
+            success: true,
+            message,
+        };
+        if let Err(e) = request.respond(response) {
+            self.warnings
+                .warn("service", || format!("could not answer toggle: {e}"));
+        }
+    }
+
+    /// A run-time parameter changed: `enabled` and `<zone>.enabled` reach
+    /// the gate (only the one changed: `~/toggle`'s state stays otherwise).
+    pub(super) fn on_parameter(&mut self, name: &str, config: &NodeConfig) {
+        if name == "enabled" {
+            self.gate.set_enabled(config.gate.enabled);
+            return;
+        }
+        let Some(zone) = name.strip_suffix(".enabled") else {
+            return;
+        };
+        if let Some(z) = config.gate.zones.iter().find(|z| z.name == zone) {
+            let current = self
+                .gate
+                .zone_index(zone)
+                .and_then(|i| self.gate.config().zones.get(i));
+            if current.is_some_and(|c| c.enabled != z.enabled) {
+                self.gate.set_zone_enabled(zone, z.enabled);
+            }
+        }
+    }
+}
+
+/// The command into a native twist: x, y and angular z; nav2 leaves the
+/// other three 0.
+fn write_twist(twist: &mut r2r_msg_gen::geometry_msgs__msg__Twist, command: &Command) {
+    let (linear, angular) = (&mut twist.linear, &mut twist.angular);
+    linear.x = command.x;
+    linear.y = command.y;
+    linear.z = 0.0;
+    angular.x = 0.0;
+    angular.y = 0.0;
+    angular.z = command.w;
+}
+
+/// Seconds as a stamp's (sec, nanosec); 0 for what a stamp cannot hold.
+fn split_seconds(seconds: f64) -> (i32, u32) {
+    if !(seconds.is_finite() && seconds >= 0.0 && seconds < f64::from(i32::MAX)) {
+        return (0, 0);
+    }
+    let sec = seconds.floor();
+    let nanosec = ((seconds - sec) * 1e9).min(999_999_999.0) as u32;
+    (sec as i32, nanosec)
+}
+
+fn header(frame: &str, now: f64) -> Header {
+    let (sec, nanosec) = split_seconds(now);
+    Header {
+        stamp: RosTimeMsg { sec, nanosec },
+        frame_id: frame.to_owned(),
+    }
+}
+
+/// The markers' colour of an action: stop red, slowdown orange, limit
+/// yellow, approach magenta, none grey.
+fn action_color(action: Action) -> ColorRGBA {
+    let (r, g, b) = match action {
+        Action::Stop => (1.0, 0.0, 0.0),
+        Action::Slowdown => (1.0, 0.5, 0.0),
+        Action::Limit => (1.0, 1.0, 0.0),
+        Action::Approach => (1.0, 0.0, 1.0),
+        Action::DoNothing => (0.6, 0.6, 0.6),
+    };
+    ColorRGBA { r, g, b, a: 1.0 }
+}
