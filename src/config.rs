@@ -664,7 +664,7 @@ pub static PARAMS: &[ParamSpec] = &[
             set: |c, s| c.gate.base_frame = s,
         },
         runtime: false,
-        description: "nav2's robot frame: the gate's zones and commands are in it; given without base_frame, it is base_frame too (start-up only)",
+        description: "nav2's robot frame: the gate's zones and commands are in it; with zones or a pointcloud source and base_frame empty, it is base_frame too (start-up only)",
     },
     ParamSpec {
         name: "odom_frame_id",
@@ -2374,13 +2374,23 @@ impl NodeConfig {
                 spec.set(self, value)?;
             }
         }
-        // nav2's base_frame_id is the monitor's base_frame (a pointcloud
-        // source's heights are compared in it) unless that is given too.
+        // Where nav2's features are used (zones, or a pointcloud source,
+        // whose heights are compared in the robot's frame), nav2's
+        // base_frame_id is the monitor's base_frame too, unless that is
+        // given, not empty. Elsewhere it changes nothing: a parameters file
+        // listing every default (base_frame "" and base_frame_id
+        // "base_footprint") keeps the node as it was.
+        let nav2 = !self.polygons.is_empty()
+            || self.observation_sources.iter().any(|name| {
+                matches!(given(values, &format!("{name}.type")),
+                    Some(Value::String(kind)) if kind == "pointcloud")
+            });
         if let Some(Value::String(base)) = given(values, "base_frame_id") {
             match given(values, "base_frame") {
-                None => self.monitor.base_frame = base.clone(),
-                Some(_) if self.monitor.base_frame == *base => {}
-                Some(_) => {
+                _ if !nav2 => {}
+                _ if self.monitor.base_frame.is_empty() => self.monitor.base_frame = base.clone(),
+                _ if self.monitor.base_frame == *base => {}
+                Some(_) | None => {
                     return Err(ConfigError {
                         parameter: "base_frame".to_owned(),
                         message: format!(

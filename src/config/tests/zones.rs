@@ -404,21 +404,50 @@ fn gate_node_values_are_checked() {
 
 #[test]
 fn base_frame_id_is_base_frame_unless_that_is_given() {
-    let (c, _) = started(&[("base_frame_id", text("base_link"))]).unwrap();
+    let zone = [
+        ("polygons", list(&["Stop"])),
+        ("Stop.type", text("polygon")),
+        (
+            "Stop.points",
+            text("[[0.3, 0.3], [0.3, -0.3], [0.0, -0.3]]"),
+        ),
+        ("Stop.action_type", text("stop")),
+    ];
+    let with_zone = |more: &[(&str, Value)]| {
+        let mut all: Vec<(&str, Value)> = zone.to_vec();
+        all.extend(more.iter().cloned());
+        started(&all)
+    };
+    let (c, _) = with_zone(&[("base_frame_id", text("base_link"))]).unwrap();
     assert_eq!(
         (c.gate.base_frame.as_str(), c.monitor.base_frame.as_str()),
         ("base_link", "base_link")
     );
+    // An empty base_frame is no frame: base_frame_id fills it.
+    let (c, _) = with_zone(&[
+        ("base_frame", text("")),
+        ("base_frame_id", text("base_link")),
+    ])
+    .unwrap();
+    assert_eq!(c.monitor.base_frame, "base_link");
+    // Without zones or a pointcloud source, base_frame_id is the gate's
+    // alone: a file listing every default changes nothing.
+    let (c, _) = started(&[
+        ("base_frame", text("")),
+        ("base_frame_id", text("base_footprint")),
+    ])
+    .unwrap();
+    assert_eq!(c.monitor.base_frame, "");
     let (c, _) = started(&[("base_frame", text("base_link"))]).unwrap();
     assert_eq!(c.monitor.base_frame, "base_link");
     assert_eq!(c.gate.base_frame, "base_footprint", "nav2's default");
-    let (c, _) = started(&[
+    let (c, _) = with_zone(&[
         ("base_frame", text("base_link")),
         ("base_frame_id", text("base_link")),
     ])
     .unwrap();
     assert_eq!(c.monitor.base_frame, "base_link");
-    let e = started(&[
+    let e = with_zone(&[
         ("base_frame", text("base_link")),
         ("base_frame_id", text("base_footprint")),
     ])
