@@ -44,7 +44,7 @@
 //! | `query` | the pair queries and their [`Contact`] | [`intersects`], [`query()`], [`Contact`], [`details::penetration`] |
 //! | `point_query` | a point against a shape; a padded footprint against a point (an obstacle of zero size: laser and cloud points) | [`distance_to_point`], [`contains_point`], [`point_contact`] |
 //! | `motion` | rigid motions and their swept boxes | [`Motion`] |
-//! | `toi/` | time of impact; `translation`: two polygons in closed form; `point`: a footprint against a point in closed form | [`time_of_impact`], [`point_time_of_impact`], [`Impact`] |
+//! | `toi/` | time of impact; `translation`: two polygons in closed form; `point`: a footprint against a point in closed form (a translation); `twist`: the same for a constant turning twist (the point's circle about the centre) | [`time_of_impact`], [`point_time_of_impact`], [`Impact`] |
 //! | `escape` | a motion that never takes a point or an obstacle deeper into a zone (closed-form sufficient conditions) | [`point_escapes`], [`polygon_escapes`] |
 //! | `boxtree` | a box tree over edges, for validation and decomposition | — |
 //!
