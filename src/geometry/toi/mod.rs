@@ -189,9 +189,16 @@ pub fn time_of_impact(
 /// * **Translation**: in closed form (the point's ray, seen from the
 ///   moving footprint, against its padded convex pieces; see
 ///   `point::translation_point`): exact, one pass over the edges.
-/// * **With rotation**: the conservative advancement of
-///   [`time_of_impact`], with the point as B's one piece: never later than
-///   the contact.
+/// * **A constant turning twist** (`Motion::Twist`, or a path segment
+///   that only turns): in closed form too (the point's circle about the
+///   twist's centre, in the body frame, against the padded pieces' offset
+///   edges and vertex circles; see `twist::twist_point`): exact, never
+///   late, one `atan2` per crossing.
+/// * **Other turning motions** (a path segment that moves and turns), a
+///   point touching at the start, and the closed form's own fallbacks (a
+///   centre very far away, a crossing within rounding of a full turn): the
+///   conservative advancement of [`time_of_impact`], with the point as B's
+///   one piece: never later than the contact.
 /// * A point that is not finite cannot be measured: time 0, `exact:
 ///   false`, a fail-safe contact (colliding).
 pub fn point_time_of_impact(
