@@ -481,6 +481,32 @@ def test_approach_turning_in_place(gate):
     gate.gate(cmd, passes(cmd), 'the command once clear')
 
 
+def test_cross_over_slowdown_and_approach(gate):
+    """nav2's testCrossOver: a slowdown zone and an approach zone both hold obstacles;
+    the more restrictive wins, and which one that is changes with the speed."""
+    got = gate.put('s_appr', wall(0.5, 0.2))
+    gap = min(x for x, y in got if abs(y) <= 0.3) - 0.3
+    gate.put('s_slow', cluster(0.3, 0.0))
+    fast, slow = (1.0, 0.0, 0.0), (0.05, 0.0, 0.0)
+    ratio = (gap / fast[0]) / TIME_BEFORE_COLLISION
+    assert ratio < SLOWDOWN_RATIO  # fast: the approach is the stronger
+    assert gap / slow[0] > TIME_BEFORE_COLLISION  # slow: contact beyond the horizon
+    try:
+        mark = gate.state_mark()
+        gate.gate(fast, scaled(fast, ratio, 1e-5), f'approach: scaled by {ratio:.4f}')
+        gate.wait_state(mark, APPROACH, 'approach')
+        mark = gate.state_mark()
+        gate.gate(slow, scaled(slow, SLOWDOWN_RATIO), 'slowdown: the approach sees nothing')
+        gate.wait_state(mark, SLOWDOWN, 'slow')
+        mark = gate.state_mark()
+        gate.gate(fast, scaled(fast, ratio, 1e-5), 'approach again, inside the slowdown')
+        gate.wait_state(mark, APPROACH, 'approach')
+    finally:
+        gate.clear('s_slow')
+        gate.clear('s_appr')
+    gate.gate(fast, passes(fast), 'the command once clear')
+
+
 def test_source_timeout_stops(gate):
     mark = gate.state_mark()
     with gate.cond:
