@@ -5,6 +5,9 @@
 //! * [`SplitMix64`]: the deterministic generator behind every random case;
 //! * [`alloc`]: a global allocator that counts the current thread's
 //!   allocation calls;
+//! * [`nav2`]: the benchmarks' peer, a faithful port of nav2 Jazzy's
+//!   collision monitor algorithm (its point-in-polygon count, collision
+//!   time, `padFootprint`);
 //! * [`process`]: child processes that never outlive the test or benchmark
 //!   that started them;
 //! * [`shapes`]: the shape generators, one place for every test and
@@ -19,6 +22,7 @@
 //! (`tests/geometry/reference.rs`, `tests/geometry/fuzz_support.rs`, `tests/node/node_common.rs`).
 
 pub mod alloc;
+pub mod nav2;
 pub mod process;
 mod rng;
 #[cfg(feature = "ros")]
