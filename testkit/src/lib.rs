@@ -10,6 +10,8 @@
 //!   time, `padFootprint`);
 //! * [`process`]: child processes that never outlive the test or benchmark
 //!   that started them;
+//! * [`reference`]: independent answers shared by tests in more than one
+//!   place (the even-odd point-in-polygon test);
 //! * [`shapes`]: the shape generators, one place for every test and
 //!   benchmark (ellipse and star rings, the random concave families, the
 //!   [`spiral`]);
@@ -24,6 +26,7 @@
 pub mod alloc;
 pub mod nav2;
 pub mod process;
+pub mod reference;
 mod rng;
 #[cfg(feature = "ros")]
 pub mod ros;

@@ -18,6 +18,7 @@
 
 use sat_collision::geometry::details::convex_decomposition;
 use sat_collision::geometry::{ConvexPolygon, Point, SimplePolygon, Vector};
+use sat_collision_testkit::reference::inside_even_odd;
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::collections::HashSet;
 use std::f64::consts::TAU;
@@ -85,23 +86,6 @@ fn twice_area(ring: &[Point]) -> f64 {
     (1..ring.len() - 1)
         .map(|i| (ring[i] - o).perp(&(ring[i + 1] - o)))
         .sum()
-}
-
-/// Even–odd rule: a horizontal ray to the right crosses the boundary an
-/// odd number of times.
-fn inside_even_odd(ring: &[Point], p: Point) -> bool {
-    let n = ring.len();
-    let mut inside = false;
-    for i in 0..n {
-        let (a, b) = (ring[i], ring[(i + 1) % n]);
-        if (a.y > p.y) != (b.y > p.y) {
-            let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
-            if x > p.x {
-                inside = !inside;
-            }
-        }
-    }
-    inside
 }
 
 fn segment_distance(p: Point, a: Point, b: Point) -> f64 {

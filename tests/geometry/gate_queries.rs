@@ -25,6 +25,7 @@ use sat_collision::broadphase::PointSet;
 use sat_collision::geometry::{
     point_escapes, point_time_of_impact, polygon_escapes, Motion, Point, Shape, Vector,
 };
+use sat_collision_testkit::reference::inside_even_odd;
 use sat_collision_testkit::shapes::{ellipse_ring, polar_ring};
 use std::f64::consts::{PI, TAU};
 
@@ -86,18 +87,6 @@ fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
     (p - (a + ab * t)).norm()
 }
 
-/// Crossing number (even–odd rule).
-fn crossing_inside(ring: &[Point], p: Point) -> bool {
-    let mut inside = false;
-    for i in 0..ring.len() {
-        let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
-        if (a.y > p.y) != (b.y > p.y) && a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y) > p.x {
-            inside = !inside;
-        }
-    }
-    inside
-}
-
 fn ring_distance(ring: &[Point], p: Point) -> f64 {
     (0..ring.len())
         .map(|i| segment_distance(p, ring[i], ring[(i + 1) % ring.len()]))
@@ -108,7 +97,7 @@ fn ring_distance(ring: &[Point], p: Point) -> f64 {
 /// inside.
 fn signed_distance(outline: &Outline, q: Point) -> f64 {
     match outline {
-        Outline::Ring(ring) => match crossing_inside(ring, q) {
+        Outline::Ring(ring) => match inside_even_odd(ring, q) {
             true => -ring_distance(ring, q),
             false => ring_distance(ring, q),
         },

@@ -27,6 +27,7 @@ use sat_collision::geometry::{
     Point, Shape, Vector,
 };
 use sat_collision_testkit::alloc::allocations_in;
+use sat_collision_testkit::reference::inside_even_odd;
 use sat_collision_testkit::shapes::{ellipse_ring, polar_ring, random_comb, random_star};
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::{PI, TAU};
@@ -142,22 +143,6 @@ fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
     (p - (a + ab * t)).norm()
 }
 
-/// Crossing number (even–odd rule): a horizontal ray to +x from `p`.
-fn crossing_inside(ring: &[Point], p: Point) -> bool {
-    let mut inside = false;
-    let n = ring.len();
-    for i in 0..n {
-        let (a, b) = (ring[i], ring[(i + 1) % n]);
-        if (a.y > p.y) != (b.y > p.y) {
-            let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
-            if x > p.x {
-                inside = !inside;
-            }
-        }
-    }
-    inside
-}
-
 fn boundary_distance(outline: &Outline, p: Point) -> f64 {
     match outline {
         Outline::Ring(ring) => (0..ring.len())
@@ -169,7 +154,7 @@ fn boundary_distance(outline: &Outline, p: Point) -> f64 {
 
 fn inside(outline: &Outline, p: Point) -> bool {
     match outline {
-        Outline::Ring(ring) => crossing_inside(ring, p),
+        Outline::Ring(ring) => inside_even_odd(ring, p),
         Outline::Disc(c, r) => (p - c).norm() <= *r,
     }
 }
