@@ -15,6 +15,7 @@
 //! * `allow_escape`: a trapped robot backs off and turns away, and cannot
 //!   drive on.
 
+use crate::common::rect;
 use nalgebra::{Isometry2, Vector2};
 use sat_collision::broadphase::PointSet;
 use sat_collision::frames::FrameTree;
@@ -28,15 +29,6 @@ use sat_collision::monitor::{
 };
 use sat_collision_testkit::reference::inside_even_odd;
 use sat_collision_testkit::SplitMix64;
-
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Point> {
-    vec![
-        Point::new(x0, y0),
-        Point::new(x1, y0),
-        Point::new(x1, y1),
-        Point::new(x0, y1),
-    ]
-}
 
 fn monitor(sources: &[(&str, SourceKind)], timeout: f64) -> Monitor {
     Monitor::new(MonitorConfig {
