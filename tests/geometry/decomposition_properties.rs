@@ -16,6 +16,7 @@
 //! Seeds are fixed; set `DECOMPOSITION_SEED` to explore others. Run with
 //! `--nocapture` to see piece statistics.
 
+use crate::reference::boundary_distance;
 use sat_collision::geometry::details::convex_decomposition;
 use sat_collision::geometry::{ConvexPolygon, Point, SimplePolygon, Vector};
 use sat_collision_testkit::reference::inside_even_odd;
@@ -88,19 +89,6 @@ fn twice_area(ring: &[Point]) -> f64 {
         .sum()
 }
 
-fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
-    let ab = b - a;
-    let t = ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
-    (p - (a + ab * t)).norm()
-}
-
-fn boundary_distance(ring: &[Point], p: Point) -> f64 {
-    let n = ring.len();
-    (0..n)
-        .map(|i| segment_distance(p, ring[i], ring[(i + 1) % n]))
-        .fold(f64::INFINITY, f64::min)
-}
-
 /// Smallest signed distance of `p` to the piece's edge lines: positive
 /// inside, negative outside.
 fn depth_in(piece: &ConvexPolygon, p: Point) -> f64 {
@@ -119,7 +107,7 @@ fn distance_to(piece: &ConvexPolygon, p: Point) -> f64 {
     if depth_in(piece, p) >= 0.0 {
         0.0
     } else {
-        boundary_distance(piece.vertices(), p)
+        boundary_distance(p, piece.vertices())
     }
 }
 
@@ -237,7 +225,7 @@ fn check(ring: &[Point], rng: &mut Rng, stats: &mut Stats, what: &str) {
     let (lo, hi) = bounds(outline);
     for _ in 0..SAMPLES {
         let p = Point::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y));
-        if boundary_distance(outline, p) <= margin {
+        if boundary_distance(p, outline) <= margin {
             continue;
         }
         // Closed with a margin: within `margin` of the piece. Interior with
@@ -267,7 +255,7 @@ fn check(ring: &[Point], rng: &mut Rng, stats: &mut Stats, what: &str) {
     for (k, piece) in pieces.iter().enumerate() {
         let v = piece.vertices();
         let centroid = Point::from((v[0].coords + v[1].coords + v[2].coords) / 3.0);
-        if boundary_distance(outline, centroid) > margin {
+        if boundary_distance(centroid, outline) > margin {
             assert!(
                 inside_even_odd(outline, centroid),
                 "{what}: piece {k} outside"

@@ -20,7 +20,8 @@
 //! padded boundary, except for points built on it (touching counts: those
 //! must collide).
 
-use nalgebra::{Isometry2, UnitComplex};
+use crate::reference::motion_pose;
+use nalgebra::Isometry2;
 use sat_collision::broadphase::PointSet;
 use sat_collision::geometry::{
     point_contact, point_escapes, point_time_of_impact, polygon_escapes, Aabb, Contact, Motion,
@@ -445,40 +446,6 @@ fn non_finite_points_never_panic_and_fail_safe() {
 // ---------------------------------------------------------------------------
 // point_time_of_impact
 
-/// The pose at `t`, computed independently of `Motion::pose_at`: a twist
-/// with `ω != 0` is a rotation about its fixed instantaneous centre.
-fn pose(motion: &Motion, t: f64) -> Isometry2<f64> {
-    match *motion {
-        Motion::Interpolated {
-            start,
-            velocity,
-            angular,
-        } => Isometry2::from_parts(
-            (start.translation.vector + velocity * t).into(),
-            UnitComplex::new(start.rotation.angle() + angular * t),
-        ),
-        Motion::Twist {
-            start,
-            velocity,
-            angular,
-        } => {
-            if angular == 0.0 {
-                return Isometry2::from_parts(
-                    (start.translation.vector + start.rotation * (velocity * t)).into(),
-                    start.rotation,
-                );
-            }
-            let center = start * Point::new(-velocity.y / angular, velocity.x / angular);
-            let turn = UnitComplex::new(angular * t);
-            let origin = center + turn * (Point::from(start.translation.vector) - center);
-            Isometry2::from_parts(
-                origin.coords.into(),
-                UnitComplex::new(start.rotation.angle() + angular * t),
-            )
-        }
-    }
-}
-
 /// The origin's velocity (fixed frame) of a translation.
 fn world_velocity(motion: &Motion) -> Vector {
     match *motion {
@@ -626,7 +593,7 @@ fn translation_time_of_impact_matches_the_ray() {
                 if impact.time > 0.0 {
                     assert_eq!(impact.contact.depth(), 0.0, "{what}");
                     // Touching at the reported time, from the reference.
-                    let there = placed(&c.fp.outline, &pose(&c.motion, impact.time));
+                    let there = placed(&c.fp.outline, &motion_pose(&c.motion, impact.time));
                     let clearance = signed_distance(&there, c.point) - c.padding;
                     assert!(clearance.abs() <= 1e-8, "{what}: clearance {clearance}");
                 } else {
@@ -656,7 +623,7 @@ fn first_sampled(c: &TimeCase, samples: usize) -> Option<f64> {
     (0..=samples)
         .map(|k| c.duration * k as f64 / samples as f64)
         .find(|&t| {
-            let there = placed(&c.fp.outline, &pose(&c.motion, t));
+            let there = placed(&c.fp.outline, &motion_pose(&c.motion, t));
             signed_distance(&there, c.point) - c.padding <= -BAND
         })
 }
@@ -678,7 +645,7 @@ fn rotating_time_of_impact_is_never_late() {
                 }
                 if impact.exact {
                     exact += 1;
-                    let there = placed(&c.fp.outline, &pose(&c.motion, impact.time));
+                    let there = placed(&c.fp.outline, &motion_pose(&c.motion, impact.time));
                     let clearance = signed_distance(&there, c.point) - c.padding;
                     match impact.time > 0.0 {
                         true => assert!(clearance.abs() <= 1e-8, "{what}: clearance {clearance}"),
