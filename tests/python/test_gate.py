@@ -967,25 +967,13 @@ def test_ros2_launch_collision_monitor_gates(tmp_path, ros_peer):
     from geometry_msgs.msg import Twist, Vector3
     from nav2_msgs.srv import Toggle
 
-    from satpkg_support import Proc, binary
+    from satpkg_support import Proc, binary, install_prefix
 
     lp = _launch_env()
     ros2 = shutil.which('ros2', path=lp['PATH'])
     if ros2 is None:
         pytest.skip(f'no ros2 on {lp["PATH"]}')
-    prefix = tmp_path / 'prefix'
-    share = prefix / 'share' / 'sat_collision'
-    shutil.copytree(ROOT / 'launch', share / 'launch')
-    shutil.copytree(ROOT / 'config', share / 'config')
-    index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
-    index.mkdir(parents=True)
-    (index / 'sat_collision').write_text('')
-    exe = prefix / 'lib' / 'sat_collision' / 'sat_collision_node'
-    exe.parent.mkdir(parents=True)
-    exe.write_text(NODE_WRAPPER.format(binary=binary(NODE_NAME)))
-    exe.chmod(0o755)
-    env = dict(lp, AMENT_PREFIX_PATH=f'{prefix}:{lp.get("AMENT_PREFIX_PATH", "")}',
-               ROS_LOG_DIR=str(tmp_path / 'log'))
+    _, env = install_prefix(tmp_path, lp, NODE_WRAPPER.format(binary=binary(NODE_NAME)))
     ns = namespace('gate_launch').lstrip('/')
     config = yaml.safe_load((ROOT / 'config/collision_monitor.yaml').read_text())
     section = config['collision_monitor']['ros__parameters']
