@@ -225,6 +225,20 @@ def run_node_expect_failure(*ros_args, params_file=None, timeout=30.0):
 
 # --- rclpy -----------------------------------------------------------------------------
 
+class Pumped:
+    """A peer whose `_pump` runs on a daemon thread until `close()`: `_pump` loops while
+    `self._stop` (a threading.Event) is not set. Call `_start_pump()` last in `__init__`."""
+
+    def _start_pump(self):
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+        self._thread.start()
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(5)
+
+
 class RosPeer:
     """An rclpy node with a background executor."""
 

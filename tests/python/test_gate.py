@@ -22,7 +22,9 @@ import time
 import pytest
 import yaml
 
-from satpkg_support import NODE_NAME, ROOT, namespace, ros_peer, start_node  # noqa: F401
+from satpkg_support import (  # noqa: F401
+    NODE_NAME, ROOT, Pumped, namespace, ros_peer, start_node,
+)
 
 assert ros_peer  # a fixture, used by name below
 
@@ -158,7 +160,7 @@ def square_rotation_contact(point, half, w):
 
 # --- the peer ---------------------------------------------------------------------------
 
-class GatePeer:
+class GatePeer(Pumped):
     """Commands in, outputs and states out, the scans fed at 20 Hz."""
 
     def __init__(self, peer, ns, stamped):
@@ -187,13 +189,7 @@ class GatePeer:
         self.paused = set()
         self.polygon = None  # points of the polygon source's obstacle, or None
         self.seq = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._pump, daemon=True)
-        self._thread.start()
-
-    def close(self):
-        self._stop.set()
-        self._thread.join(5)
+        self._start_pump()
 
     def _on_out(self, msg):
         with self.cond:
@@ -825,7 +821,7 @@ def test_robot_driving_at_a_wall_keeps_time_to_contact(ros_peer, tmp_path):
 
 # --- nav2's parameters file, and nav2's launch ----------------------------------------------
 
-class Scene:
+class Scene(Pumped):
     """Publishes at 20 Hz: odom -> base_footprint (the robot at the origin) on `tf`,
     base_footprint -> `laser` (identity) on `tf_static`, a scan of `points` (base frame)
     in `laser` on `scan_topic`, and the robot's square as `footprint_topic` in odom."""
@@ -852,13 +848,7 @@ class Scene:
         self.TFMessage = TFMessage
         self.static.publish(TFMessage(transforms=[
             _tf(BASE, 'laser', 0.0, 0.0, 0.0, node.get_clock().now().to_msg())]))
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._pump, daemon=True)
-        self._thread.start()
-
-    def close(self):
-        self._stop.set()
-        self._thread.join(5)
+        self._start_pump()
 
     def put(self, points):
         with self.lock:
