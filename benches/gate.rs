@@ -63,6 +63,7 @@ use sat_collision::gate::{
 };
 use sat_collision::geometry::{Point, Shape, Vector};
 use sat_collision::monitor::{BaseFrames, BasePlacement, Monitor, Transforms};
+use sat_collision_testkit::nav2::{self, Point as Nav2Point, Velocity as Nav2Velocity};
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::collections::HashMap;
 use std::f64::consts::TAU;
@@ -174,21 +175,10 @@ fn footprint_points() -> Vec<Point> {
         .map(|i| {
             let angle = i as f64 * TAU / 16.0;
             let (x, y) = (angle.cos() * ROBOT_RADIUS, angle.sin() * ROBOT_RADIUS);
-            let (x, y) = (x + sign0(x) * padding, y + sign0(y) * padding);
+            let (x, y) = (x + nav2::sign0(x) * padding, y + nav2::sign0(y) * padding);
             Point::new(f64::from(x as f32), f64::from(y as f32))
         })
         .collect()
-}
-
-/// nav2_costmap_2d's `sign0`.
-fn sign0(x: f64) -> f64 {
-    if x < 0.0 {
-        -1.0
-    } else if x > 0.0 {
-        1.0
-    } else {
-        0.0
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -293,50 +283,10 @@ fn transforms(base: &str, odom: &str) -> FrameTree {
 // The peer: nav2 collision monitor's cycle, ported line by line
 // (collision_monitor_node.cpp `process`, `processStopSlowdownLimit`,
 // `processApproach`; polygon.cpp; kinematics.cpp; pointcloud.cpp
-// `getData`; source.cpp `sourceValid`, `getTransform`). Its types: plain
+// `getData`; source.cpp `sourceValid`, `getTransform`), on the polygon's
+// algorithm in `testkit::nav2`. Its types: plain
 // structs of doubles, the points in vectors, the sources' points in a map
 // by name, made anew each cycle.
-
-/// nav2's `Point`.
-#[derive(Clone, Copy, Debug)]
-struct Nav2Point {
-    x: f64,
-    y: f64,
-}
-
-/// nav2's `Pose`.
-#[derive(Clone, Copy)]
-struct Nav2Pose {
-    x: f64,
-    y: f64,
-    theta: f64,
-}
-
-/// nav2's `Velocity`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Nav2Velocity {
-    x: f64,
-    y: f64,
-    tw: f64,
-}
-
-impl Nav2Velocity {
-    /// `operator<`: by the sum of squares, rotations included.
-    fn less(&self, second: &Nav2Velocity) -> bool {
-        let first_vel = self.x * self.x + self.y * self.y + self.tw * self.tw;
-        let second_vel = second.x * second.x + second.y * second.y + second.tw * second.tw;
-        first_vel < second_vel
-    }
-
-    /// `operator*`.
-    fn times(&self, mul: f64) -> Nav2Velocity {
-        Nav2Velocity {
-            x: self.x * mul,
-            y: self.y * mul,
-            tw: self.tw * mul,
-        }
-    }
-}
 
 /// nav2's `Action`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -346,64 +296,26 @@ struct Nav2Action<'a> {
     polygon_name: &'a str,
 }
 
-/// nav2's `Polygon` (the parts the cycle reads).
+/// nav2's `Polygon` (the parts the cycle reads): the shape and the
+/// approach's parameters in `shape`, the rest here.
 struct Nav2Polygon {
     name: String,
     action_type: Action,
-    poly: Vec<Nav2Point>,
-    min_points: i32,
+    shape: nav2::Polygon,
     slowdown_ratio: f64,
     linear_limit: f64,
     angular_limit: f64,
-    time_before_collision: f64,
-    simulation_time_step: f64,
     sources_names: Vec<String>,
     enabled: bool,
 }
 
 impl Nav2Polygon {
-    /// `isShapeSet`.
-    fn is_shape_set(&self) -> bool {
-        !self.poly.is_empty()
-    }
-
-    /// `isPointInside`: ray crossings (Shimrat 1962), a ray to +x.
-    #[inline]
-    fn is_point_inside(&self, point: &Nav2Point) -> bool {
-        let poly = &self.poly;
-        let poly_size = poly.len();
-        let mut res = false;
-        let mut i = poly_size - 1;
-        for j in 0..poly_size {
-            if (point.y <= poly[i].y) == (point.y > poly[j].y) {
-                let x_inter = poly[i].x
-                    + (point.y - poly[i].y) * (poly[j].x - poly[i].x) / (poly[j].y - poly[i].y);
-                if x_inter > point.x {
-                    res = !res;
-                }
-            }
-            i = j;
-        }
-        res
-    }
-
-    /// `getPointsInside(points)`.
-    fn get_points_inside(&self, points: &[Nav2Point]) -> i32 {
-        let mut num = 0;
-        for point in points {
-            if self.is_point_inside(point) {
-                num += 1;
-            }
-        }
-        num
-    }
-
     /// `getPointsInside(sources_collision_points_map)`.
     fn get_points_inside_map(&self, map: &HashMap<String, Vec<Nav2Point>>) -> i32 {
         let mut num = 0;
         for source_name in &self.sources_names {
             if let Some(points) = map.get(source_name) {
-                num += self.get_points_inside(points);
+                num += self.shape.get_points_inside(points);
             }
         }
         num
@@ -415,60 +327,14 @@ impl Nav2Polygon {
         map: &HashMap<String, Vec<Nav2Point>>,
         velocity: Nav2Velocity,
     ) -> f64 {
-        let mut pose = Nav2Pose {
-            x: 0.0,
-            y: 0.0,
-            theta: 0.0,
-        };
-        let mut vel = velocity;
         let mut collision_points: Vec<Nav2Point> = Vec::new();
         for source_name in &self.sources_names {
             if let Some(points) = map.get(source_name) {
                 collision_points.extend_from_slice(points);
             }
         }
-        let mut points_transformed: Vec<Nav2Point>;
-        if self.get_points_inside(&collision_points) >= self.min_points {
-            return 0.0;
-        }
-        let mut time = 0.0;
-        while time <= self.time_before_collision {
-            nav2_project_state(self.simulation_time_step, &mut pose, &mut vel);
-            points_transformed = collision_points.clone();
-            nav2_transform_points(&pose, &mut points_transformed);
-            if self.get_points_inside(&points_transformed) >= self.min_points {
-                return time;
-            }
-            time += self.simulation_time_step;
-        }
-        -1.0
+        self.shape.get_collision_time(&collision_points, velocity)
     }
-}
-
-/// `transformPoints`: `p' = Rᵀ (p − pose)`.
-fn nav2_transform_points(pose: &Nav2Pose, points: &mut [Nav2Point]) {
-    let cos_theta = pose.theta.cos();
-    let sin_theta = pose.theta.sin();
-    for point in points.iter_mut() {
-        let mul_x = point.x - pose.x;
-        let mul_y = point.y - pose.y;
-        point.x = mul_x * cos_theta + mul_y * sin_theta;
-        point.y = -mul_x * sin_theta + mul_y * cos_theta;
-    }
-}
-
-/// `projectState`.
-fn nav2_project_state(dt: f64, pose: &mut Nav2Pose, velocity: &mut Nav2Velocity) {
-    let theta = velocity.tw * dt;
-    let cos_theta = theta.cos();
-    let sin_theta = theta.sin();
-    pose.x += velocity.x * dt;
-    pose.y += velocity.y * dt;
-    pose.theta += theta;
-    let velocity_upd_x = velocity.x * cos_theta - velocity.y * sin_theta;
-    let velocity_upd_y = velocity.x * sin_theta + velocity.y * cos_theta;
-    velocity.x = velocity_upd_x;
-    velocity.y = velocity_upd_y;
 }
 
 /// nav2's `PointCloud` source (what `getData` reads): the latest message's
@@ -617,10 +483,10 @@ fn process_stop_slowdown_limit<'a>(
     velocity: Nav2Velocity,
     robot_action: &mut Nav2Action<'a>,
 ) -> bool {
-    if !polygon.is_shape_set() {
+    if !polygon.shape.is_shape_set() {
         return false;
     }
-    if polygon.get_points_inside_map(map) >= polygon.min_points {
+    if polygon.get_points_inside_map(map) >= polygon.shape.min_points {
         let safe_vel = match polygon.action_type {
             Action::Stop => {
                 *robot_action = Nav2Action {
@@ -662,12 +528,12 @@ fn process_approach<'a>(
     velocity: Nav2Velocity,
     robot_action: &mut Nav2Action<'a>,
 ) -> bool {
-    if !polygon.is_shape_set() {
+    if !polygon.shape.is_shape_set() {
         return false;
     }
     let collision_time = polygon.get_collision_time(map, velocity);
     if collision_time >= 0.0 {
-        let change_ratio = collision_time / polygon.time_before_collision;
+        let change_ratio = collision_time / polygon.shape.time_before_collision;
         let safe_vel = velocity.times(change_ratio);
         if safe_vel.less(&robot_action.req_vel) {
             *robot_action = Nav2Action {
@@ -699,13 +565,15 @@ fn nav2_polygon(zone: &ZoneConfig, footprint: &[Point], step: f64) -> Nav2Polygo
     Nav2Polygon {
         name: zone.name.clone(),
         action_type: zone.action,
-        poly: nav2_points(points),
-        min_points: i32::try_from(zone.min_points).expect("min_points"),
+        shape: nav2::Polygon {
+            poly: nav2_points(points),
+            min_points: i32::try_from(zone.min_points).expect("min_points"),
+            time_before_collision: zone.time_before_collision,
+            simulation_time_step: step,
+        },
         slowdown_ratio: zone.slowdown_ratio,
         linear_limit: zone.linear_limit,
         angular_limit: zone.angular_limit,
-        time_before_collision: zone.time_before_collision,
-        simulation_time_step: step,
         sources_names: vec![SOURCE.to_owned()],
         enabled: zone.enabled,
     }
@@ -909,7 +777,7 @@ fn check(s: &Scene) {
                 w.nav2.polygons[approach].get_collision_time(&map, nav2_velocity(twist));
             // nav2 answers the start of the first step whose end pose holds
             // `min_points`: the exact time lies within that step.
-            let step = w.nav2.polygons[approach].simulation_time_step;
+            let step = w.nav2.polygons[approach].shape.simulation_time_step;
             match contact {
                 Some(t) => assert!(
                     t >= nav2_time && t <= nav2_time + step,

@@ -39,6 +39,9 @@ use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode};
 use nalgebra::Isometry2;
 use sat_collision::broadphase::PointSet;
 use sat_collision::geometry::{point_contact, Motion, Point, Shape, Vector};
+use sat_collision_testkit::nav2::{
+    self, Point as Nav2Point, Polygon as Nav2Polygon, Velocity as Nav2Velocity,
+};
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::TAU;
 use std::hint::black_box;
@@ -201,147 +204,15 @@ fn twist(rotating: bool) -> Motion {
 
 // ---------------------------------------------------------------------------
 // The peer: nav2 collision monitor, ported line by line
-// (nav2_collision_monitor/src/polygon.cpp, kinematics.cpp). Its types: a
-// point and a pose as plain structs of doubles, the points in a vector.
-
-/// nav2's `Point`.
-#[derive(Clone, Copy)]
-struct Nav2Point {
-    x: f64,
-    y: f64,
-}
-
-/// nav2's `Pose`.
-#[derive(Clone, Copy)]
-struct Nav2Pose {
-    x: f64,
-    y: f64,
-    theta: f64,
-}
-
-/// nav2's `Velocity`.
-#[derive(Clone, Copy)]
-struct Nav2Velocity {
-    x: f64,
-    y: f64,
-    tw: f64,
-}
-
-/// nav2's `Polygon` (the parts these queries read).
-struct Nav2Polygon {
-    poly: Vec<Nav2Point>,
-    min_points: i32,
-    time_before_collision: f64,
-    simulation_time_step: f64,
-}
-
-impl Nav2Polygon {
-    /// `Polygon::isPointInside`: ray crossings (Shimrat 1962), a ray to +x.
-    #[inline]
-    fn is_point_inside(&self, point: &Nav2Point) -> bool {
-        let poly = &self.poly;
-        let poly_size = poly.len();
-        let mut res = false;
-        let mut i = poly_size - 1;
-        for j in 0..poly_size {
-            if (point.y <= poly[i].y) == (point.y > poly[j].y) {
-                let x_inter = poly[i].x
-                    + (point.y - poly[i].y) * (poly[j].x - poly[i].x) / (poly[j].y - poly[i].y);
-                if x_inter > point.x {
-                    res = !res;
-                }
-            }
-            i = j;
-        }
-        res
-    }
-
-    /// `Polygon::getPointsInside`.
-    fn get_points_inside(&self, points: &[Nav2Point]) -> i32 {
-        let mut num = 0;
-        for point in points {
-            if self.is_point_inside(point) {
-                num += 1;
-            }
-        }
-        num
-    }
-
-    /// `Polygon::getCollisionTime`: the robot stepped forward by
-    /// `projectState`, the points moved into its frame by
-    /// `transformPoints` (a copy of them per step, as nav2 copies its
-    /// vector), counted; -1 when nothing is hit.
-    fn get_collision_time(&self, collision_points: &[Nav2Point], velocity: Nav2Velocity) -> f64 {
-        let mut pose = Nav2Pose {
-            x: 0.0,
-            y: 0.0,
-            theta: 0.0,
-        };
-        let mut vel = velocity;
-        let mut points_transformed: Vec<Nav2Point>;
-        let mut time = 0.0;
-        while time <= self.time_before_collision {
-            nav2_project_state(self.simulation_time_step, &mut pose, &mut vel);
-            points_transformed = collision_points.to_vec();
-            nav2_transform_points(&pose, &mut points_transformed);
-            if self.get_points_inside(&points_transformed) >= self.min_points {
-                return time;
-            }
-            time += self.simulation_time_step;
-        }
-        -1.0
-    }
-}
-
-/// nav2's `transformPoints`: `p' = Rᵀ (p − pose)`.
-fn nav2_transform_points(pose: &Nav2Pose, points: &mut [Nav2Point]) {
-    let cos_theta = pose.theta.cos();
-    let sin_theta = pose.theta.sin();
-    for point in points.iter_mut() {
-        let mul_x = point.x - pose.x;
-        let mul_y = point.y - pose.y;
-        point.x = mul_x * cos_theta + mul_y * sin_theta;
-        point.y = -mul_x * sin_theta + mul_y * cos_theta;
-    }
-}
-
-/// nav2's `projectState`.
-fn nav2_project_state(dt: f64, pose: &mut Nav2Pose, velocity: &mut Nav2Velocity) {
-    let theta = velocity.tw * dt;
-    let cos_theta = theta.cos();
-    let sin_theta = theta.sin();
-    pose.x += velocity.x * dt;
-    pose.y += velocity.y * dt;
-    pose.theta += theta;
-    let velocity_upd_x = velocity.x * cos_theta - velocity.y * sin_theta;
-    let velocity_upd_y = velocity.x * sin_theta + velocity.y * cos_theta;
-    velocity.x = velocity_upd_x;
-    velocity.y = velocity_upd_y;
-}
-
-/// nav2_costmap_2d's `sign0`.
-fn nav2_sign0(x: f64) -> f64 {
-    if x < 0.0 {
-        -1.0
-    } else if x > 0.0 {
-        1.0
-    } else {
-        0.0
-    }
-}
-
-/// nav2_costmap_2d's `padFootprint`: every vertex pushed out by `padding`
-/// along x and along y (away from the axes), how nav2 pads a footprint.
-fn nav2_pad_footprint(footprint: &mut [Nav2Point], padding: f64) {
-    for pt in footprint.iter_mut() {
-        pt.x += nav2_sign0(pt.x) * padding;
-        pt.y += nav2_sign0(pt.y) * padding;
-    }
-}
+// (nav2_collision_monitor/src/polygon.cpp, kinematics.cpp), in
+// `testkit::nav2`. Its types: a point and a pose as plain structs of
+// doubles, the points in a vector. Its collision time is
+// `Polygon::simulate`, `getCollisionTime` without the static check (no
+// point is inside the footprint here: the same answer, one pass less).
 
 fn nav2_polygon() -> Nav2Polygon {
     let mut poly: Vec<Nav2Point> = FOOTPRINT.iter().map(|&(x, y)| Nav2Point { x, y }).collect();
-    nav2_pad_footprint(&mut poly, PADDING);
+    nav2::pad_footprint(&mut poly, PADDING);
     Nav2Polygon {
         poly,
         min_points: NAV2_MIN_POINTS,
@@ -433,9 +304,7 @@ fn check(s: &Scene) {
         let ours = s
             .cloud
             .first_impact(&s.footprint, &twist(rotating), DURATION, PADDING);
-        let theirs = s
-            .nav2
-            .get_collision_time(&s.nav2_cloud, nav2_velocity(rotating));
+        let theirs = s.nav2.simulate(&s.nav2_cloud, nav2_velocity(rotating));
         let (i, impact) = ours.expect("the twists hit something");
         let (j, again) = s
             .shuffled
@@ -513,12 +382,7 @@ fn bench_points(c: &mut Criterion) {
             })
         });
         group.bench_function(BenchmarkId::new("nav2", CLOUD), |b| {
-            b.iter(|| {
-                black_box(
-                    s.nav2
-                        .get_collision_time(black_box(&s.nav2_cloud), velocity),
-                )
-            })
+            b.iter(|| black_box(s.nav2.simulate(black_box(&s.nav2_cloud), velocity)))
         });
         group.finish();
     }
@@ -563,8 +427,7 @@ fn repeat(which: &str) {
             }
             "nav2_toi_translation" | "nav2_toi_rotation" => {
                 let velocity = nav2_velocity(which.ends_with("rotation"));
-                s.nav2
-                    .get_collision_time(black_box(&s.nav2_cloud), velocity)
+                s.nav2.simulate(black_box(&s.nav2_cloud), velocity)
             }
             "ours_scan_flag" => s.scan.count_inside(black_box(fp), PADDING, 1) as f64,
             "nav2_scan_flag" => s.nav2.get_points_inside(black_box(&s.nav2_scan)) as f64,

@@ -2,11 +2,12 @@
 //! the test sets (the geometry behind them is tested where it lives:
 //! `monitor`'s region queries, `geometry`'s escape and contact times).
 //! Points inside a zone are counted here by an independent ray-crossing
-//! test.
+//! test (`testkit::reference::inside_even_odd`).
 
 use super::*;
 use crate::geometry::{Point, Shape};
 use crate::model::Cause;
+use sat_collision_testkit::reference::inside_even_odd;
 use sat_collision_testkit::SplitMix64;
 
 /// The world the gate asks: points in the base frame, and the answers the
@@ -18,21 +19,6 @@ struct World {
     invalid: Option<(usize, Cause)>,
     contact: Option<f64>,
     escapes: bool,
-}
-
-/// Even-odd ray crossing (boundary handling is not exercised: test points
-/// stay off the edges).
-fn inside(outline: &[Point], p: &Point) -> bool {
-    let mut odd = false;
-    let mut j = outline.len() - 1;
-    for i in 0..outline.len() {
-        let (a, b) = (outline[i], outline[j]);
-        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
-            odd = !odd;
-        }
-        j = i;
-    }
-    odd
 }
 
 fn outline(zone: &Shape) -> Vec<Point> {
@@ -51,7 +37,7 @@ impl ZoneChecks for World {
         let o = outline(zone);
         self.points
             .iter()
-            .filter(|p| inside(&o, p))
+            .filter(|p| inside_even_odd(&o, **p))
             .count()
             .min(enough)
     }
@@ -66,7 +52,12 @@ impl ZoneChecks for World {
     }
     fn points_in(&self, zone: &Shape, _: &[usize], limit: usize, out: &mut Vec<Point>) {
         let o = outline(zone);
-        out.extend(self.points.iter().filter(|p| inside(&o, p)).take(limit));
+        out.extend(
+            self.points
+                .iter()
+                .filter(|p| inside_even_odd(&o, **p))
+                .take(limit),
+        );
     }
 }
 

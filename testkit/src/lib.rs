@@ -5,8 +5,13 @@
 //! * [`SplitMix64`]: the deterministic generator behind every random case;
 //! * [`alloc`]: a global allocator that counts the current thread's
 //!   allocation calls;
+//! * [`nav2`]: the benchmarks' peer, a faithful port of nav2 Jazzy's
+//!   collision monitor algorithm (its point-in-polygon count, collision
+//!   time, `padFootprint`);
 //! * [`process`]: child processes that never outlive the test or benchmark
 //!   that started them;
+//! * [`reference`]: independent answers shared by tests in more than one
+//!   place (the even-odd point-in-polygon test);
 //! * [`shapes`]: the shape generators, one place for every test and
 //!   benchmark (ellipse and star rings, the random concave families, the
 //!   [`spiral`]);
@@ -19,7 +24,9 @@
 //! (`tests/geometry/reference.rs`, `tests/geometry/fuzz_support.rs`, `tests/node/node_common.rs`).
 
 pub mod alloc;
+pub mod nav2;
 pub mod process;
+pub mod reference;
 mod rng;
 #[cfg(feature = "ros")]
 pub mod ros;

@@ -16,8 +16,10 @@
 //! Seeds are fixed; set `DECOMPOSITION_SEED` to explore others. Run with
 //! `--nocapture` to see piece statistics.
 
+use crate::reference::boundary_distance;
 use sat_collision::geometry::details::convex_decomposition;
 use sat_collision::geometry::{ConvexPolygon, Point, SimplePolygon, Vector};
+use sat_collision_testkit::reference::inside_even_odd;
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::collections::HashSet;
 use std::f64::consts::TAU;
@@ -87,36 +89,6 @@ fn twice_area(ring: &[Point]) -> f64 {
         .sum()
 }
 
-/// Even–odd rule: a horizontal ray to the right crosses the boundary an
-/// odd number of times.
-fn inside_even_odd(ring: &[Point], p: Point) -> bool {
-    let n = ring.len();
-    let mut inside = false;
-    for i in 0..n {
-        let (a, b) = (ring[i], ring[(i + 1) % n]);
-        if (a.y > p.y) != (b.y > p.y) {
-            let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
-            if x > p.x {
-                inside = !inside;
-            }
-        }
-    }
-    inside
-}
-
-fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
-    let ab = b - a;
-    let t = ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
-    (p - (a + ab * t)).norm()
-}
-
-fn boundary_distance(ring: &[Point], p: Point) -> f64 {
-    let n = ring.len();
-    (0..n)
-        .map(|i| segment_distance(p, ring[i], ring[(i + 1) % n]))
-        .fold(f64::INFINITY, f64::min)
-}
-
 /// Smallest signed distance of `p` to the piece's edge lines: positive
 /// inside, negative outside.
 fn depth_in(piece: &ConvexPolygon, p: Point) -> f64 {
@@ -135,7 +107,7 @@ fn distance_to(piece: &ConvexPolygon, p: Point) -> f64 {
     if depth_in(piece, p) >= 0.0 {
         0.0
     } else {
-        boundary_distance(piece.vertices(), p)
+        boundary_distance(p, piece.vertices())
     }
 }
 
@@ -253,7 +225,7 @@ fn check(ring: &[Point], rng: &mut Rng, stats: &mut Stats, what: &str) {
     let (lo, hi) = bounds(outline);
     for _ in 0..SAMPLES {
         let p = Point::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y));
-        if boundary_distance(outline, p) <= margin {
+        if boundary_distance(p, outline) <= margin {
             continue;
         }
         // Closed with a margin: within `margin` of the piece. Interior with
@@ -283,7 +255,7 @@ fn check(ring: &[Point], rng: &mut Rng, stats: &mut Stats, what: &str) {
     for (k, piece) in pieces.iter().enumerate() {
         let v = piece.vertices();
         let centroid = Point::from((v[0].coords + v[1].coords + v[2].coords) / 3.0);
-        if boundary_distance(outline, centroid) > margin {
+        if boundary_distance(centroid, outline) > margin {
             assert!(
                 inside_even_odd(outline, centroid),
                 "{what}: piece {k} outside"

@@ -19,12 +19,14 @@
 //! as inside for the "k points at once" reference only when `BAND = 1e-9`
 //! deep.
 
-use nalgebra::{Isometry2, UnitComplex};
+use crate::reference::{boundary_distance, motion_pose, point_segment_distance};
+use nalgebra::Isometry2;
 use proptest::prelude::*;
 use sat_collision::broadphase::PointSet;
 use sat_collision::geometry::{
     point_escapes, point_time_of_impact, polygon_escapes, Motion, Point, Shape, Vector,
 };
+use sat_collision_testkit::reference::inside_even_odd;
 use sat_collision_testkit::shapes::{ellipse_ring, polar_ring};
 use std::f64::consts::{PI, TAU};
 
@@ -51,66 +53,17 @@ struct Zone {
     outline: Outline,
 }
 
-/// The pose at `t`, computed independently of `Motion::pose_at`.
-fn pose(motion: &Motion, t: f64) -> Isometry2<f64> {
-    let Motion::Twist {
-        start,
-        velocity,
-        angular,
-    } = *motion
-    else {
-        panic!("only twists are drawn here");
-    };
-    if angular == 0.0 {
-        return Isometry2::from_parts(
-            (start.translation.vector + start.rotation * (velocity * t)).into(),
-            start.rotation,
-        );
-    }
-    let center = start * Point::new(-velocity.y / angular, velocity.x / angular);
-    let turn = UnitComplex::new(angular * t);
-    let origin = center + turn * (Point::from(start.translation.vector) - center);
-    Isometry2::from_parts(
-        origin.coords.into(),
-        UnitComplex::new(start.rotation.angle() + angular * t),
-    )
-}
-
 fn times(duration: f64, samples: usize) -> impl Iterator<Item = f64> {
     (0..=samples).map(move |k| duration * k as f64 / samples as f64)
-}
-
-fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
-    let ab = b - a;
-    let t = ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
-    (p - (a + ab * t)).norm()
-}
-
-/// Crossing number (even–odd rule).
-fn crossing_inside(ring: &[Point], p: Point) -> bool {
-    let mut inside = false;
-    for i in 0..ring.len() {
-        let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
-        if (a.y > p.y) != (b.y > p.y) && a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y) > p.x {
-            inside = !inside;
-        }
-    }
-    inside
-}
-
-fn ring_distance(ring: &[Point], p: Point) -> f64 {
-    (0..ring.len())
-        .map(|i| segment_distance(p, ring[i], ring[(i + 1) % ring.len()]))
-        .fold(f64::INFINITY, f64::min)
 }
 
 /// Signed distance from the outline (body frame) to `q`: minus the depth
 /// inside.
 fn signed_distance(outline: &Outline, q: Point) -> f64 {
     match outline {
-        Outline::Ring(ring) => match crossing_inside(ring, q) {
-            true => -ring_distance(ring, q),
-            false => ring_distance(ring, q),
+        Outline::Ring(ring) => match inside_even_odd(ring, q) {
+            true => -boundary_distance(q, ring),
+            false => boundary_distance(q, ring),
         },
         Outline::Disc(c, r) => (q - c).norm() - r,
     }
@@ -166,9 +119,9 @@ fn placed(outline: &Outline, pose: &Isometry2<f64>) -> Outline {
 
 /// The deepest a fixed point gets beyond its start depth over the motion.
 fn point_excess(zone: &Zone, motion: &Motion, p: Point, duration: f64) -> f64 {
-    let start = point_depth(&zone.outline, &pose(motion, 0.0), p);
+    let start = point_depth(&zone.outline, &motion_pose(motion, 0.0), p);
     times(duration, SAMPLES)
-        .map(|t| point_depth(&zone.outline, &pose(motion, t), p) - start)
+        .map(|t| point_depth(&zone.outline, &motion_pose(motion, t), p) - start)
         .fold(f64::NEG_INFINITY, f64::max)
 }
 
@@ -309,7 +262,7 @@ proptest! {
         }
         // k points deep inside together at a sampled time: touched by then.
         let together = times(duration, SAMPLES).find(|&t| {
-            let at = pose(&motion, t);
+            let at = motion_pose(&motion, t);
             let inside = points
                 .iter()
                 .filter(|&&p| {
@@ -401,7 +354,7 @@ proptest! {
                     .fold(Point::origin(), |q, (v, w)| q + v.coords * (w / total));
                 // The nearest edge, clearly nearer than the others.
                 let mut distances: Vec<(f64, usize)> = (0..ring.len())
-                    .map(|i| (segment_distance(q, ring[i], ring[(i + 1) % ring.len()]), i))
+                    .map(|i| (point_segment_distance(q, ring[i], ring[(i + 1) % ring.len()]), i))
                     .collect();
                 distances.sort_by(|a, b| a.0.total_cmp(&b.0));
                 let gap = distances[1].0 - distances[0].0;
@@ -426,7 +379,7 @@ proptest! {
         // Toward: deeper at once (before another edge can come nearer
         // than the gap allows).
         let soon = duration.min(0.5 * gap / speed);
-        let depth = |t: f64| point_depth(&zone.outline, &pose(&toward, t), p);
+        let depth = |t: f64| point_depth(&zone.outline, &motion_pose(&toward, t), p);
         prop_assert!(depth(soon) > depth(0.0), "{} then {}", depth(0.0), depth(soon));
     }
 }
@@ -488,7 +441,7 @@ fn parts(outline: &Outline, shape: &Shape) -> Vec<Outline> {
 /// the motion (the obstacle given in the start body frame).
 fn polygon_excess(zone: &Zone, motion: &Motion, parts: &[Outline], duration: f64) -> f64 {
     let at = |t: f64| {
-        let zone_there = placed(&zone.outline, &pose(motion, t));
+        let zone_there = placed(&zone.outline, &motion_pose(motion, t));
         parts
             .iter()
             .map(|part| sat_depth(&zone_there, part))

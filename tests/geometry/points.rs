@@ -20,13 +20,15 @@
 //! padded boundary, except for points built on it (touching counts: those
 //! must collide).
 
-use nalgebra::{Isometry2, UnitComplex};
+use crate::reference::motion_pose;
+use nalgebra::Isometry2;
 use sat_collision::broadphase::PointSet;
 use sat_collision::geometry::{
     point_contact, point_escapes, point_time_of_impact, polygon_escapes, Aabb, Contact, Motion,
     Point, Shape, Vector,
 };
 use sat_collision_testkit::alloc::allocations_in;
+use sat_collision_testkit::reference::inside_even_odd;
 use sat_collision_testkit::shapes::{ellipse_ring, polar_ring, random_comb, random_star};
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::{PI, TAU};
@@ -142,22 +144,6 @@ fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
     (p - (a + ab * t)).norm()
 }
 
-/// Crossing number (even–odd rule): a horizontal ray to +x from `p`.
-fn crossing_inside(ring: &[Point], p: Point) -> bool {
-    let mut inside = false;
-    let n = ring.len();
-    for i in 0..n {
-        let (a, b) = (ring[i], ring[(i + 1) % n]);
-        if (a.y > p.y) != (b.y > p.y) {
-            let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
-            if x > p.x {
-                inside = !inside;
-            }
-        }
-    }
-    inside
-}
-
 fn boundary_distance(outline: &Outline, p: Point) -> f64 {
     match outline {
         Outline::Ring(ring) => (0..ring.len())
@@ -169,7 +155,7 @@ fn boundary_distance(outline: &Outline, p: Point) -> f64 {
 
 fn inside(outline: &Outline, p: Point) -> bool {
     match outline {
-        Outline::Ring(ring) => crossing_inside(ring, p),
+        Outline::Ring(ring) => inside_even_odd(ring, p),
         Outline::Disc(c, r) => (p - c).norm() <= *r,
     }
 }
@@ -460,40 +446,6 @@ fn non_finite_points_never_panic_and_fail_safe() {
 // ---------------------------------------------------------------------------
 // point_time_of_impact
 
-/// The pose at `t`, computed independently of `Motion::pose_at`: a twist
-/// with `ω != 0` is a rotation about its fixed instantaneous centre.
-fn pose(motion: &Motion, t: f64) -> Isometry2<f64> {
-    match *motion {
-        Motion::Interpolated {
-            start,
-            velocity,
-            angular,
-        } => Isometry2::from_parts(
-            (start.translation.vector + velocity * t).into(),
-            UnitComplex::new(start.rotation.angle() + angular * t),
-        ),
-        Motion::Twist {
-            start,
-            velocity,
-            angular,
-        } => {
-            if angular == 0.0 {
-                return Isometry2::from_parts(
-                    (start.translation.vector + start.rotation * (velocity * t)).into(),
-                    start.rotation,
-                );
-            }
-            let center = start * Point::new(-velocity.y / angular, velocity.x / angular);
-            let turn = UnitComplex::new(angular * t);
-            let origin = center + turn * (Point::from(start.translation.vector) - center);
-            Isometry2::from_parts(
-                origin.coords.into(),
-                UnitComplex::new(start.rotation.angle() + angular * t),
-            )
-        }
-    }
-}
-
 /// The origin's velocity (fixed frame) of a translation.
 fn world_velocity(motion: &Motion) -> Vector {
     match *motion {
@@ -641,7 +593,7 @@ fn translation_time_of_impact_matches_the_ray() {
                 if impact.time > 0.0 {
                     assert_eq!(impact.contact.depth(), 0.0, "{what}");
                     // Touching at the reported time, from the reference.
-                    let there = placed(&c.fp.outline, &pose(&c.motion, impact.time));
+                    let there = placed(&c.fp.outline, &motion_pose(&c.motion, impact.time));
                     let clearance = signed_distance(&there, c.point) - c.padding;
                     assert!(clearance.abs() <= 1e-8, "{what}: clearance {clearance}");
                 } else {
@@ -671,7 +623,7 @@ fn first_sampled(c: &TimeCase, samples: usize) -> Option<f64> {
     (0..=samples)
         .map(|k| c.duration * k as f64 / samples as f64)
         .find(|&t| {
-            let there = placed(&c.fp.outline, &pose(&c.motion, t));
+            let there = placed(&c.fp.outline, &motion_pose(&c.motion, t));
             signed_distance(&there, c.point) - c.padding <= -BAND
         })
 }
@@ -693,7 +645,7 @@ fn rotating_time_of_impact_is_never_late() {
                 }
                 if impact.exact {
                     exact += 1;
-                    let there = placed(&c.fp.outline, &pose(&c.motion, impact.time));
+                    let there = placed(&c.fp.outline, &motion_pose(&c.motion, impact.time));
                     let clearance = signed_distance(&there, c.point) - c.padding;
                     match impact.time > 0.0 {
                         true => assert!(clearance.abs() <= 1e-8, "{what}: clearance {clearance}"),

@@ -5,6 +5,7 @@
 //! `SimplePolygon::new` / `classify` against an independent reference that
 //! classifies small integer-grid polygons with exact integer arithmetic.
 
+use crate::reference::point_segment_distance;
 use proptest::prelude::*;
 use sat_collision::geometry::{details::classify, MAX_CONCAVE_VERTICES, MAX_VERTICES};
 use sat_collision::geometry::{Convexity, Point, PolygonError, Shape, SimplePolygon};
@@ -532,12 +533,6 @@ fn huge_collinear_input_validates() {
 }
 
 /// Distance from `p` to the closed segment `ab`.
-fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
-    let ab = b - a;
-    let t = ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
-    (p - (a + ab * t)).norm()
-}
-
 /// Every input point lies within `tol` of the edge of the output that
 /// replaced it (output vertices are a subsequence of the input ring).
 fn max_removal_error(input: &[Point], output: &[Point]) -> f64 {
@@ -553,7 +548,7 @@ fn max_removal_error(input: &[Point], output: &[Point]) -> f64 {
             output[edge % output.len()],
             output[(edge + 1) % output.len()],
         );
-        worst = worst.max(segment_distance(p, a, b));
+        worst = worst.max(point_segment_distance(p, a, b));
     }
     assert_eq!(edge, output.len() - 1, "output is not a subsequence");
     worst

@@ -13,7 +13,8 @@
 //!   of the centre minus the radius), never a polygonised circle.
 #![allow(dead_code)]
 
-use sat_collision::geometry::{Point, Vector};
+use nalgebra::{Isometry2, UnitComplex};
+use sat_collision::geometry::{Motion, Point, Vector};
 
 pub const GRID_BITS: i32 = 30;
 /// Grid step (about 9.3e-10 m). At 1e5 m the integers stay below 2^47, so the
@@ -252,3 +253,39 @@ pub fn project(polygon: &[Point], axis: &Vector) -> (f64, f64) {
 /// Deterministic generator (SplitMix64): every failure is reproducible from
 /// the seed printed with it.
 pub use sat_collision_testkit::SplitMix64 as Rng;
+
+/// The pose at `t` along `motion`, computed independently of
+/// `Motion::pose_at`: an interpolated motion moves its origin along a line
+/// and turns it; a twist with `ω != 0` is a rotation about its fixed
+/// instantaneous centre.
+pub fn motion_pose(motion: &Motion, t: f64) -> Isometry2<f64> {
+    match *motion {
+        Motion::Interpolated {
+            start,
+            velocity,
+            angular,
+        } => Isometry2::from_parts(
+            (start.translation.vector + velocity * t).into(),
+            UnitComplex::new(start.rotation.angle() + angular * t),
+        ),
+        Motion::Twist {
+            start,
+            velocity,
+            angular,
+        } => {
+            if angular == 0.0 {
+                return Isometry2::from_parts(
+                    (start.translation.vector + start.rotation * (velocity * t)).into(),
+                    start.rotation,
+                );
+            }
+            let center = start * Point::new(-velocity.y / angular, velocity.x / angular);
+            let turn = UnitComplex::new(angular * t);
+            let origin = center + turn * (Point::from(start.translation.vector) - center);
+            Isometry2::from_parts(
+                origin.coords.into(),
+                UnitComplex::new(start.rotation.angle() + angular * t),
+            )
+        }
+    }
+}

@@ -19,7 +19,8 @@
 //! `TOL = length_tolerance(20) = 2e-11 m`. A position error `TOL` is a time
 //! error `TOL / v_max`.
 
-use nalgebra::{Isometry2, UnitComplex};
+use crate::reference::motion_pose;
+use nalgebra::Isometry2;
 use parry2d_f64::math::{Pose, Vector as PVector};
 use parry2d_f64::query as pq;
 use parry2d_f64::shape::{Ball as ParryBall, ConvexPolygon as ParryPolygon, Shape as ParryShape};
@@ -38,40 +39,6 @@ const FULLY_SAMPLED: usize = 300;
 
 fn tol() -> f64 {
     length_tolerance(SCENE)
-}
-
-/// The pose at `t`, computed independently of `Motion::pose_at`: a twist
-/// with `ω != 0` is a rotation about its fixed instantaneous centre.
-fn pose(motion: &Motion, t: f64) -> Isometry2<f64> {
-    match *motion {
-        Motion::Interpolated {
-            start,
-            velocity,
-            angular,
-        } => Isometry2::from_parts(
-            (start.translation.vector + velocity * t).into(),
-            UnitComplex::new(start.rotation.angle() + angular * t),
-        ),
-        Motion::Twist {
-            start,
-            velocity,
-            angular,
-        } => {
-            if angular == 0.0 {
-                return Isometry2::from_parts(
-                    (start.translation.vector + start.rotation * (velocity * t)).into(),
-                    start.rotation,
-                );
-            }
-            let center = start * Point::new(-velocity.y / angular, velocity.x / angular);
-            let turn = UnitComplex::new(angular * t);
-            let origin = center + turn * (Point::from(start.translation.vector) - center);
-            Isometry2::from_parts(
-                origin.coords.into(),
-                UnitComplex::new(start.rotation.angle() + angular * t),
-            )
-        }
-    }
 }
 
 fn parts(motion: &Motion) -> (Vector, f64) {
@@ -105,7 +72,7 @@ fn speed_bound(a: &Shape, motion: &Motion, padding: f64) -> f64 {
 
 /// Signed clearance at time `t` (minus the depth when colliding).
 fn clearance(a: &Shape, motion: &Motion, t: f64, b: &Shape, padding: f64) -> f64 {
-    let contact = query(&a.transformed(&pose(motion, t)), b, padding);
+    let contact = query(&a.transformed(&motion_pose(motion, t)), b, padding);
     if contact.colliding() {
         -contact.depth()
     } else {
@@ -125,7 +92,7 @@ struct Reference {
 fn reference(a: &Shape, motion: &Motion, duration: f64, b: &Shape, padding: f64) -> Reference {
     let h = duration / SUBSTEPS as f64;
     let v_max = speed_bound(a, motion, padding);
-    let colliding = |t: f64| query(&a.transformed(&pose(motion, t)), b, padding).colliding();
+    let colliding = |t: f64| query(&a.transformed(&motion_pose(motion, t)), b, padding).colliding();
     let at = |k: usize| {
         if k == SUBSTEPS {
             duration
@@ -138,7 +105,7 @@ fn reference(a: &Shape, motion: &Motion, duration: f64, b: &Shape, padding: f64)
     while k <= SUBSTEPS {
         let t = at(k);
         checks += 1;
-        let contact = query(&a.transformed(&pose(motion, t)), b, padding);
+        let contact = query(&a.transformed(&motion_pose(motion, t)), b, padding);
         if contact.colliding() {
             break;
         }
@@ -194,7 +161,7 @@ fn every_substep(
     padding: f64,
 ) -> Option<f64> {
     let h = duration / SUBSTEPS as f64;
-    let colliding = |t: f64| query(&a.transformed(&pose(motion, t)), b, padding).colliding();
+    let colliding = |t: f64| query(&a.transformed(&motion_pose(motion, t)), b, padding).colliding();
     let at = |k: usize| {
         if k == SUBSTEPS {
             duration
@@ -395,7 +362,7 @@ fn time_of_impact_against_dense_sampling() {
                 );
                 if first == 0.0 {
                     stats.at_zero += 1;
-                    let start = query(&a.transformed(&pose(&motion, 0.0)), &b, padding);
+                    let start = query(&a.transformed(&motion_pose(&motion, 0.0)), &b, padding);
                     assert_eq!(hit.time, 0.0, "{}", context());
                     assert!((hit.contact.depth() - start.depth()).abs() <= tol);
                     assert!((hit.contact.mtv() - start.mtv()).norm() <= 1e-9 + tol);
@@ -581,7 +548,7 @@ fn swept_box_holds_every_sampled_pose() {
             Point::new(f64::MIN, f64::MIN),
         );
         for k in 0..=200 {
-            let placed = a.transformed(&pose(&motion, duration * k as f64 / 200.0));
+            let placed = a.transformed(&motion_pose(&motion, duration * k as f64 / 200.0));
             let b = placed.aabb().inflated(padding);
             lo = lo.inf(&b.min);
             hi = hi.sup(&b.max);

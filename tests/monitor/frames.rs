@@ -5,7 +5,8 @@
 //! per-obstacle outcome (depth, MTV, clearance, axis, closest points), the
 //! fast path with an exact range, and the planner's poses.
 
-use nalgebra::{Isometry2, Vector2};
+use crate::common::pose;
+use nalgebra::Isometry2;
 use sat_collision::frames::{planar_transform, FrameTree};
 use sat_collision::geometry::Point;
 use sat_collision::model::{Obstacle, ObstacleGeometry, Report};
@@ -13,10 +14,6 @@ use sat_collision::monitor::{Monitor, MonitorConfig, NoTransforms};
 use sat_collision_testkit::SplitMix64;
 
 const EPS: f64 = 1e-9;
-
-fn pose(x: f64, y: f64, yaw: f64) -> Isometry2<f64> {
-    Isometry2::new(Vector2::new(x, y), yaw)
-}
 
 /// A static transform `child` in `parent` into `tree`, through the
 /// quaternion a TF message would carry.

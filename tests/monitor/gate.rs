@@ -15,6 +15,7 @@
 //! * `allow_escape`: a trapped robot backs off and turns away, and cannot
 //!   drive on.
 
+use crate::common::rect;
 use nalgebra::{Isometry2, Vector2};
 use sat_collision::broadphase::PointSet;
 use sat_collision::frames::FrameTree;
@@ -26,30 +27,8 @@ use sat_collision::model::{Cause, Obstacle, ObstacleGeometry};
 use sat_collision::monitor::{
     BaseFrames, BasePlacement, Monitor, MonitorConfig, SourceKind, SourceSpec,
 };
+use sat_collision_testkit::reference::inside_even_odd;
 use sat_collision_testkit::SplitMix64;
-
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Point> {
-    vec![
-        Point::new(x0, y0),
-        Point::new(x1, y0),
-        Point::new(x1, y1),
-        Point::new(x0, y1),
-    ]
-}
-
-/// Even-odd ray crossing; points near an edge are kept away by the tests.
-fn inside(outline: &[Point], p: &Point) -> bool {
-    let mut odd = false;
-    let mut j = outline.len() - 1;
-    for i in 0..outline.len() {
-        let (a, b) = (outline[i], outline[j]);
-        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
-            odd = !odd;
-        }
-        j = i;
-    }
-    odd
-}
 
 fn monitor(sources: &[(&str, SourceKind)], timeout: f64) -> Monitor {
     Monitor::new(MonitorConfig {
@@ -154,7 +133,10 @@ fn zones_hold_the_points_moved_to_now() {
         let mut placed = BasePlacement::default();
         m.place_base(&tf, BASE, 2.0, &mut placed);
         assert_eq!(m.base_source_fault(&placed), None, "case {case}");
-        let want = in_base_now.iter().filter(|p| inside(&outline, p)).count();
+        let want = in_base_now
+            .iter()
+            .filter(|p| inside_even_odd(&outline, **p))
+            .count();
         let got = m.region_points_inside(&placed, &shape, &[0], usize::MAX);
         assert_eq!(got, want, "case {case}");
         let mut drawn = Vec::new();
@@ -180,7 +162,7 @@ fn zones_hold_the_points_moved_to_now() {
         );
         let want = in_laser
             .iter()
-            .filter(|p| inside(&outline, &(mount * **p)))
+            .filter(|p| inside_even_odd(&outline, mount * **p))
             .count();
         assert_eq!(
             m.region_points_inside(&placed, &shape, &[0], usize::MAX),

@@ -13,6 +13,7 @@
 //!   references computed in the test;
 //! * `sensors`: laser scans, point clouds and range readings into points
 //!   (`sat_collision::sensors`) against an independent reference;
+//! * `common`: the scene builders several modules share (`pose`, `rect`);
 //! * `cli`: the `sat_collision` binary as a user runs it (and the demo's
 //!   command line with the `ros` feature).
 //!
@@ -29,6 +30,7 @@ static ALLOCATOR: sat_collision_testkit::alloc::CountingAllocator =
     sat_collision_testkit::alloc::CountingAllocator;
 
 mod cli;
+mod common;
 mod frames;
 mod frames_properties;
 mod gate;

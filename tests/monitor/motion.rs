@@ -3,25 +3,12 @@
 //! clearance per pose) and `predict` (the footprint moved along the
 //! velocity), both fail-safe, both across frames.
 
-use nalgebra::{Isometry2, Vector2};
+use crate::common::{pose, rect};
 use sat_collision::frames::{planar_transform, FrameTree};
 use sat_collision::geometry::{Point, Shape, Vector};
 use sat_collision::model::{Obstacle, ObstacleGeometry, Status};
 use sat_collision::monitor::{path_times, Monitor, MonitorConfig, NoTransforms};
 use sat_collision::planner::{Cancel, Cancelled};
-
-fn pose(x: f64, y: f64, yaw: f64) -> Isometry2<f64> {
-    Isometry2::new(Vector2::new(x, y), yaw)
-}
-
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Point> {
-    vec![
-        Point::new(x0, y0),
-        Point::new(x1, y0),
-        Point::new(x1, y1),
-        Point::new(x0, y1),
-    ]
-}
 
 fn obstacle(id: &str, points: Vec<Point>) -> Obstacle {
     Obstacle::new(id, &ObstacleGeometry::Polygon(points))

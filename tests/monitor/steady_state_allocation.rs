@@ -6,6 +6,7 @@
 //! approach zones. Counted with a global allocator that counts the calls made
 //! by the current thread (the test harness's other threads don't count).
 
+use crate::common::rect;
 use nalgebra::{Isometry2, Vector2};
 use sat_collision::broadphase::PointSet;
 use sat_collision::frames::FrameTree;
@@ -120,16 +121,6 @@ fn footprint_flag_and_report_allocate_nothing_in_the_steady_state() {
         assert!(outcomes.iter().any(|(flag, _)| !flag.colliding));
         assert!(outcomes.iter().all(|(flag, c)| flag.colliding == *c));
     }
-}
-
-/// The outline of a rectangle.
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Point> {
-    vec![
-        Point::new(x0, y0),
-        Point::new(x1, y0),
-        Point::new(x1, y1),
-        Point::new(x0, y1),
-    ]
 }
 
 #[test]

@@ -15,6 +15,7 @@ import ctypes
 import hashlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import threading
@@ -223,6 +224,20 @@ def run_node_expect_failure(*ros_args, params_file=None, timeout=30.0):
 
 
 # --- rclpy -----------------------------------------------------------------------------
+
+class Pumped:
+    """A peer whose `_pump` runs on a daemon thread until `close()`: `_pump` loops while
+    `self._stop` (a threading.Event) is not set. Call `_start_pump()` last in `__init__`."""
+
+    def _start_pump(self):
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+        self._thread.start()
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(5)
+
 
 class RosPeer:
     """An rclpy node with a background executor."""
@@ -439,3 +454,32 @@ class Reports:
                     raise AssertionError(f'no collision flag within {timeout} s')
                 self.cond.wait(min(left, 0.2))
             return self.flags[seen]
+
+
+def install_prefix(tmp_path, env, node_script):
+    """An install prefix under `tmp_path` laid out as colcon installs the package, for
+    `ros2 launch`: launch/ and config/ copied into share/sat_collision, the package in the
+    ament index, `node_script` (a script's text) as lib/sat_collision/sat_collision_node.
+    Returns (the share folder, `env` with the prefix first on AMENT_PREFIX_PATH and the ROS
+    logs under `tmp_path`)."""
+    prefix = tmp_path / 'prefix'
+    share = prefix / 'share' / 'sat_collision'
+    shutil.copytree(ROOT / 'launch', share / 'launch')
+    shutil.copytree(ROOT / 'config', share / 'config')
+    index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True)
+    (index / 'sat_collision').write_text('')
+    node = prefix / 'lib' / 'sat_collision' / NODE_NAME
+    node.parent.mkdir(parents=True)
+    node.write_text(node_script)
+    node.chmod(0o755)
+    env = dict(env, AMENT_PREFIX_PATH=f'{prefix}:{env.get("AMENT_PREFIX_PATH", "")}',
+               ROS_LOG_DIR=str(tmp_path / 'log'))
+    return share, env
+
+
+def launch_arguments(out):
+    """The arguments `ros2 launch ... --show-args` printed in `out`: name -> its default as
+    shown (quoted, or the substitution's text)."""
+    return dict(re.findall(r"^    '(\w+)':\n(?:        .*\n)+?        \(default: (.*)\)$",
+                           out, re.M))

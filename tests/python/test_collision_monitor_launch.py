@@ -21,14 +21,13 @@ and the gate itself is never started:
 import ast
 import os
 import py_compile
-import re
 import shutil
 import subprocess
 
 import pytest
 import yaml
 
-from satpkg_support import ROOT
+from satpkg_support import ROOT, install_prefix, launch_arguments
 from test_dds_profile import launch_python
 
 assert launch_python  # a fixture, used by name below
@@ -146,20 +145,8 @@ def stand_in(launch_python, tmp_path):
     _, env = launch_python
     if shutil.which('ros2', path=env['PATH']) is None:
         pytest.skip(f'no ros2 on {env["PATH"]}')
-    prefix = tmp_path / 'prefix'
-    share = prefix / 'share' / 'sat_collision'
-    shutil.copytree(ROOT / 'launch', share / 'launch')
-    shutil.copytree(ROOT / 'config', share / 'config')
-    index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
-    index.mkdir(parents=True)
-    (index / 'sat_collision').write_text('')
     out = tmp_path / 'node_record'
-    node = prefix / 'lib' / 'sat_collision' / 'sat_collision_node'
-    node.parent.mkdir(parents=True)
-    node.write_text(FAKE_NODE.format(out=out))
-    node.chmod(0o755)
-    env = dict(env, AMENT_PREFIX_PATH=f'{prefix}:{env.get("AMENT_PREFIX_PATH", "")}',
-               ROS_LOG_DIR=str(tmp_path / 'log'))
+    share, env = install_prefix(tmp_path, env, FAKE_NODE.format(out=out))
     for var in VARIABLES + ('RMW_IMPLEMENTATION',):
         env.pop(var, None)
     return env, share, out
@@ -176,8 +163,7 @@ def test_ros2_launch_shows_the_arguments(stand_in, tmp_path):
     env, _, _ = stand_in
     rc, out = _ros2_launch(env, tmp_path, '--show-args')
     assert rc == 0, out
-    shown = dict(re.findall(r"^    '(\w+)':\n(?:        .*\n)+?        \(default: (.*)\)$",
-                            out, re.M))
+    shown = launch_arguments(out)
     assert set(shown) == ARGUMENTS, out
     assert shown['namespace'] == "''"
     assert shown['use_sim_time'] == "'false'"

@@ -29,7 +29,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from satpkg_support import ROOT
+from satpkg_support import ROOT, install_prefix
 
 PROFILE = ROOT / 'config' / 'fastdds_large_data.xml'
 LAUNCH = ROOT / 'launch' / 'sat_collision.launch.py'
@@ -282,20 +282,8 @@ def test_ros2_launch_starts_the_node_with_the_installed_profile(launch_python, t
     ros2 = shutil.which('ros2', path=env['PATH'])
     if ros2 is None:
         pytest.skip(f'no ros2 on {env["PATH"]}')
-    prefix = tmp_path / 'prefix'
-    share = prefix / 'share' / 'sat_collision'
-    shutil.copytree(ROOT / 'launch', share / 'launch')
-    shutil.copytree(ROOT / 'config', share / 'config')
-    index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
-    index.mkdir(parents=True)
-    (index / 'sat_collision').write_text('')
     out = tmp_path / 'node_env'
-    node = prefix / 'lib' / 'sat_collision' / 'sat_collision_node'
-    node.parent.mkdir(parents=True)
-    node.write_text(FAKE_NODE.format(out=out))
-    node.chmod(0o755)
-    env = dict(env, AMENT_PREFIX_PATH=f'{prefix}:{env.get("AMENT_PREFIX_PATH", "")}',
-               ROS_LOG_DIR=str(tmp_path / 'log'))
+    share, env = install_prefix(tmp_path, env, FAKE_NODE.format(out=out))
     for var in VARIABLES + ('RMW_IMPLEMENTATION',):
         env.pop(var, None)
     # The stand-in exits at once, and `ros2 launch` with it.

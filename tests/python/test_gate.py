@@ -22,7 +22,9 @@ import time
 import pytest
 import yaml
 
-from satpkg_support import NODE_NAME, ROOT, namespace, ros_peer, start_node  # noqa: F401
+from satpkg_support import (  # noqa: F401
+    NODE_NAME, ROOT, Pumped, namespace, ros_peer, start_node,
+)
 
 assert ros_peer  # a fixture, used by name below
 
@@ -158,7 +160,7 @@ def square_rotation_contact(point, half, w):
 
 # --- the peer ---------------------------------------------------------------------------
 
-class GatePeer:
+class GatePeer(Pumped):
     """Commands in, outputs and states out, the scans fed at 20 Hz."""
 
     def __init__(self, peer, ns, stamped):
@@ -187,13 +189,7 @@ class GatePeer:
         self.paused = set()
         self.polygon = None  # points of the polygon source's obstacle, or None
         self.seq = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._pump, daemon=True)
-        self._thread.start()
-
-    def close(self):
-        self._stop.set()
-        self._thread.join(5)
+        self._start_pump()
 
     def _on_out(self, msg):
         with self.cond:
@@ -851,7 +847,7 @@ def test_robot_driving_at_a_wall_keeps_time_to_contact(ros_peer, tmp_path):
 
 # --- nav2's parameters file, and nav2's launch ----------------------------------------------
 
-class Scene:
+class Scene(Pumped):
     """Publishes at 20 Hz: odom -> base_footprint (the robot at the origin) on `tf`,
     base_footprint -> `laser` (identity) on `tf_static`, a scan of `points` (base frame)
     in `laser` on `scan_topic`, and the robot's square as `footprint_topic` in odom."""
@@ -878,13 +874,7 @@ class Scene:
         self.TFMessage = TFMessage
         self.static.publish(TFMessage(transforms=[
             _tf(BASE, 'laser', 0.0, 0.0, 0.0, node.get_clock().now().to_msg())]))
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._pump, daemon=True)
-        self._thread.start()
-
-    def close(self):
-        self._stop.set()
-        self._thread.join(5)
+        self._start_pump()
 
     def put(self, points):
         with self.lock:
@@ -993,25 +983,13 @@ def test_ros2_launch_collision_monitor_gates(tmp_path, ros_peer):
     from geometry_msgs.msg import Twist, Vector3
     from nav2_msgs.srv import Toggle
 
-    from satpkg_support import Proc, binary
+    from satpkg_support import Proc, binary, install_prefix
 
     lp = _launch_env()
     ros2 = shutil.which('ros2', path=lp['PATH'])
     if ros2 is None:
         pytest.skip(f'no ros2 on {lp["PATH"]}')
-    prefix = tmp_path / 'prefix'
-    share = prefix / 'share' / 'sat_collision'
-    shutil.copytree(ROOT / 'launch', share / 'launch')
-    shutil.copytree(ROOT / 'config', share / 'config')
-    index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
-    index.mkdir(parents=True)
-    (index / 'sat_collision').write_text('')
-    exe = prefix / 'lib' / 'sat_collision' / 'sat_collision_node'
-    exe.parent.mkdir(parents=True)
-    exe.write_text(NODE_WRAPPER.format(binary=binary(NODE_NAME)))
-    exe.chmod(0o755)
-    env = dict(lp, AMENT_PREFIX_PATH=f'{prefix}:{lp.get("AMENT_PREFIX_PATH", "")}',
-               ROS_LOG_DIR=str(tmp_path / 'log'))
+    _, env = install_prefix(tmp_path, lp, NODE_WRAPPER.format(binary=binary(NODE_NAME)))
     ns = namespace('gate_launch').lstrip('/')
     config = yaml.safe_load((ROOT / 'config/collision_monitor.yaml').read_text())
     section = config['collision_monitor']['ros__parameters']

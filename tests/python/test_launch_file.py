@@ -53,7 +53,7 @@ import yaml
 
 from satpkg_support import (
     NODE_NAME, RANGES, ROOT, Proc, Reports, colliding_ids, env_without_private_msgs, fmt_num,
-    ros_peer, square,
+    launch_arguments, ros_peer, square,
 )
 
 if not os.environ.get('ROS_DOMAIN_ID'):
@@ -355,8 +355,7 @@ def launched(ros2_env, tmp_path_factory):
 def test_launch_shows_the_documented_arguments(ros2_env):
     rc, out = ros2(ros2_env, 'launch', 'sat_collision', 'sat_collision.launch.py', '--show-args')
     assert rc == 0, out
-    shown = dict(re.findall(r"^    '(\w+)':\n(?:        .*\n)+?        \(default: (.*)\)$",
-                            out, re.M))
+    shown = launch_arguments(out)
     assert set(shown) == ARGUMENTS, out
     assert shown['namespace'] == "''"
     assert shown['use_sim_time'] == "'false'"

@@ -23,7 +23,7 @@ import time
 import pytest
 import yaml
 
-from satpkg_support import NODE_NAME, namespace, ros_peer, start_node  # noqa: F401
+from satpkg_support import NODE_NAME, Pumped, namespace, ros_peer, start_node  # noqa: F401
 
 assert ros_peer  # a fixture, used by name below
 
@@ -231,7 +231,7 @@ def range_msg(frame, distance, fov=0.5, min_range=0.05, max_range=3.0):
 
 # --- the peer --------------------------------------------------------------------------------
 
-class Watch:
+class Watch(Pumped):
     """Publishes the static transforms and the sensor messages (each feed at 10 Hz, a
     fresh stamp on every message), and keeps every report, flag and the markers."""
 
@@ -258,13 +258,7 @@ class Watch:
         self.node.create_subscription(MarkerArray, f'{ns}/collision_markers',
                                       self._on_markers, 10)
         self.feeds = {}  # topic -> [publisher, message or None, last publish time, age]
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._pump, daemon=True)
-        self._thread.start()
-
-    def close(self):
-        self._stop.set()
-        self._thread.join(5)
+        self._start_pump()
 
     def _on_report(self, msg):
         with self.cond:
