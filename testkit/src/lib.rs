@@ -10,7 +10,7 @@
 //!   time, `padFootprint`);
 //! * [`process`]: child processes that never outlive the test or benchmark
 //!   that started them;
-//! * [`reference`]: independent answers shared by tests in more than one
+//! * [`mod@reference`]: independent answers shared by tests in more than one
 //!   place (the even-odd point-in-polygon test);
 //! * [`shapes`]: the shape generators, one place for every test and
 //!   benchmark (ellipse and star rings, the random concave families, the
