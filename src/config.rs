@@ -981,7 +981,7 @@ pub enum ZoneDefault {
     Table,
     /// None: the parameter is required, and a zone (or velocity shape)
     /// without it stops start-up; the spec's [`Kind`] default is only a
-    /// placeholder.
+    /// filler, never used.
     Required,
     /// Made from the zone or the node (said in words here); the spec's
     /// [`Kind`] default is how "not given" is written.
@@ -1129,7 +1129,7 @@ fn check_shape_names(names: &[String]) -> Result<(), String> {
 }
 
 /// A velocity shape called `name` with every parameter at its table
-/// default (the required ones at their placeholders).
+/// default (the required ones at their table fillers, overwritten or refused).
 fn velocity_shape(name: &str) -> VelocityShape {
     // Each of these but the name is overwritten by the table just below.
     let mut shape = VelocityShape {

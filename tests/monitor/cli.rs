@@ -645,7 +645,7 @@ fn run_with_timeout(args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn a_fifo_is_refused_without_blocking() {
-    let fifo = temp_file("fifo_placeholder.yaml", "").with_file_name("scene.fifo");
+    let fifo = temp_file("fifo_dir_probe.yaml", "").with_file_name("scene.fifo");
     let _ = std::fs::remove_file(&fifo);
     let made = Command::new("mkfifo")
         .arg(&fifo)

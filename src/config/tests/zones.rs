@@ -1380,7 +1380,7 @@ fn shown_range(description: &str) -> Option<(f64, f64)> {
 }
 
 /// Checks shared by both zone tables: names once, the default within the
-/// range and accepted (but placeholders of required parameters), the
+/// range and accepted (but the fillers of required parameters), the
 /// description's range and run-time words.
 fn check_table<C>(specs: &[(&ParamSpec<C>, ZoneDefault)], fresh: impl Fn(&ParamSpec<C>) -> C) {
     for (i, (spec, default)) in specs.iter().enumerate() {
@@ -1440,7 +1440,7 @@ fn zone_tables_are_consistent() {
         );
         // `ZoneConfig::new` starts from the table's defaults: where a
         // parameter applies, resetting it changes nothing (but the zone's
-        // shape, which its type's placeholder stands for).
+        // shape, which its type's filler stands for).
         let zone = zone_for(param);
         if param.default == ZoneDefault::Table
             && !SHAPE_SUFFIXES.contains(&name)
