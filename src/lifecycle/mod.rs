@@ -60,6 +60,35 @@
 //! answer is `success: false`. [`Machine::change_state`] is this sequence
 //! with closures.
 //!
+//! ```
+//! use sat_collision::lifecycle::{CallbackResult, Finished, Machine, State, Transition};
+//!
+//! let mut machine = Machine::new();
+//! // change_state {id: 1}: configure, which succeeds.
+//! let begun = machine.begin(Transition::CONFIGURE, "")?;
+//! assert_eq!(machine.state(), State::Configuring);
+//! let Finished::Done { event, success, .. } = machine.finish(CallbackResult::Success) else {
+//!     unreachable!()
+//! };
+//! assert!(success);
+//! assert_eq!((begun.event.start, event.goal), (State::Unconfigured, State::Inactive));
+//!
+//! // change_state {label: "activate"}, whose callback errs; on_error succeeds.
+//! let mut events = Vec::new();
+//! let success = machine.change_state(
+//!     0,
+//!     "activate",
+//!     |_| CallbackResult::Error,
+//!     || CallbackResult::Success,
+//!     |e| events.push(e.goal),
+//! )?;
+//! assert!(!success);
+//! assert_eq!(events, [State::Activating, State::ErrorProcessing, State::Unconfigured]);
+//! // "shutdown" names the shutdown from the current state.
+//! assert_eq!(machine.resolve(0, "shutdown")?.id, Transition::UNCONFIGURED_SHUTDOWN);
+//! # Ok::<(), sat_collision::lifecycle::Refused>(())
+//! ```
+//!
 //! # Guarantees
 //!
 //! * No transition from a transition state is accepted: while a callback
