@@ -191,7 +191,9 @@
 //!   check over an index);
 //! * [`monitor`]: what the node knows, how fresh it is, and what it decides;
 //!   [`scene`]: YAML scenes and zone files;
-//! * [`config`]: the node's parameter table;
+//! * [`config`]: the node's parameter table; [`diagnostics`]: the node's
+//!   health for `/diagnostics` (input rates and ages, decision times, the
+//!   statuses' levels), pure;
 //! * `ros` (feature `ros`): the r2r node glue.
 //!
 //! The rest is the crate's own and not API: `text` (id and frame checks,
@@ -209,6 +211,7 @@ pub mod broadphase;
 #[doc(hidden)]
 pub mod cli;
 pub mod config;
+pub mod diagnostics;
 pub mod frames;
 pub mod gate;
 pub mod geometry;

@@ -24,7 +24,7 @@ const LAYERS: &[&[&str]] = &[
     &["planner"],
     &["monitor", "scene"],
     &["gate"],
-    &["config", "params_file", "svg"],
+    &["config", "diagnostics", "params_file", "svg"],
     &["ros"],
 ];
 
