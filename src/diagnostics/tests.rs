@@ -196,6 +196,10 @@ fn a_burst_beyond_the_ring_keeps_the_newest_decisions() {
     assert_eq!(times.percentiles(12.0), None);
     times.record(12.0, 0.002);
     assert_eq!(times.percentiles(12.0), Some((0.002, 0.002)));
+    // The window is (now − 1 s, now]: a second old is out, a later one too.
+    times.record(12.5, 0.004);
+    assert_eq!(times.percentiles(13.0), Some((0.004, 0.004)));
+    assert_eq!(times.percentiles(12.4), Some((0.002, 0.002)));
 }
 
 // --------------------------------------------------- the collision status
