@@ -794,7 +794,7 @@ pub static PARAMS: &[ParamSpec] = &[
             set: |c, x| c.bond_heartbeat_period = x,
         },
         runtime: false,
-        description: "s between the bond's heartbeats on bond while active, as nav2's servers send them to lifecycle_manager (0 = no bond) [0, 60] (start-up only)",
+        description: "s between the bond's heartbeats on bond while active, as nav2's servers send them to lifecycle_manager (0 = no bond; start-up only) [0, 60]",
     },
     ParamSpec {
         name: "hardware_id",

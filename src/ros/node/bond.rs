@@ -155,8 +155,9 @@ impl Bond {
         msg.header.stamp.sec = sec;
         msg.header.stamp.nanosec = nanosec;
         if let Err(e) = self.publisher.publish(&msg) {
-            self.warnings
-                .warn("bond", || format!("could not publish the bond's status: {e}"));
+            self.warnings.warn("bond", || {
+                format!("could not publish the bond's status: {e}")
+            });
         }
     }
 }

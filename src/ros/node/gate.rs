@@ -463,7 +463,11 @@ impl GateNode {
         }];
         all.extend(self.state_pub.map(super::release));
         all.push(super::release(self.points_pub));
-        all.extend(self.polygon_pubs.into_iter().map(|(_, p)| super::release(p)));
+        all.extend(
+            self.polygon_pubs
+                .into_iter()
+                .map(|(_, p)| super::release(p)),
+        );
         all
     }
 

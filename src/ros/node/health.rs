@@ -9,13 +9,11 @@
 use super::logging::Warnings;
 use crate::config::NodeConfig;
 use crate::diagnostics::{
-    collision_status, gate_status, CollisionHealth, DecisionTimes, DiagnosticStatus,
-    GateHealth, InputHealth, InputStats, Level, Publication, PUBLISH_PERIOD,
+    collision_status, gate_status, CollisionHealth, DecisionTimes, DiagnosticStatus, GateHealth,
+    InputHealth, InputStats, Level, Publication, PUBLISH_PERIOD,
 };
 use crate::model::{Flag, Status};
-use r2r::diagnostic_msgs::msg::{
-    DiagnosticArray, DiagnosticStatus as StatusMsg, KeyValue,
-};
+use r2r::diagnostic_msgs::msg::{DiagnosticArray, DiagnosticStatus as StatusMsg, KeyValue};
 use r2r::{Publisher, QosProfile};
 use std::time::Instant;
 
@@ -118,8 +116,9 @@ impl Health {
         msg.header.stamp.sec = sec;
         msg.header.stamp.nanosec = nanosec;
         if let Err(e) = self.publisher.publish(&msg) {
-            self.warnings
-                .warn("diagnostics", || format!("could not publish /diagnostics: {e}"));
+            self.warnings.warn("diagnostics", || {
+                format!("could not publish /diagnostics: {e}")
+            });
         }
     }
 

@@ -82,12 +82,9 @@ impl LifecycleServer {
             .boxed(),
         );
         requests.push(
-            node.create_service::<GetAvailableTransitions::Service>(
-                "~/get_transition_graph",
-                qos,
-            )?
-            .map(LifecycleRequest::Graph)
-            .boxed(),
+            node.create_service::<GetAvailableTransitions::Service>("~/get_transition_graph", qos)?
+                .map(LifecycleRequest::Graph)
+                .boxed(),
         );
         let events = node.create_publisher::<TransitionEvent>("~/transition_event", EVENT_QOS)?;
         Ok(LifecycleServer {
@@ -124,11 +121,9 @@ impl LifecycleServer {
                     .map(|s| state_msg(*s))
                     .collect(),
             }),
-            LifecycleRequest::Transitions(req) => {
-                req.respond(GetAvailableTransitions::Response {
-                    available_transitions: self.machine.available().map(description).collect(),
-                })
-            }
+            LifecycleRequest::Transitions(req) => req.respond(GetAvailableTransitions::Response {
+                available_transitions: self.machine.available().map(description).collect(),
+            }),
             LifecycleRequest::Graph(req) => req.respond(GetAvailableTransitions::Response {
                 available_transitions: lifecycle::graph().iter().map(description).collect(),
             }),
@@ -155,8 +150,9 @@ impl LifecycleServer {
             }
         };
         if let Err(e) = answered {
-            self.warnings
-                .warn("lifecycle", || format!("could not answer a lifecycle request: {e}"));
+            self.warnings.warn("lifecycle", || {
+                format!("could not answer a lifecycle request: {e}")
+            });
         }
         None
     }
@@ -214,8 +210,9 @@ impl LifecycleServer {
         );
         if let Some(req) = change.request.take() {
             if let Err(e) = req.respond(ChangeState::Response { success }) {
-                self.warnings
-                    .warn("lifecycle", || format!("could not answer change_state: {e}"));
+                self.warnings.warn("lifecycle", || {
+                    format!("could not answer change_state: {e}")
+                });
             }
         }
         Step::Done { success }
@@ -232,8 +229,9 @@ impl LifecycleServer {
             goal_state: state_msg(event.goal),
         };
         if let Err(e) = self.events.publish(&msg) {
-            self.warnings
-                .warn("lifecycle", || format!("could not publish transition_event: {e}"));
+            self.warnings.warn("lifecycle", || {
+                format!("could not publish transition_event: {e}")
+            });
         }
     }
 

@@ -100,10 +100,10 @@ use crate::model::Status;
 use crate::params_file;
 use crate::planner::Cancelled;
 use bond::Bond;
-use health::{Health, Snapshot};
 use context::create_context;
 use futures::stream::{FuturesUnordered, Stream};
 use futures::StreamExt;
+use health::{Health, Snapshot};
 use io_thread::IoThread;
 use lifecycle::{LifecycleServer, Step};
 use pipeline::{Pipeline, Waits};
@@ -680,4 +680,3 @@ fn path_response(answer: Answer<CheckPath::Response>) -> Option<CheckPath::Respo
         }),
     }
 }
-

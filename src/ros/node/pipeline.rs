@@ -172,7 +172,10 @@ impl Pipeline {
             release(report.clone()),
             release(markers.clone()),
         ];
-        let gate = match gate.map(|e| GateNode::create(e, &config, logger)).transpose() {
+        let gate = match gate
+            .map(|e| GateNode::create(e, &config, logger))
+            .transpose()
+        {
             Ok(gate) => gate,
             Err(e) => {
                 release_all(io, core).await;
@@ -230,7 +233,8 @@ impl Pipeline {
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let waits = Waits {
             sets: sets_rx,
-            toggle: toggle.unwrap_or_else(|| futures::StreamExt::boxed_local(futures::stream::pending())),
+            toggle: toggle
+                .unwrap_or_else(|| futures::StreamExt::boxed_local(futures::stream::pending())),
             commands,
             shapes,
             footprints: Arc::clone(&shared.footprints),
