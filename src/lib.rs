@@ -194,8 +194,8 @@
 //! * [`config`]: the node's parameter table; [`diagnostics`]: the node's
 //!   health for `/diagnostics` (input rates and ages, decision times, the
 //!   statuses' levels), pure;
-//! * [`lifecycle`]: rcl_lifecycle's
-//!   default state machine and its change_state driver (pure);
+//! * [`lifecycle`] (rcl_lifecycle's default state machine and its
+//!   change_state driver, pure);
 //! * `ros` (feature `ros`): the r2r node glue.
 //!
 //! The rest is the crate's own and not API: `text` (id and frame checks,
