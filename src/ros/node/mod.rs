@@ -11,7 +11,7 @@
 //!   consumer, and freshness is measured from arrival.
 //! * **Decision loop** (the main task): validates each new footprint
 //!   (bounded work: a polygon has at most 65,536 vertices, 4,096 if
-//!   concave), decides with [`Monitor::flag`] and publishes `collision`;
+//!   concave), decides with [`Monitor::flag`](crate::monitor::Monitor::flag) and publishes `collision`;
 //!   again at `publish_rate` so staleness shows when nothing arrives. It
 //!   hands a cheap copy of the monitor (the obstacle set is shared) to the
 //!   report worker and to planner queries, and takes in obstacle sets
