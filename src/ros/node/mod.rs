@@ -171,7 +171,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     } else {
         r2r::log_info!(
             &life.logger,
-            "autostart is false: unconfigured, waiting for a lifecycle manager (change_state)"
+            "started: unconfigured (autostart false), waiting for a lifecycle manager (change_state)"
         );
     }
     let events = Events {
