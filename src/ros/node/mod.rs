@@ -118,14 +118,6 @@ use threads::lock;
 /// The node's name.
 pub const NODE_NAME: &str = "sat_collision_node";
 
-/// A publisher to destroy on the I/O thread (which owns the node).
-type Release = Box<dyn FnOnce(&mut r2r::Node) + Send>;
-
-/// `publisher`, destroyed when the [`Release`] runs.
-fn release<T: r2r::WrappedTypesupport + 'static>(publisher: r2r::Publisher<T>) -> Release {
-    Box::new(move |node: &mut r2r::Node| node.destroy_publisher(publisher))
-}
-
 /// Runs the node until Ctrl-C (SIGINT), SIGTERM or the lifecycle's
 /// shutdown.
 pub async fn run() -> Result<(), Box<dyn Error>> {
