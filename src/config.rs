@@ -12,6 +12,9 @@ use crate::geometry::{Point, Shape, ShapeError};
 use crate::monitor::{MonitorConfig, SourceKind, SourceSpec};
 use std::borrow::Cow;
 
+mod rcl_yaml;
+pub use rcl_yaml::{parameters_of, RclYamlError};
+
 /// Most sensor sources in `observation_sources`: each brings a subscription
 /// and a group of obstacles, and nav2 configurations have a handful.
 pub const MAX_SOURCES: usize = 32;
