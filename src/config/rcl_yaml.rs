@@ -32,7 +32,7 @@
 //! here, a double for rcl), and the checks of entries other than the one
 //! read (rcl refuses a whole file for an error in any entry).
 
-use super::Value;
+use super::spec::Value;
 use crate::text::{escape_for_log, LOG_ID_CHARS};
 use saphyr_parser::{Event, Parser, ScalarStyle};
 use std::borrow::Cow;
