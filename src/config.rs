@@ -6,6 +6,15 @@
 //! [`VELOCITY_SHAPE_PARAMS`]) with the same machinery, so that nav2's
 //! collision monitor parameters start the node unchanged. Pure, so every
 //! rule is testable without ROS.
+//!
+//! Laid out by table (private children, their public items re-exported
+//! here): the shared machinery (`spec`: [`ParamSpec`], [`Kind`], [`Value`]),
+//! what the tables write (`settings`: [`NodeConfig`], [`SourceConfig`]),
+//! the node's table (`node`: [`PARAMS`]), the sources' (`sources`), the
+//! zones' (`zones`), nav2's footprint string (`footprint`) and a parameters
+//! file read as rcl reads it (`rcl_yaml`: [`parameters_of`]). The rules
+//! over all of them, [`NodeConfig::start_up`] and [`NodeConfig::set`]
+//! among them, are here.
 
 use crate::gate::{Action, ZoneConfig, ZoneShape};
 use crate::geometry::{Point, Shape};
