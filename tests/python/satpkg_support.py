@@ -478,6 +478,21 @@ def install_prefix(tmp_path, env, node_script):
     return share, env
 
 
+def standin_package(tmp_path, env, package, executable, script):
+    """A prefix under `tmp_path` with `package` in the ament index and `script` (a script's
+    text) as lib/<package>/<executable>, for `ros2 launch`: `env` with the prefix first on
+    AMENT_PREFIX_PATH."""
+    prefix = tmp_path / f'standin_{package}'
+    index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True)
+    (index / package).write_text('')
+    exe = prefix / 'lib' / package / executable
+    exe.parent.mkdir(parents=True)
+    exe.write_text(script)
+    exe.chmod(0o755)
+    return dict(env, AMENT_PREFIX_PATH=f'{prefix}:{env.get("AMENT_PREFIX_PATH", "")}')
+
+
 def launch_arguments(out):
     """The arguments `ros2 launch ... --show-args` printed in `out`: name -> its default as
     shown (quoted, or the substitution's text)."""
