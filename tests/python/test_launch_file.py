@@ -174,8 +174,8 @@ def _install_shared_cli():
 
     The prefix is .ros2's real path: in a git worktree .ros2 is a link to the main
     checkout's, and a venv made through the link would name the worktree in its scripts'
-    first lines, which break once that worktree is gone. The stamp holds the key and the
-    path, and an install whose scripts do not run is made again."""
+    first lines, which break once that worktree is gone; an install whose scripts do not
+    run is made again."""
     base = (ROOT / '.ros2').resolve() / 'ros2_cli'
     key = _shared_cli_key()
     prefix = base / key
@@ -184,8 +184,7 @@ def _install_shared_cli():
     with open(base / '.lock', 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         stamp = prefix / '.stamp'
-        want = f'{key} {prefix}'
-        if not (stamp.is_file() and stamp.read_text() == want and _scripts_run(venv)):
+        if not (stamp.is_file() and stamp.read_text() == key and _scripts_run(venv)):
             for old in base.iterdir():
                 if old.is_dir():
                     shutil.rmtree(old)
@@ -206,7 +205,7 @@ def _install_shared_cli():
             env = dict(os.environ, PATH=f'{venv / "bin"}:{os.environ["PATH"]}')
             result = _run([SHARED_CLI / 'install.sh', cli], env, timeout=1200)
             assert result.returncode == 0, result.stdout
-            stamp.write_text(want)
+            stamp.write_text(key)
             print(f'ros2 command line installed into {prefix} ({time.monotonic() - t0:.0f} s)')
     return venv / 'bin', cli
 
