@@ -26,8 +26,8 @@
 #     into .ros2/colcon_cargo/<key>/ (cached behind a stamp; nothing goes into the ROS or
 #     system Python), and put them on PYTHONPATH / PATH for this build only.
 #  3. colcon build --base-paths <repo> <repo>/msg (and <repo>/msg/tf2_msgs when the ROS
-#     install has no tf2_msgs, <repo>/msg/nav2_msgs when it has no nav2_msgs, as the wheels
-#     have neither). The paths are needed: colcon does not
+#     install has no tf2_msgs, <repo>/msg/nav2_msgs when it has no nav2_msgs, <repo>/msg/bond
+#     when it has no bond, as the wheels have none of them). The paths are needed: colcon does not
 #     look inside a folder it has identified as a package, so it never finds msg/ inside
 #     the repository root on its own (and never descends into .ros2/ or target/ either;
 #     COLCON_IGNORE files are dropped there anyway).
@@ -174,17 +174,21 @@ fi
 base_paths=("$ROOT" "$ROOT/msg")
 # A ROS install without tf2_msgs (the PyPI wheels): build msg/tf2_msgs (TFMessage) too;
 # without nav2_msgs (the wheels, an install without nav2): msg/nav2_msgs
-# (CollisionMonitorState, Toggle) too.
+# (CollisionMonitorState, Toggle) too; without bond (the wheels, an install without
+# bond_core): msg/bond (Status, Constants) too.
 has_tf2_msgs=0
 has_nav2_msgs=0
+has_bond=0
 IFS=: read -r -a prefixes <<<"${AMENT_PREFIX_PATH:-}"
 for p in "${prefixes[@]}"; do
     [ -n "$p" ] || continue
     [ -e "$p/share/ament_index/resource_index/packages/tf2_msgs" ] && has_tf2_msgs=1
     [ -e "$p/share/ament_index/resource_index/packages/nav2_msgs" ] && has_nav2_msgs=1
+    [ -e "$p/share/ament_index/resource_index/packages/bond" ] && has_bond=1
 done
 [ "$has_tf2_msgs" = 1 ] || base_paths+=("$ROOT/msg/tf2_msgs")
 [ "$has_nav2_msgs" = 1 ] || base_paths+=("$ROOT/msg/nav2_msgs")
+[ "$has_bond" = 1 ] || base_paths+=("$ROOT/msg/bond")
 args=(
     --base-paths "${base_paths[@]}"
     --build-base "$WS/build" --install-base "$WS/install"

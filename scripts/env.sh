@@ -48,8 +48,10 @@ fi
 # actions); rosgraph_msgs enables r2r's sim-time support (use_sim_time, /clock);
 # sensor_msgs is needed by visualization_msgs (Marker.texture is a sensor_msgs type);
 # nav_msgs: Path (check_path) and Odometry (velocity_topic); nav2_msgs: CollisionMonitorState
-# and Toggle (the velocity gate, nav2's collision monitor's interfaces).
-_SAT_IDL_FILTER="std_msgs;geometry_msgs;visualization_msgs;sensor_msgs;nav_msgs;builtin_interfaces;sat_collision_msgs;tf2_msgs;nav2_msgs;rcl_interfaces;action_msgs;unique_identifier_msgs;rosgraph_msgs"
+# and Toggle (the velocity gate, nav2's collision monitor's interfaces); lifecycle_msgs: the
+# lifecycle services and transition_event; diagnostic_msgs: /diagnostics; bond: Status (the
+# heartbeat to nav2's lifecycle manager).
+_SAT_IDL_FILTER="std_msgs;geometry_msgs;visualization_msgs;sensor_msgs;nav_msgs;builtin_interfaces;sat_collision_msgs;tf2_msgs;nav2_msgs;lifecycle_msgs;diagnostic_msgs;bond;rcl_interfaces;action_msgs;unique_identifier_msgs;rosgraph_msgs"
 
 _sat_elapsed() { # seconds since $1 (an EPOCHREALTIME value), to 0.01 s
     local now=${EPOCHREALTIME:-0}
@@ -173,7 +175,7 @@ _sat_env_main() {
 _sat_env_rc=0
 _sat_env_main "$@" || _sat_env_rc=$?
 unset -f _sat_elapsed _sat_say _sat_err _sat_is_ours _sat_prepend _sat_system_ros_prefix _sat_hash_files \
-    _sat_msgs_hash _sat_venv_key _sat_msgs_key _sat_needs_tf2_msgs _sat_needs_nav2_msgs _sat_init _sat_env_main
+    _sat_msgs_hash _sat_venv_key _sat_msgs_key _sat_needs_tf2_msgs _sat_needs_nav2_msgs _sat_needs_bond_msgs _sat_init _sat_env_main
 unset _SAT_IDL_FILTER _SAT_TAG _SAT_ROOT _SAT_R _SAT_CLEAN_PATH _SAT_MODE _SAT_PREFIX _SAT_DISTRO \
     _SAT_PY_LIBDIR _SAT_PY_LIB _SAT_PY_SITE
 eval "unset _sat_env_rc; return $_sat_env_rc"

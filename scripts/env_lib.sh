@@ -92,11 +92,12 @@ _sat_venv_key() {
 # Key of the build of msg/: its sources, the ROS it is built against and (wheels) the
 # venv's key. The build goes to .ros2/msgs/<first 16 characters>.
 _sat_msgs_key() {
-    local venv_key="" tf2=system nav2=system
+    local venv_key="" tf2=system nav2=system bond=system
     [ "$_SAT_MODE" = wheels ] && venv_key="$(cat "$_SAT_R/venv/.sat_collision_stamp" 2>/dev/null)"
     _sat_needs_tf2_msgs && tf2=fallback
     _sat_needs_nav2_msgs && nav2=fallback
-    _sat_msgs_hash "$_SAT_ROOT/msg" "$_SAT_MODE;$_SAT_DISTRO;$_SAT_PREFIX;$venv_key;tf2_msgs=$tf2;nav2_msgs=$nav2"
+    _sat_needs_bond_msgs && bond=fallback
+    _sat_msgs_hash "$_SAT_ROOT/msg" "$_SAT_MODE;$_SAT_DISTRO;$_SAT_PREFIX;$venv_key;tf2_msgs=$tf2;nav2_msgs=$nav2;bond=$bond"
 }
 
 # True when the ROS install lacks tf2_msgs (the PyPI wheels do): then msg/tf2_msgs (TFMessage,
@@ -112,6 +113,14 @@ _sat_needs_tf2_msgs() {
 # always preferred.
 _sat_needs_nav2_msgs() {
     [ ! -e "$_SAT_PREFIX/share/ament_index/resource_index/packages/nav2_msgs" ]
+}
+
+# True when the ROS install lacks bond (the PyPI wheels do, and so does a ROS install
+# without bond_core): then msg/bond (bond/msg/Status and Constants, upstream bond_core's
+# definitions) is built beside sat_collision_msgs. A regular install's own bond is always
+# preferred.
+_sat_needs_bond_msgs() {
+    [ ! -e "$_SAT_PREFIX/share/ament_index/resource_index/packages/bond" ]
 }
 
 # _sat_init ROOT: the _SAT_* variables above, from SAT_COLLISION_ROS_MODE and the

@@ -26,7 +26,8 @@
 #   When the ROS install has no tf2_msgs (the wheels), msg/tf2_msgs (TFMessage, the same
 #   definition as upstream) is built with it; when it has no nav2_msgs (the wheels, or an
 #   install without nav2), msg/nav2_msgs (CollisionMonitorState and Toggle, upstream's
-#   definitions) is.
+#   definitions) is; when it has no bond (the wheels, or an install without bond_core),
+#   msg/bond (Status and Constants, upstream bond_core's definitions) is.
 #   The hash in the path matters: r2r regenerates its Rust bindings only when
 #   AMENT_PREFIX_PATH & co change, not when a .msg file changes.
 #
@@ -209,6 +210,10 @@ setup_msgs() {
             paths+=("$_SAT_ROOT/msg/nav2_msgs")
             _sat_say "colcon: this ROS has no nav2_msgs: building msg/nav2_msgs (CollisionMonitorState, Toggle) as well"
         fi
+        if _sat_needs_bond_msgs; then
+            paths+=("$_SAT_ROOT/msg/bond")
+            _sat_say "colcon: this ROS has no bond: building msg/bond (Status, Constants) as well"
+        fi
         (
             cd "$_SAT_R" &&
                 colcon --log-base "$_SAT_R/logs/colcon" build \
@@ -234,6 +239,10 @@ setup_msgs() {
         fi
         if _sat_needs_nav2_msgs && [ ! -e "$mdir/share/ament_index/resource_index/rosidl_interfaces/nav2_msgs" ]; then
             _sat_err "colcon build of msg/nav2_msgs produced no nav2_msgs interfaces (log: $log)"
+            return 1
+        fi
+        if _sat_needs_bond_msgs && [ ! -e "$mdir/share/ament_index/resource_index/rosidl_interfaces/bond" ]; then
+            _sat_err "colcon build of msg/bond produced no bond interfaces (log: $log)"
             return 1
         fi
         echo "$mkey" >"$mstamp"

@@ -191,7 +191,8 @@
 //!   check over an index);
 //! * [`monitor`]: what the node knows, how fresh it is, and what it decides;
 //!   [`scene`]: YAML scenes and zone files;
-//! * [`config`]: the node's parameter table;
+//! * [`config`]: the node's parameter table; [`lifecycle`]: rcl_lifecycle's
+//!   default state machine and its change_state driver (pure);
 //! * `ros` (feature `ros`): the r2r node glue.
 //!
 //! The rest is the crate's own and not API: `text` (id and frame checks,
@@ -212,6 +213,7 @@ pub mod config;
 pub mod frames;
 pub mod gate;
 pub mod geometry;
+pub mod lifecycle;
 // Without the node (feature `ros`), some limits have no user.
 #[cfg_attr(not(feature = "ros"), allow(dead_code))]
 pub(crate) mod limits;

@@ -7,6 +7,7 @@
 //! * the module graph has no cycle (a module's own `pub use` of its
 //!   children is its facade, not a dependency);
 //! * every edge points down the layers of [`LAYERS`] (ARCHITECTURE.md);
+//! * the [`STANDALONE`] modules use no other module of the crate;
 //! * `geometry` names nothing of ROS, I/O or threads.
 //!
 //! `cargo test --test module_layers -- --nocapture` prints the graph.
@@ -24,9 +25,13 @@ const LAYERS: &[&[&str]] = &[
     &["planner"],
     &["monitor", "scene"],
     &["gate"],
-    &["config", "params_file", "svg"],
+    &["config", "params_file", "svg", "lifecycle"],
     &["ros"],
 ];
+
+/// Top-level modules that use no other module of the crate ("may use: —"
+/// in ARCHITECTURE.md), whatever their layer.
+const STANDALONE: &[&str] = &["lifecycle"];
 
 /// Paths geometry must not name (first segments).
 const NOT_IN_GEOMETRY: &[&str] = &[
@@ -473,6 +478,35 @@ fn dependencies_point_down_the_layers() {
         assert!(
             seen_tops.contains(top),
             "no module `{top}` found: LAYERS is out of date"
+        );
+    }
+}
+
+#[test]
+fn standalone_modules_use_nothing_else() {
+    let krate = load();
+    let mut wrong = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (from, to) in krate.edges() {
+        if !STANDALONE.contains(&from[0].as_str()) {
+            continue;
+        }
+        seen.insert(from[0].clone());
+        for (target, site) in to {
+            if target[0] != from[0] {
+                wrong.push(format!("{} -> {}: {site}", show(&from), show(&target)));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "standalone modules using the crate:\n  {}",
+        wrong.join("\n  ")
+    );
+    for top in STANDALONE {
+        assert!(
+            seen.contains(*top),
+            "no module `{top}` found: STANDALONE is out of date"
         );
     }
 }

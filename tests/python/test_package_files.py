@@ -19,7 +19,8 @@ def test_package_xml_is_a_valid_ament_cargo_package():
     assert pkg.version == cargo['package']['version']
     depends = {d.name for d in pkg.build_depends} & {d.name for d in pkg.exec_depends}
     for needed in ('sat_collision_msgs', 'std_msgs', 'geometry_msgs', 'visualization_msgs',
-                   'rcl_interfaces', 'tf2_msgs', 'nav2_msgs'):
+                   'rcl_interfaces', 'tf2_msgs', 'nav2_msgs', 'lifecycle_msgs',
+                   'diagnostic_msgs', 'bond'):
         assert needed in depends, needed
     exec_only = {d.name for d in pkg.exec_depends}
     assert {'launch_ros', 'rviz2'} <= exec_only
