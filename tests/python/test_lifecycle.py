@@ -468,7 +468,7 @@ def test_manager_shutdown_ends_the_node_cleanly(managed):
 
 def _started_and_bonded(tag):
     m = Managed(tag)
-    m.manage(service_wait=1.0, response_timeout=2.0)
+    m.manage(service_wait=1.0, response_timeout=1.0)
     assert m.manager.startup(), m.manager.messages
     # The heartbeat timer runs from the node's second heartbeat on (bondcpp).
     _node_instance(m, m.manager.bonds[NODE_NAME])
