@@ -83,6 +83,14 @@ pub struct NodeConfig {
     /// parameters ([`ZONE_PARAMS`], [`VELOCITY_SHAPE_PARAMS`]). No zone: no
     /// gate.
     pub gate: GateConfig,
+    /// `autostart`: configure and activate at start-up (standalone use);
+    /// false: wait unconfigured for a lifecycle manager.
+    pub autostart: bool,
+    /// `bond_heartbeat_period` (s): the bond's heartbeat while active; 0:
+    /// no bond.
+    pub bond_heartbeat_period: f64,
+    /// `hardware_id`: the `/diagnostics` statuses' `hardware_id`.
+    pub hardware_id: String,
 }
 
 /// One sensor source, configured as nav2's collision monitor configures
@@ -255,6 +263,9 @@ impl Default for NodeConfig {
             sources: Vec::new(),
             polygons: Vec::new(),
             gate: GateConfig::default(),
+            autostart: false,
+            bond_heartbeat_period: 0.0,
+            hardware_id: String::new(),
         };
         for spec in PARAMS {
             spec.reset(&mut config);
@@ -763,19 +774,56 @@ pub static PARAMS: &[ParamSpec] = &[
         runtime: false,
         description: "names of the gate's zones, each configured as nav2's collision monitor does: <name>.type, <name>.points, <name>.action_type, ... (at most 32; letters, digits and _; no source's name); empty = no gate (start-up only)",
     },
+    ParamSpec {
+        name: "autostart",
+        kind: Kind::Bool {
+            default: true,
+            get: |c| c.autostart,
+            set: |c, b| c.autostart = b,
+        },
+        runtime: false,
+        description: "configure and activate at start-up; false: wait unconfigured for a lifecycle manager (nav2's lifecycle_manager, ros2 lifecycle) (start-up only)",
+    },
+    ParamSpec {
+        name: "bond_heartbeat_period",
+        kind: Kind::Number {
+            default: 0.1,
+            min: 0.0,
+            max: 60.0,
+            get: |c| c.bond_heartbeat_period,
+            set: |c, x| c.bond_heartbeat_period = x,
+        },
+        runtime: false,
+        description: "s between the bond's heartbeats on bond while active, as nav2's servers send them to lifecycle_manager (0 = no bond; start-up only) [0, 60]",
+    },
+    ParamSpec {
+        name: "hardware_id",
+        kind: Kind::Text {
+            default: "",
+            check: |_| Ok(()),
+            get: |c| Cow::Borrowed(&c.hardware_id),
+            set: |c, s| c.hardware_id = s,
+        },
+        runtime: false,
+        description: "hardware_id of the node's /diagnostics statuses (start-up only)",
+    },
 ];
 
 /// Names nav2's collision monitor node reads that this node does not use,
 /// with why: accepted with a note saying so, so that a nav2 configuration
 /// starts unchanged.
-pub const NAV2_ONLY_PARAMS: [(&str, &str); 2] = [
+pub const NAV2_ONLY_PARAMS: [(&str, &str); 3] = [
     (
         "use_realtime_priority",
         "nav2 reads it, this node does not raise its threads' priority",
     ),
     (
-        "bond_heartbeat_period",
-        "nav2's lifecycle bond; this node is not a managed node yet",
+        "autostart_node",
+        "nav2's name; this node's is `autostart` (default true)",
+    ),
+    (
+        "bond_disable_heartbeat_timeout",
+        "bondcpp's switch for the manager's side; this node's side only sends heartbeats",
     ),
 ];
 

@@ -191,8 +191,11 @@
 //!   check over an index);
 //! * [`monitor`]: what the node knows, how fresh it is, and what it decides;
 //!   [`scene`]: YAML scenes and zone files;
-//! * [`config`]: the node's parameter table; [`lifecycle`]: rcl_lifecycle's
-//!   default state machine and its change_state driver (pure);
+//! * [`config`]: the node's parameter table; [`diagnostics`]: the node's
+//!   health for `/diagnostics` (input rates and ages, decision times, the
+//!   statuses' levels), pure;
+//! * [`lifecycle`] (rcl_lifecycle's default state machine and its
+//!   change_state driver, pure);
 //! * `ros` (feature `ros`): the r2r node glue.
 //!
 //! The rest is the crate's own and not API: `text` (id and frame checks,
@@ -210,6 +213,7 @@ pub mod broadphase;
 #[doc(hidden)]
 pub mod cli;
 pub mod config;
+pub mod diagnostics;
 pub mod frames;
 pub mod gate;
 pub mod geometry;

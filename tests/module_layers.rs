@@ -25,7 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["planner"],
     &["monitor", "scene"],
     &["gate"],
-    &["config", "params_file", "svg", "lifecycle"],
+    &["config", "diagnostics", "lifecycle", "params_file", "svg"],
     &["ros"],
 ];
 

@@ -140,7 +140,7 @@ fn messages_are_the_documented_ones() {
                      observation_sources, source_timeout, min_points, base_frame_id, \
                      odom_frame_id, cmd_vel_in_topic, cmd_vel_out_topic, state_topic, \
                      enable_stamped_cmd_vel, base_shift_correction, stop_pub_timeout, \
-                     enabled, polygons";
+                     enabled, polygons, autostart, bond_heartbeat_period, hardware_id";
     assert_eq!(
         message(NodeConfig::check_other("paddng", &Value::Double(0.1))),
         format!("unknown parameter (did you mean `padding`?); the parameters are: {names}")

@@ -104,13 +104,17 @@ pub enum Status {
     /// frame id) and there is no `base_frame`: whose motion it is is
     /// unknown.
     UnknownVelocityFrame,
+    // The node's lifecycle.
+    /// The node is not active (lifecycle state unconfigured or inactive):
+    /// nothing was checked.
+    Inactive,
     /// The check itself failed (a bug): answered fail-safe.
     InternalError,
 }
 
 impl Status {
     /// Every status, in declaration order.
-    pub const ALL: [Status; 40] = [
+    pub const ALL: [Status; 41] = [
         Status::Ok,
         Status::NoClock,
         Status::ClockStalled,
@@ -150,6 +154,7 @@ impl Status {
         Status::StaleVelocity,
         Status::InvalidVelocity,
         Status::UnknownVelocityFrame,
+        Status::Inactive,
         Status::InternalError,
     ];
 
@@ -195,6 +200,7 @@ impl Status {
             Status::StaleVelocity => "stale_velocity",
             Status::InvalidVelocity => "invalid_velocity",
             Status::UnknownVelocityFrame => "unknown_velocity_frame",
+            Status::Inactive => "inactive",
             Status::InternalError => "internal_error",
         }
     }

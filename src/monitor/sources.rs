@@ -116,6 +116,12 @@ impl Monitor {
         }
     }
 
+    /// How many sensor points are in use: those of every enabled source
+    /// whose data are usable and placed (`/diagnostics`).
+    pub fn source_points_in_use(&self) -> usize {
+        self.placed_sources().map(|s| s.points.len()).sum()
+    }
+
     /// The points of every placed source inside the padded footprint, in
     /// the global frame, at most `limit` of them, appended to `out`: what
     /// the markers draw.

@@ -536,17 +536,22 @@ impl Monitor {
         if !set.instances.is_empty() {
             first.note(set.instances.values().find_map(|i| i.cause(now, 0.0)));
         }
-        let overload = self.config.overload_timeout;
-        if self
-            .pending_since
-            .is_some_and(|since| overload > 0.0 && now.time - since > overload)
-        {
+        if self.overloaded(now.time) {
             first.note(Some(Cause::Overloaded));
         }
         first.note(refused_instance);
         for index in 0..self.config.sources.len() {
             first.note(self.source_cause(index, now));
         }
+    }
+
+    /// Newer obstacle input has waited longer than `overload_timeout` at
+    /// `now` (ROS time, s): the answer is `overloaded` (whether or not
+    /// another cause comes first).
+    pub fn overloaded(&self, now: f64) -> bool {
+        let overload = self.config.overload_timeout;
+        self.pending_since
+            .is_some_and(|since| overload > 0.0 && now - since > overload)
     }
 
     /// Every cause that holds against the report at `now`, one entry per

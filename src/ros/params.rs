@@ -18,7 +18,23 @@ use r2r::{Parameter, ParameterValue, RosParams};
 /// The node's parameters, shared with r2r's parameter services, and the
 /// notes start-up left for the log ([`Params::notes`]).
 #[derive(Clone, Debug, Default)]
-pub struct Params(pub NodeConfig, Vec<String>);
+pub struct Params(pub NodeConfig, Vec<String>, Configured);
+
+/// Whether the node is configured (lifecycle): while it is not, the
+/// start-up parameters may be changed too, and apply at the next
+/// configure ([`Params::set_configured`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Configured(bool);
+
+/// Start-up parameters that stay fixed even while unconfigured: they shape
+/// which parameters exist (`observation_sources`, `polygons`) or are read
+/// once when the process starts.
+const PROCESS_ONLY: [&str; 4] = [
+    "observation_sources",
+    "polygons",
+    "autostart",
+    "bond_heartbeat_period",
+];
 
 fn value(v: &ParameterValue) -> Value {
     match v {
@@ -65,6 +81,13 @@ impl Params {
     /// not in `observation_sources`): one line each, for the node's log.
     pub fn notes(&self) -> &[String] {
         &self.1
+    }
+
+    /// The node is configured (`true`, from configure to cleanup): a
+    /// start-up parameter is then refused; while unconfigured it may be
+    /// set and is read at the next configure.
+    pub fn set_configured(&mut self, configured: bool) {
+        self.2 = Configured(configured);
     }
 }
 
@@ -148,10 +171,14 @@ impl RosParams for Params {
             .ok_or(r2r::Error::InvalidParameterName {
                 name: name.to_owned(),
             })?;
-        if !runtime {
+        if !runtime && (self.2 .0 || PROCESS_ONLY.contains(&name)) {
+            let msg = match PROCESS_ONLY.contains(&name) {
+                true => "read at start-up only; restart the node to change it",
+                false => "read at configure; change it while the node is unconfigured (lifecycle cleanup) or restart the node",
+            };
             return Err(r2r::Error::ParameterValueConv {
                 name: name.to_owned(),
-                msg: "read at start-up only; restart the node to change it".to_owned(),
+                msg: msg.to_owned(),
             });
         }
         let mut scratch = self.0.clone();

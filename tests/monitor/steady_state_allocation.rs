@@ -3,12 +3,15 @@
 //! reused one; and a velocity-gate cycle (`Monitor::place_base` into a
 //! reused placement, then `Gate::on_command` on `MonitorChecks`) with a
 //! scan source taken off the base and earlier, and stop, slowdown and
-//! approach zones. Counted with a global allocator that counts the calls made
+//! approach zones; the diagnostics' statistics (an input's arrivals, the
+//! decisions' durations and their percentiles, the publication's
+//! decision). Counted with a global allocator that counts the calls made
 //! by the current thread (the test harness's other threads don't count).
 
 use crate::common::rect;
 use nalgebra::{Isometry2, Vector2};
 use sat_collision::broadphase::PointSet;
+use sat_collision::diagnostics::{DecisionTimes, InputStats, Level, Publication};
 use sat_collision::frames::FrameTree;
 use sat_collision::gate::{
     Action, Command, Gate, GateConfig, MonitorChecks, ZoneConfig, ZoneShape,
@@ -251,6 +254,46 @@ fn gate_cycle_allocates_nothing_in_the_steady_state() {
         "{first:?}"
     );
     assert!(first.iter().any(|o| o.ratio == 1.0), "{first:?}");
+}
+
+/// Recording an arrival or a decision's duration, reading an input's age
+/// and rate, the decisions' percentiles and whether to publish allocate
+/// nothing once the statistics are built (the publication once it has
+/// seen as many statuses).
+#[test]
+fn diagnostics_statistics_allocate_nothing_per_event() {
+    let mut input = InputStats::new();
+    let mut decisions = DecisionTimes::new();
+    let mut publication = Publication::default();
+    let levels = [Level::Ok, Level::Warn];
+    publication.published(0.0, &levels);
+    let mut sum = 0.0;
+    let mut due = 0;
+    // 12 s at 1 kHz: more decisions within a second than the ring holds.
+    let calls = allocations_in(|| {
+        for k in 0..12_000 {
+            let now = 0.001 * k as f64;
+            input.record(now);
+            decisions.record(now, 1e-6 * (k % 97) as f64);
+            if k % 100 == 0 {
+                sum += input.rate(now) + input.age(now).unwrap_or(0.0);
+                if let Some((p50, p99)) = decisions.percentiles(now) {
+                    sum += p50 + p99;
+                }
+                if publication.due(now, &levels) {
+                    publication.published(now, &levels);
+                    due += 1;
+                }
+            }
+        }
+    });
+    assert_eq!(calls, 0);
+    // The work was done: a 1 kHz rate, one publication a second after the
+    // one at 0.
+    assert!((input.rate(11.999) - 1000.0).abs() < 1.0);
+    assert!(sum > 0.0);
+    assert_eq!(due, 11);
+    assert!(decisions.percentiles(11.999).is_some());
 }
 
 #[test]

@@ -472,6 +472,7 @@ fn nav2_node_names_this_node_does_not_read_are_noted() {
     let (_, notes) = started(&[
         ("use_realtime_priority", Value::Bool(true)),
         ("bond_heartbeat_period", Value::Double(0.1)),
+        ("autostart_node", Value::Bool(true)),
     ])
     .unwrap();
     assert_eq!(
@@ -479,8 +480,7 @@ fn nav2_node_names_this_node_does_not_read_are_noted() {
         [
             "use_realtime_priority ignored: nav2 reads it, this node does not raise its threads' \
              priority",
-            "bond_heartbeat_period ignored: nav2's lifecycle bond; this node is not a managed \
-             node yet",
+            "autostart_node ignored: nav2's name; this node's is `autostart` (default true)",
         ]
     );
     // Other unknown node names still stop start-up, with a hint.

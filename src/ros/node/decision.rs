@@ -4,6 +4,7 @@
 
 use super::change_log::{ChangeLog, LogLine};
 use super::gate::GateNode;
+use super::health::InputsHealth;
 use super::logging::{shown, Admit, Throttle, Warnings};
 use super::report_worker::{ReportJob, ReportSlot};
 use super::ros_time::{stall_limit, RosTime};
@@ -70,6 +71,15 @@ pub(super) struct Decision {
     pub(super) jobs: Cancel,
     /// The velocity gate, when `polygons` names zones.
     pub(super) gate: Option<GateNode>,
+    /// `collision_ahead`'s publisher (also held by `prediction`), to
+    /// destroy at cleanup.
+    pub(super) ahead_pub: Publisher<Bool>,
+    /// Lifecycle: decisions are made in every configured state, published
+    /// only while active.
+    pub(super) active: bool,
+    /// The inputs' ages and rates and the decisions' durations, for
+    /// `/diagnostics`.
+    pub(super) health: InputsHealth,
 }
 
 /// What the prediction needs on the decision loop.
@@ -88,6 +98,7 @@ impl Decision {
         let reading = self.time.read();
         self.monitor.set_clock(reading.generation, reading.cause);
         if let Some((input, arrival)) = velocity {
+            self.health.velocity.record(arrival.time);
             if arrival.generation == reading.generation {
                 let timeout = self.monitor.config().velocity_timeout;
                 self.warn_stamp("velocity", timeout, input.stamp, arrival);
@@ -113,8 +124,16 @@ impl Decision {
     /// report, markers or a log line may be wanted.
     fn publish(&mut self, reading: ClockReading) {
         let now = reading.ros;
+        let started = Instant::now();
         self.place(now);
         let flag = self.monitor.flag(now);
+        self.health
+            .decisions
+            .record(now, started.elapsed().as_secs_f64());
+        self.health.flag = Some(flag);
+        if !self.active {
+            return;
+        }
         self.flag_msg.data = flag.colliding;
         if let Err(e) = self.collision.publish_native(&mut self.flag_msg) {
             self.warnings
@@ -205,6 +224,7 @@ impl Decision {
             return;
         }
         let reading = self.clock();
+        self.health.command.record(reading.ros);
         if let Some(gate) = &mut self.gate {
             gate.on_command(&self.monitor, &self.tf, reading.ros);
         }
@@ -233,6 +253,7 @@ impl Decision {
             return;
         };
         let reading = self.clock();
+        self.health.footprint.record(arrival.time);
         if arrival.generation == reading.generation {
             self.apply_footprint(&input, arrival);
         }
@@ -288,6 +309,9 @@ impl Decision {
             return;
         };
         let name = spec.name.clone();
+        if let Some(stats) = self.health.sources.get_mut(input.index) {
+            stats.record(arrival.time);
+        }
         match input.points {
             Ok(points) => {
                 let timeout = spec.timeout;
@@ -319,6 +343,7 @@ impl Decision {
     pub(super) fn on_obstacle_set(&mut self, set: Arc<ObstacleSet>) {
         self.monitor.set_obstacle_set(set);
         let reading = self.clock();
+        self.health.obstacles.record(reading.ros);
         self.publish(reading);
     }
 
@@ -360,6 +385,21 @@ impl Decision {
                 "parameter {key} changed {n} more times, not logged one by one"
             );
         }
+    }
+
+    /// The publishers, to destroy at cleanup (the gate's too).
+    pub(super) fn release(self) -> Vec<super::Release> {
+        let mut all = vec![
+            super::release(self.collision),
+            super::release(self.ahead_pub),
+            super::release(self.report_pub),
+            super::release(self.markers_pub),
+        ];
+        drop(self.prediction);
+        if let Some(gate) = self.gate {
+            all.extend(gate.release());
+        }
+        all
     }
 
     /// What a `check_footprint` request needs, taken now; the work itself

@@ -339,34 +339,44 @@ pub(super) struct GateNode {
     transform_tolerance: f64,
     logger: String,
     warnings: Warnings,
+    /// Lifecycle: outputs only while active.
+    active: bool,
 }
 
-/// The gate's parts, made on the node before it moves to the I/O thread.
+/// The gate's parts, made at configure.
 pub(super) struct GateParts {
     pub(super) node: GateNode,
     pub(super) sinks: GateSinks,
     pub(super) toggle: ToggleRequests,
 }
 
-impl GateNode {
-    /// The gate of `config` when it has zones (`polygons`): its
-    /// publishers and service on `node`; `None` without zones.
-    pub(super) fn create(
-        node: &mut r2r::Node,
-        config: &NodeConfig,
-        logger: &str,
-    ) -> Result<Option<GateParts>, Box<dyn std::error::Error>> {
-        let gate_config = &config.gate;
-        if gate_config.zones.is_empty() {
-            return Ok(None);
-        }
-        let gate = Gate::new(gate_config.clone())?;
+/// `cmd_vel_out_topic`'s publisher, of the type `enable_stamped_cmd_vel`
+/// names.
+enum OutPublisher {
+    Twist(Publisher<Twist>),
+    Stamped(Publisher<TwistStamped>),
+}
+
+/// The gate's publishers and `~/toggle`, made on the I/O thread (which
+/// owns the node) at configure.
+pub(super) struct GateEndpoints {
+    out: OutPublisher,
+    state_pub: Option<Publisher<CollisionMonitorState>>,
+    points_pub: Publisher<MarkerArray>,
+    polygon_pubs: Vec<(usize, Publisher<PolygonStamped>)>,
+    toggle: futures::stream::BoxStream<'static, ServiceRequest<Toggle::Service>>,
+}
+
+impl GateEndpoints {
+    /// The gate's publishers and service on `node`, for the zones of
+    /// `gate_config` (not empty).
+    pub(super) fn create(node: &mut r2r::Node, gate_config: &GateConfig) -> r2r::Result<Self> {
         let qos = COMMAND_QOS;
         let topic = gate_config.cmd_vel_out_topic.as_str();
         let out = if gate_config.stamped {
-            CommandOut::Stamped(node.create_publisher(topic, qos.clone())?, NativeMsg::new())
+            OutPublisher::Stamped(node.create_publisher(topic, qos.clone())?)
         } else {
-            CommandOut::Twist(node.create_publisher(topic, qos.clone())?, NativeMsg::new())
+            OutPublisher::Twist(node.create_publisher(topic, qos.clone())?)
         };
         let state_pub = match gate_config.state_topic.is_empty() {
             true => None,
@@ -383,7 +393,37 @@ impl GateNode {
         }
         let toggle = node
             .create_service::<Toggle::Service>("~/toggle", QosProfile::default())?
-            .boxed_local();
+            .boxed();
+        Ok(GateEndpoints {
+            out,
+            state_pub,
+            points_pub,
+            polygon_pubs,
+            toggle,
+        })
+    }
+}
+
+impl GateNode {
+    /// The gate of `config` (which has zones) on its `endpoints`.
+    pub(super) fn create(
+        endpoints: GateEndpoints,
+        config: &NodeConfig,
+        logger: &str,
+    ) -> Result<GateParts, Box<dyn std::error::Error>> {
+        let gate_config = &config.gate;
+        let gate = Gate::new(gate_config.clone())?;
+        let GateEndpoints {
+            out,
+            state_pub,
+            points_pub,
+            polygon_pubs,
+            toggle,
+        } = endpoints;
+        let out = match out {
+            OutPublisher::Stamped(p) => CommandOut::Stamped(p, NativeMsg::new()),
+            OutPublisher::Twist(p) => CommandOut::Twist(p, NativeMsg::new()),
+        };
         let commands = Arc::new(CommandSlot::default());
         let shapes = Arc::new(ZoneShapes::default());
         let sinks = GateSinks {
@@ -406,12 +446,40 @@ impl GateNode {
             transform_tolerance: config.monitor.transform_tolerance,
             logger: logger.to_owned(),
             warnings: Warnings::new(logger),
+            active: false,
         };
-        Ok(Some(GateParts {
+        Ok(GateParts {
             node,
             sinks,
-            toggle,
-        }))
+            toggle: toggle.boxed_local(),
+        })
+    }
+
+    /// The gate's publishers, to destroy at cleanup.
+    pub(super) fn release(self) -> Vec<super::Release> {
+        let mut all = vec![match self.out {
+            CommandOut::Stamped(p, _) => super::release(p),
+            CommandOut::Twist(p, _) => super::release(p),
+        }];
+        all.extend(self.state_pub.map(super::release));
+        all.push(super::release(self.points_pub));
+        all.extend(
+            self.polygon_pubs
+                .into_iter()
+                .map(|(_, p)| super::release(p)),
+        );
+        all
+    }
+
+    /// Activate (true) or deactivate: while inactive nothing is published,
+    /// and commands are taken and dropped (nav2's `process_active_`).
+    pub(super) fn set_active(&mut self, active: bool) {
+        self.active = active;
+    }
+
+    /// The gate (its state and configuration, for `/diagnostics`).
+    pub(super) fn gate(&self) -> &Gate {
+        &self.gate
     }
 
     /// The slot commands arrive in.
@@ -445,6 +513,9 @@ impl GateNode {
     /// Gates the command taken by [`take_command`](Self::take_command) and
     /// publishes what the gate says, at `now` (ROS time, s).
     pub(super) fn on_command(&mut self, monitor: &Monitor, tf: &Mutex<TfBuffer>, now: f64) {
+        if !self.active {
+            return;
+        }
         self.place(monitor, tf, now);
         let checks = MonitorChecks {
             monitor,
@@ -459,6 +530,9 @@ impl GateNode {
     /// polygons and, while subscribed, the points the zones act on.
     pub(super) fn on_timer(&mut self, monitor: &Monitor, tf: &Mutex<TfBuffer>, now: f64) {
         self.apply_pending(tf, now);
+        if !self.active {
+            return;
+        }
         self.place(monitor, tf, now);
         let checks = MonitorChecks {
             monitor,
@@ -814,7 +888,7 @@ fn write_twist(twist: &mut r2r_msg_gen::geometry_msgs__msg__Twist, command: &Com
 }
 
 /// Seconds as a stamp's (sec, nanosec); 0 for what a stamp cannot hold.
-fn split_seconds(seconds: f64) -> (i32, u32) {
+pub(super) fn split_seconds(seconds: f64) -> (i32, u32) {
     if !(seconds.is_finite() && seconds >= 0.0 && seconds < f64::from(i32::MAX)) {
         return (0, 0);
     }

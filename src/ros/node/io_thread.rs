@@ -11,7 +11,7 @@ use crate::ros::inputs::{
     VelocityInput,
 };
 use crate::ros::sources::{LatestSources, SourceReader, SOURCE_QOS};
-use crate::ros::spin::{spin_until, StopFlag};
+use crate::ros::spin::{StopFlag, SPIN_TIMEOUT};
 use crate::ros::tf::TfBuffer;
 use futures::StreamExt;
 use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped, Twist, TwistStamped};
@@ -105,134 +105,269 @@ fn ready_now<S: futures::Stream + Unpin>(stream: &mut S) -> Option<S::Item> {
     futures::FutureExt::now_or_never(stream.next()).flatten()
 }
 
-/// Spins the node on its own thread: subscriptions are created there (r2r's
-/// native messages are not Send), every message is stamped and read the
-/// moment it is taken, then handed on. Reports set-up errors through
-/// `started`.
-pub(super) fn io_thread(
-    mut node: r2r::Node,
-    mut sinks: Sinks,
+/// What the I/O thread is asked to do between two spins.
+enum IoCommand {
+    /// Runs with the node: publishers and services are made (configure)
+    /// and destroyed (cleanup) on the thread that owns it.
+    Node(Box<dyn FnOnce(&mut r2r::Node) + Send>),
+    /// Subscribes the inputs (configure); the outcome is sent back.
+    Subscribe(Box<Sinks>, tokio::sync::oneshot::Sender<Result<(), String>>),
+    /// Drops every input subscription (cleanup). r2r destroys a dropped
+    /// subscription when its next message arrives; until then nothing it
+    /// takes is read.
+    Unsubscribe(tokio::sync::oneshot::Sender<()>),
+}
+
+/// The I/O thread (`ros_io`): it owns the node for the process's whole
+/// life and spins it, so the lifecycle services answer in every state; the
+/// inputs' subscriptions exist between configure and cleanup.
+pub(super) struct IoThread {
+    commands: std::sync::mpsc::Sender<IoCommand>,
     stop: StopFlag,
-    started: std::sync::mpsc::Sender<Result<(), String>>,
+    handle: std::thread::JoinHandle<()>,
+}
+
+impl IoThread {
+    /// Starts spinning `node` on its own thread.
+    pub(super) fn start(node: r2r::Node) -> std::io::Result<Self> {
+        let (commands, receiver) = std::sync::mpsc::channel();
+        let stop = StopFlag::new();
+        let flag = stop.clone();
+        let handle = std::thread::Builder::new()
+            .name("ros_io".into())
+            .spawn(move || io_thread(node, &receiver, &flag))?;
+        Ok(IoThread {
+            commands,
+            stop,
+            handle,
+        })
+    }
+
+    /// Runs `work` with the node on the I/O thread (after its current spin,
+    /// within [`crate::ros::spin::SPIN_TIMEOUT`]); its result.
+    pub(super) async fn with_node<R: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut r2r::Node) -> R + Send + 'static,
+    ) -> Result<R, String> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let command = IoCommand::Node(Box::new(move |node| {
+            let _ = tx.send(work(node));
+        }));
+        self.commands.send(command).map_err(|_| ENDED.to_owned())?;
+        rx.await.map_err(|_| ENDED.to_owned())
+    }
+
+    /// Subscribes the inputs `sinks` names (configure).
+    pub(super) async fn subscribe(&self, sinks: Sinks) -> Result<(), String> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.commands
+            .send(IoCommand::Subscribe(Box::new(sinks), tx))
+            .map_err(|_| ENDED.to_owned())?;
+        rx.await.map_err(|_| ENDED.to_owned())?
+    }
+
+    /// Drops the inputs' subscriptions (cleanup); returns once they are.
+    pub(super) async fn unsubscribe(&self) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if self.commands.send(IoCommand::Unsubscribe(tx)).is_ok() {
+            let _ = rx.await;
+        }
+    }
+
+    /// Stops the thread (within one spin) and joins it.
+    pub(super) fn stop(self) {
+        self.stop.stop();
+        let _ = self.handle.join();
+    }
+}
+
+/// Why a request to the I/O thread was not carried out.
+const ENDED: &str = "the ROS thread has ended";
+
+/// Spins the node until `stop`, taking the inputs' messages after every
+/// spin and carrying out the commands.
+fn io_thread(
+    mut node: r2r::Node,
+    commands: &std::sync::mpsc::Receiver<IoCommand>,
+    stop: &StopFlag,
 ) {
-    let input = input_qos(sinks.reliability);
-    let gate = match sinks
-        .gate
-        .take()
-        .map(|g| GateSubs::subscribe(&mut node, g))
-        .transpose()
-    {
-        Ok(gate) => gate,
-        Err(e) => {
-            let _ = started.send(Err(format!("cannot subscribe the gate's topics: {e}")));
-            return;
+    let mut inputs: Option<Inputs> = None;
+    while !stop.is_stopped() {
+        node.spin_once(SPIN_TIMEOUT);
+        if let Some(inputs) = &mut inputs {
+            inputs.take();
         }
-    };
-    let mut gate = gate;
-    let subscribed = (|| -> r2r::Result<_> {
-        let footprint = match sinks.footprints {
-            Some(_) => Some(node.subscribe_native::<PolygonStamped>("footprint", input.clone())?),
-            None => None,
-        };
-        let velocity = match &sinks.velocity {
-            None => None,
-            Some((topic, kind, _)) => Some(match kind {
-                VelocityType::Twist => {
-                    VelocitySub::Twist(node.subscribe_native::<Twist>(topic, input.clone())?)
+        while let Ok(command) = commands.try_recv() {
+            match command {
+                IoCommand::Node(work) => work(&mut node),
+                IoCommand::Subscribe(sinks, done) => {
+                    let outcome = Inputs::subscribe(&mut node, *sinks).map(|new| {
+                        inputs = Some(new);
+                    });
+                    let _ = done.send(outcome);
                 }
-                VelocityType::TwistStamped => VelocitySub::TwistStamped(
-                    node.subscribe_native::<TwistStamped>(topic, input.clone())?,
-                ),
-                VelocityType::Odometry => {
-                    VelocitySub::Odometry(node.subscribe_native::<Odometry>(topic, input.clone())?)
+                IoCommand::Unsubscribe(done) => {
+                    inputs = None;
+                    let _ = done.send(());
                 }
-            }),
-        };
-        let mut sources = Vec::with_capacity(sinks.sources.len());
-        for reader in &sinks.sources {
-            let topic = reader.config.topic.as_str();
-            sources.push(match reader.kind() {
-                SourceKind::Scan => {
-                    SourceSub::Scan(node.subscribe_native::<LaserScan>(topic, SOURCE_QOS)?)
-                }
-                SourceKind::PointCloud => {
-                    SourceSub::Cloud(node.subscribe_native::<PointCloud2>(topic, SOURCE_QOS)?)
-                }
-                SourceKind::Range => {
-                    SourceSub::Range(node.subscribe_native::<Range>(topic, SOURCE_QOS)?)
-                }
-                SourceKind::Polygon => SourceSub::Polygon(
-                    node.subscribe_native::<PolygonInstanceStamped>(topic, SOURCE_QOS)?,
-                ),
-            });
+            }
         }
-        Ok((
+    }
+}
+
+/// The inputs' subscriptions and where their messages go: made at
+/// configure (r2r's native messages are not `Send`, so on this thread),
+/// dropped at cleanup.
+struct Inputs {
+    gate: Option<GateSubs>,
+    sources: Vec<SourceSub<ScanSub, CloudSub, RangeSub, InstanceSub>>,
+    velocity: Option<VelocitySub<OdometrySub, TwistSub, TwistStampedSub>>,
+    footprint: Option<FootprintSub>,
+    array: ArraySub,
+    instances: InstanceSub,
+    tf: TfSub,
+    tf_static: TfSub,
+    time: Arc<RosTime>,
+    footprints: Option<Arc<LatestFootprint>>,
+    pending: Arc<PendingObstacles>,
+    tf_buffer: Arc<Mutex<TfBuffer>>,
+    tf_moved: Option<Arc<tokio::sync::Notify>>,
+    velocities: Option<Arc<LatestVelocity>>,
+    readers: Vec<SourceReader>,
+    latest_sources: Arc<LatestSources>,
+}
+
+/// A native subscription's stream.
+type Native<T> = std::pin::Pin<Box<dyn futures::Stream<Item = r2r::NativeMsg<T>>>>;
+type ScanSub = Native<LaserScan>;
+type CloudSub = Native<PointCloud2>;
+type RangeSub = Native<Range>;
+type InstanceSub = Native<PolygonInstanceStamped>;
+type OdometrySub = Native<Odometry>;
+type TwistSub = Native<Twist>;
+type TwistStampedSub = Native<TwistStamped>;
+type FootprintSub = Native<PolygonStamped>;
+type ArraySub = Native<ObstacleArray>;
+type TfSub = Native<TFMessage>;
+
+/// A native subscription, boxed.
+fn native<T: r2r::WrappedTypesupport + 'static>(
+    node: &mut r2r::Node,
+    topic: &str,
+    qos: QosProfile,
+) -> r2r::Result<Native<T>> {
+    Ok(Box::pin(node.subscribe_native::<T>(topic, qos)?))
+}
+
+impl Inputs {
+    /// Subscribes every input `sinks` names.
+    fn subscribe(node: &mut r2r::Node, mut sinks: Sinks) -> Result<Self, String> {
+        let input = input_qos(sinks.reliability);
+        let gate = sinks
+            .gate
+            .take()
+            .map(|g| GateSubs::subscribe(node, g))
+            .transpose()
+            .map_err(|e| format!("cannot subscribe the gate's topics: {e}"))?;
+        let subscribed = (|| -> r2r::Result<_> {
+            let footprint = match sinks.footprints {
+                Some(_) => Some(native::<PolygonStamped>(node, "footprint", input.clone())?),
+                None => None,
+            };
+            let velocity = match &sinks.velocity {
+                None => None,
+                Some((topic, kind, _)) => Some(match kind {
+                    VelocityType::Twist => VelocitySub::Twist(native(node, topic, input.clone())?),
+                    VelocityType::TwistStamped => {
+                        VelocitySub::TwistStamped(native(node, topic, input.clone())?)
+                    }
+                    VelocityType::Odometry => {
+                        VelocitySub::Odometry(native(node, topic, input.clone())?)
+                    }
+                }),
+            };
+            let mut sources = Vec::with_capacity(sinks.sources.len());
+            for reader in &sinks.sources {
+                let topic = reader.config.topic.as_str();
+                sources.push(match reader.kind() {
+                    SourceKind::Scan => SourceSub::Scan(native(node, topic, SOURCE_QOS)?),
+                    SourceKind::PointCloud => SourceSub::Cloud(native(node, topic, SOURCE_QOS)?),
+                    SourceKind::Range => SourceSub::Range(native(node, topic, SOURCE_QOS)?),
+                    SourceKind::Polygon => SourceSub::Polygon(native(node, topic, SOURCE_QOS)?),
+                });
+            }
+            Ok((
+                sources,
+                velocity,
+                footprint,
+                native::<ObstacleArray>(node, "obstacles", input.clone())?,
+                native::<PolygonInstanceStamped>(node, "obstacle_instances", input.clone())?,
+                native::<TFMessage>(node, "/tf", TF_QOS)?,
+                native::<TFMessage>(node, "/tf_static", TF_STATIC_QOS)?,
+            ))
+        })();
+        let (sources, velocity, footprint, array, instances, tf, tf_static) =
+            subscribed.map_err(|e| format!("cannot subscribe: {e}"))?;
+        let Sinks {
+            time,
+            footprints,
+            pending,
+            tf: tf_buffer,
+            tf_moved,
+            velocity: velocity_sink,
+            sources: readers,
+            latest_sources,
+            ..
+        } = sinks;
+        Ok(Inputs {
+            gate,
             sources,
             velocity,
             footprint,
-            node.subscribe_native::<ObstacleArray>("obstacles", input.clone())?,
-            node.subscribe_native::<PolygonInstanceStamped>("obstacle_instances", input.clone())?,
-            node.subscribe_native::<TFMessage>("/tf", TF_QOS)?,
-            node.subscribe_native::<TFMessage>("/tf_static", TF_STATIC_QOS)?,
-        ))
-    })();
-    let (
-        mut source_subs,
-        mut velocity_sub,
-        mut footprint_sub,
-        mut array_sub,
-        mut instance_sub,
-        mut tf_sub,
-        mut tf_static_sub,
-    ) = match subscribed {
-        Ok(subs) => {
-            let _ = started.send(Ok(()));
-            subs
-        }
-        Err(e) => {
-            let _ = started.send(Err(format!("cannot subscribe: {e}")));
-            return;
-        }
-    };
-    let Sinks {
-        time,
-        footprints,
-        pending,
-        tf,
-        tf_moved,
-        velocity,
-        sources: mut readers,
-        latest_sources,
-        ..
-    } = sinks;
-    let velocities = velocity.map(|(_, _, slot)| slot);
-    spin_until(&mut node, &stop, || {
-        // Drained after every spin: r2r's channels (10 deep, dropping the
-        // newest when full) never fill.
+            array,
+            instances,
+            tf,
+            tf_static,
+            time,
+            footprints,
+            pending,
+            tf_buffer,
+            tf_moved,
+            velocities: velocity_sink.map(|(_, _, slot)| slot),
+            readers,
+            latest_sources,
+        })
+    }
+
+    /// Takes every message that is ready, stamps and reads it, and hands it
+    /// on. Drained after every spin: r2r's channels (10 deep, dropping the
+    /// newest when full) never fill.
+    fn take(&mut self) {
+        let time = &self.time;
         let mut large = false;
         // TF first: a footprint or obstacles read in the same spin are
         // then placed with the transforms that came with them.
         let mut moved = false;
-        while let Some(msg) = ready_now(&mut tf_static_sub) {
+        while let Some(msg) = ready_now(&mut self.tf_static) {
             let arrival = time.arrival();
-            lock(&tf).take(&msg, true, arrival);
+            lock(&self.tf_buffer).take(&msg, true, arrival);
         }
-        while let Some(msg) = ready_now(&mut tf_sub) {
+        while let Some(msg) = ready_now(&mut self.tf) {
             let arrival = time.arrival();
-            lock(&tf).take(&msg, false, arrival);
+            lock(&self.tf_buffer).take(&msg, false, arrival);
             moved = true;
         }
         if moved {
-            if let Some(notify) = &tf_moved {
+            if let Some(notify) = &self.tf_moved {
                 notify.notify_one();
             }
         }
         // The gate's command first after TF: it is what a robot waits for.
-        if let Some(gate) = &mut gate {
-            gate.take_commands(&time);
+        if let Some(gate) = &mut self.gate {
+            gate.take_commands(time);
             gate.take_shapes();
         }
-        if let (Some(sub), Some(slot)) = (velocity_sub.as_mut(), velocities.as_ref()) {
+        if let (Some(sub), Some(slot)) = (self.velocity.as_mut(), self.velocities.as_ref()) {
             let mut latest = None;
             match sub {
                 VelocitySub::Odometry(sub) => {
@@ -255,23 +390,26 @@ pub(super) fn io_thread(
                 slot.put(input, time.arrival());
             }
         }
-        if let (Some(sub), Some(footprints)) = (footprint_sub.as_mut(), footprints.as_ref()) {
+        if let (Some(sub), Some(footprints)) = (self.footprint.as_mut(), self.footprints.as_ref()) {
             while let Some(msg) = ready_now(sub) {
                 large |= inputs::footprint_bytes(&msg) > LARGE_MESSAGE_BYTES;
                 footprints.put(&msg, time.arrival());
             }
         }
-        while let Some(msg) = ready_now(&mut array_sub) {
+        while let Some(msg) = ready_now(&mut self.array) {
             let arrival = time.arrival();
             large |= inputs::array_bytes(&msg) > LARGE_MESSAGE_BYTES;
-            pending.put_array(ArrayInput::read(&msg), arrival);
+            self.pending.put_array(ArrayInput::read(&msg), arrival);
         }
-        while let Some(msg) = ready_now(&mut instance_sub) {
+        while let Some(msg) = ready_now(&mut self.instances) {
             let arrival = time.arrival();
             large |= inputs::instance_bytes(&msg) > LARGE_MESSAGE_BYTES;
-            pending.put_instance(InstanceInput::read(&msg), arrival);
+            self.pending
+                .put_instance(InstanceInput::read(&msg), arrival);
         }
-        for (reader, sub) in readers.iter_mut().zip(source_subs.iter_mut()) {
+        let latest_sources = &self.latest_sources;
+        let tf_buffer = &self.tf_buffer;
+        for (reader, sub) in self.readers.iter_mut().zip(self.sources.iter_mut()) {
             match sub {
                 SourceSub::Scan(sub) => {
                     while let Some(msg) = ready_now(sub) {
@@ -290,7 +428,7 @@ pub(super) fn io_thread(
                     while let Some(msg) = ready_now(sub) {
                         let arrival = time.arrival();
                         let buffer = latest_sources.buffer();
-                        let tree = || TreeGuard(lock(&tf));
+                        let tree = || TreeGuard(lock(tf_buffer));
                         let input = reader.cloud(&msg, tree, arrival.time, buffer);
                         latest_sources.put(input, arrival);
                     }
@@ -307,7 +445,7 @@ pub(super) fn io_thread(
                         let arrival = time.arrival();
                         large |= inputs::instance_bytes(&msg) > LARGE_MESSAGE_BYTES;
                         let input = InstanceInput::read_from(&msg, Some(reader.index));
-                        pending.put_instance(input, arrival);
+                        self.pending.put_instance(input, arrival);
                     }
                 }
             }
@@ -315,5 +453,5 @@ pub(super) fn io_thread(
         if large {
             trim_heap();
         }
-    });
+    }
 }

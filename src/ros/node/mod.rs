@@ -35,124 +35,153 @@
 //!   cancelled ([`crate::planner::Cancel`], seen within a pose) and never
 //!   waited for: the process ends within a second, whatever was asked.
 //!
+//! # Lifecycle
+//!
+//! The node is a managed (lifecycle) node, as `rcl_lifecycle` exposes one
+//! (`lifecycle`: the five services and `~/transition_event`, on
+//! [`crate::lifecycle::Machine`]). What exists when:
+//!
+//! * **Always** (made at start-up, before the node moves to the I/O
+//!   thread): the parameters, the lifecycle services, `check_footprint`
+//!   and `check_path` (they answer `inactive`, not valid, outside active),
+//!   the bond's publisher and `/diagnostics`. The I/O thread owns the node
+//!   and spins it from start to exit, so every state answers.
+//! * **Configure** makes the rest (`pipeline`): the parameters as they are
+//!   then, the `zones_file`, the monitors, the publishers, the gate, the
+//!   workers and the inputs' subscriptions (made on the I/O thread, which
+//!   owns the node). A failure is logged and answered `success: false`;
+//!   what was made is released and the node stays unconfigured.
+//!   **Cleanup** releases it all again (publishers destroyed, inputs
+//!   unsubscribed, workers joined).
+//! * **Activate** switches the outputs on and starts the bond's heartbeat
+//!   (`bond`); **deactivate** switches every output off (`collision`,
+//!   `collision_ahead`, the report, the markers, the gate's command, state
+//!   and markers) and breaks the bond. Inputs keep arriving while inactive.
+//! * **Shutdown** answers, then the process ends (exit status 0), as on
+//!   SIGINT or SIGTERM; the bond's `active: false` is sent either way.
+//!
+//! `autostart` (default true) configures and activates at start-up, so
+//! the node used alone behaves as it always has.
+//!
 //! One file per job: `io_thread`, `decision`, `obstacle_worker`,
 //! `report_worker` (with `change_log`: a line per change of the flag, and
-//! the count when it flaps) and `service` for the above; what they share:
-//! `ros_time` (arrival stamps and the clock watch), `logging` (throttled
-//! warnings, ids as logged) and `threads` (locks, priorities, heap trim);
-//! start-up: `context` (r2r's context without its panic) and `zones`
-//! (`zones_file`). This module only wires them together: [`run`] reads as
-//! the node's life, one function per job (the node and its parameters,
-//! the monitors, services, publishers, the shared slots, the worker
-//! threads, the I/O thread, the decision, the event loop, shutdown).
+//! the count when it flaps) and `service` for the above; `pipeline` (what
+//! configure makes), `lifecycle`, `bond` and `health` (`/diagnostics`);
+//! what they share: `ros_time` (arrival stamps and the clock watch),
+//! `logging` (throttled warnings, ids as logged) and `threads` (locks,
+//! priorities, heap trim); start-up: `context` (r2r's context without its
+//! panic) and `zones` (`zones_file`). This module only wires them
+//! together: [`run`] reads as the node's life (the node and its
+//! parameters, the services, the lifecycle, the bond, `/diagnostics`, the
+//! I/O thread, autostart, the event loop, shutdown).
 
+mod bond;
 mod change_log;
 mod context;
 mod decision;
 mod gate;
+mod health;
 mod io_thread;
+mod lifecycle;
 mod logging;
 mod obstacle_worker;
+mod pipeline;
 mod report_worker;
 mod ros_time;
 mod service;
 mod threads;
 mod zones;
 
-use super::inputs::{
-    CheckFootprintService, CheckPathService, LatestFootprint, LatestVelocity, PendingObstacles,
-};
-use super::markers::MarkerBuilder;
+use super::inputs::{CheckFootprintService, CheckPathService};
 use super::params::Params;
-use super::sources::{LatestSources, SourceReader};
-use super::spin::{ShutdownSignals, StopFlag};
-use super::tf::TfBuffer;
-use crate::config::{NodeConfig, VelocityType};
-use crate::geometry::Shape;
-use crate::model::{Report, Status};
-use crate::monitor::{Monitor, ObstacleSet};
+use super::spin::ShutdownSignals;
+use crate::lifecycle::{Callback, CallbackResult, Transition};
+use crate::model::Status;
 use crate::params_file;
-use crate::planner::{Cancel, Cancelled};
-use change_log::ChangeLog;
+use crate::planner::Cancelled;
+use bond::Bond;
 use context::create_context;
-use decision::{Decision, PredictionOutput};
 use futures::stream::{FuturesUnordered, Stream};
 use futures::StreamExt;
-use gate::{GateNode, GateParts, ToggleRequests};
-use io_thread::{io_thread, Sinks};
-use logging::{shown, Throttle, Warnings};
-use obstacle_worker::ObstacleWorker;
-use r2r::sat_collision_msgs::msg::CollisionReport;
+use health::{Health, Snapshot};
+use io_thread::IoThread;
+use lifecycle::{LifecycleServer, Step};
+use pipeline::{Pipeline, Waits};
 use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
-use r2r::std_msgs::msg::Bool;
-use r2r::visualization_msgs::msg::MarkerArray;
-use r2r::{NativeMsg, ParameterValue, Publisher, QosProfile, ServiceRequest};
-use report_worker::{ReportSlot, ReportWorker};
+use r2r::{ParameterValue, QosProfile, ServiceRequest};
 use ros_time::RosTime;
 use std::error::Error;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::Duration;
 use threads::lock;
-use zones::load_zones;
 
 /// The node's name.
 pub const NODE_NAME: &str = "sat_collision_node";
 
-/// Runs the node until Ctrl-C (SIGINT) or SIGTERM.
+/// A publisher to destroy on the I/O thread (which owns the node).
+type Release = Box<dyn FnOnce(&mut r2r::Node) + Send>;
+
+/// `publisher`, destroyed when the [`Release`] runs.
+fn release<T: r2r::WrappedTypesupport + 'static>(publisher: r2r::Publisher<T>) -> Release {
+    Box::new(move |node: &mut r2r::Node| node.destroy_publisher(publisher))
+}
+
+/// Runs the node until Ctrl-C (SIGINT), SIGTERM or the lifecycle's
+/// shutdown.
 pub async fn run() -> Result<(), Box<dyn Error>> {
     let mut node = create_node()?;
     let logger = node.logger().to_owned();
+    let name = node.name()?;
     let (params, param_handler, param_events) = declare_parameters(&mut node)?;
-    let config = lock(&params).0.clone();
     for note in lock(&params).notes() {
         r2r::log_info!(&logger, "{}", crate::text::escape_for_log(note, 400));
     }
     follow_sim_time(&mut node)?;
-    let time = Arc::new(RosTime::new(node.get_ros_clock(), &config));
-    let (obstacle_monitor, monitor) = create_monitors(&config, &logger)?;
+    let start = lock(&params).0.clone();
+    let time = Arc::new(RosTime::new(node.get_ros_clock(), &start));
     let services = create_services(&mut node)?;
-    let publishers = Publishers::create(&mut node)?;
-    let gate = GateNode::create(&mut node, &config, &logger)?;
-    let shared = Shared::new(&config, time, params);
-    log_footprint_source(&config, &logger);
-    let (sets, sets_rx) = tokio::sync::watch::channel(Arc::clone(obstacle_monitor.obstacle_set()));
-    let workers = start_workers(
-        obstacle_monitor,
-        sets,
-        &shared,
-        &publishers,
-        &config,
-        &logger,
-    )?;
+    let lifecycle = LifecycleServer::create(&mut node, &logger)?;
+    let bond = Bond::create(&mut node, &name, start.bond_heartbeat_period, &logger)?;
+    let health = Health::create(&mut node, &name, &start.hardware_id, &logger)?;
+    let io = IoThread::start(node)?;
     tokio::spawn(param_handler);
-    let (gate, gate_sinks, toggle) = match gate {
-        Some(GateParts {
-            node,
-            sinks,
-            toggle,
-        }) => (Some(node), Some(sinks), Some(toggle)),
-        None => (None, None, None),
-    };
-    let threads = start_io_thread(node, &shared, &config, workers, gate_sinks)?;
-    let mut decision = create_decision(monitor, config, &shared, publishers, &logger);
-    decision.gate = gate;
-    log_prediction(&decision.config, &logger);
-    // Registered once, before "started" is logged: a Ctrl-C that arrives while a
-    // message is being handled is not lost.
+    // Registered before anything is logged as started: a Ctrl-C that
+    // arrives while a message is being handled is not lost.
     let signals = ShutdownSignals::register()?;
-    log_started(&decision.config, &logger);
+    let mut life = Life {
+        io: Some(io),
+        params,
+        time,
+        logger,
+        lifecycle,
+        bond,
+        health,
+        pipeline: None,
+        waits: None,
+        fail_safe: start.monitor.fail_safe,
+    };
+    if start.autostart {
+        // Standalone use: configured and activated at once; a configure
+        // that fails stops the node, as before there was a lifecycle.
+        if let Err(e) = life.autostart().await {
+            life.shut_down();
+            return Err(e.into());
+        }
+        log_started(&life, &start);
+    } else {
+        r2r::log_info!(
+            &life.logger,
+            "autostart is false: unconfigured, waiting for a lifecycle manager (change_state)"
+        );
+    }
     let events = Events {
         signals,
-        sets: sets_rx,
         param_events,
         footprint_service: services.0,
         path_service: services.1,
-        toggle: toggle.unwrap_or_else(|| futures::stream::pending().boxed_local()),
     };
-    serve(&mut decision, &shared, events).await;
-    shut_down(&decision, &shared, threads, &logger);
+    serve(&mut life, events).await;
+    life.shut_down();
     Ok(())
 }
 
@@ -209,31 +238,9 @@ fn follow_sim_time(node: &mut r2r::Node) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// The obstacle worker's monitor (with the `zones_file`'s zones) and the
-/// decision's, which shares its obstacle set.
-fn create_monitors(
-    config: &NodeConfig,
-    logger: &str,
-) -> Result<(Monitor, Monitor), Box<dyn Error>> {
-    let mut obstacle_monitor = Monitor::new(config.monitor.clone());
-    if !config.zones_file.is_empty() {
-        let (frame, zones) = load_zones(&config.zones_file)?;
-        r2r::log_info!(
-            logger,
-            "{} keep-out zones from {} (frame {})",
-            zones.len(),
-            shown(&config.zones_file),
-            shown(&frame)
-        );
-        obstacle_monitor.set_zones(&frame, zones);
-    }
-    let mut monitor = Monitor::new(config.monitor.clone());
-    monitor.set_obstacle_set(Arc::clone(obstacle_monitor.obstacle_set()));
-    Ok((obstacle_monitor, monitor))
-}
-
 /// `check_footprint` and `check_path`, their requests read by
-/// [`super::inputs::CheckedRequest`].
+/// [`super::inputs::CheckedRequest`]. They exist in every lifecycle state
+/// and answer `inactive` (not valid) outside active.
 #[allow(clippy::type_complexity)]
 fn create_services(
     node: &mut r2r::Node,
@@ -250,286 +257,9 @@ fn create_services(
     Ok((footprint, path))
 }
 
-/// The node's publishers: all always advertised (the node's names do not
-/// depend on its parameters).
-struct Publishers {
-    collision: Publisher<Bool>,
-    /// Published only with `velocity_topic`.
-    ahead: Publisher<Bool>,
-    report: Publisher<CollisionReport>,
-    markers: Publisher<MarkerArray>,
-}
-
-impl Publishers {
-    fn create(node: &mut r2r::Node) -> Result<Self, Box<dyn Error>> {
-        Ok(Publishers {
-            collision: node.create_publisher::<Bool>("collision", QosProfile::default())?,
-            ahead: node.create_publisher::<Bool>("collision_ahead", QosProfile::default())?,
-            report: node
-                .create_publisher::<CollisionReport>("collision_report", QosProfile::default())?,
-            markers: node
-                .create_publisher::<MarkerArray>("collision_markers", QosProfile::default())?,
-        })
-    }
-}
-
-/// What the threads share: the clock, the parameters, the slots inputs go
-/// through and the TF buffer.
-struct Shared {
-    time: Arc<RosTime>,
-    params: Arc<Mutex<Params>>,
-    footprints: Arc<LatestFootprint>,
-    /// With `velocity_topic`.
-    velocities: Option<Arc<LatestVelocity>>,
-    tf: Arc<Mutex<TfBuffer>>,
-    /// The robot's shape when the footprint comes from TF (`base_frame`).
-    tf_footprint: Option<Shape>,
-    /// Woken by each `/tf` message while the footprint comes from TF.
-    tf_moved: Arc<tokio::sync::Notify>,
-    pending: Arc<PendingObstacles>,
-    reports: Arc<ReportSlot>,
-    sources: Arc<LatestSources>,
-}
-
-impl Shared {
-    fn new(config: &NodeConfig, time: Arc<RosTime>, params: Arc<Mutex<Params>>) -> Self {
-        Shared {
-            time,
-            params,
-            footprints: Arc::new(LatestFootprint::default()),
-            velocities: (!config.velocity_topic.is_empty())
-                .then(|| Arc::new(LatestVelocity::default())),
-            tf: Arc::new(Mutex::new(TfBuffer::default())),
-            tf_footprint: config.footprint_from_tf(),
-            tf_moved: Arc::new(tokio::sync::Notify::new()),
-            pending: Arc::new(PendingObstacles::default()),
-            reports: Arc::new(ReportSlot::default()),
-            sources: Arc::new(LatestSources::default()),
-        }
-    }
-
-    /// Stops the I/O thread and the workers (they end within their wait).
-    fn stop(&self, stop_io: &StopFlag) {
-        stop_io.stop();
-        self.pending.stop();
-        self.reports.stop();
-    }
-}
-
-/// Where the footprint comes from: TF (`base_frame` with the robot's
-/// shape) or the footprint topic.
-fn log_footprint_source(config: &NodeConfig, logger: &str) {
-    if config.footprint_from_tf().is_some() {
-        r2r::log_info!(
-            logger,
-            "footprint: the robot's shape placed in {} from TF (the footprint topic is not used)",
-            shown(&config.monitor.base_frame)
-        );
-    } else if !config.monitor.base_frame.is_empty() {
-        r2r::log_warn!(
-            logger,
-            "base_frame is set but neither robot_footprint nor robot_radius is: the footprint comes from the footprint topic"
-        );
-    }
-}
-
-/// The worker threads, running.
-struct Workers {
-    obstacles: JoinHandle<()>,
-    report: JoinHandle<()>,
-}
-
-/// The node's threads, to stop and join at shutdown.
-struct Threads {
-    stop_io: StopFlag,
-    io: JoinHandle<()>,
-    workers: Workers,
-}
-
-/// Starts the obstacle worker (`obstacles`) and the report worker
-/// (`report`).
-fn start_workers(
-    obstacle_monitor: Monitor,
-    sets: tokio::sync::watch::Sender<Arc<ObstacleSet>>,
-    shared: &Shared,
-    publishers: &Publishers,
-    config: &NodeConfig,
-    logger: &str,
-) -> Result<Workers, Box<dyn Error>> {
-    let obstacle_worker = ObstacleWorker {
-        monitor: obstacle_monitor,
-        pending: Arc::clone(&shared.pending),
-        time: Arc::clone(&shared.time),
-        params: Arc::clone(&shared.params),
-        sets,
-        warnings: Warnings::new(logger),
-    };
-    let obstacles = std::thread::Builder::new()
-        .name("obstacles".into())
-        .spawn(move || obstacle_worker.run())?;
-
-    let report_worker = ReportWorker {
-        time: Arc::clone(&shared.time),
-        tf: Arc::clone(&shared.tf),
-        report_pub: publishers.report.clone(),
-        markers_pub: publishers.markers.clone(),
-        markers_rate: config.markers_rate,
-        logger: logger.to_owned(),
-        marker_builder: MarkerBuilder::default(),
-        source_points: Vec::new(),
-        report: Report::default(),
-        last_markers: None,
-        warnings: Warnings::new(logger),
-    };
-    let report_slot = Arc::clone(&shared.reports);
-    let report = std::thread::Builder::new()
-        .name("report".into())
-        .spawn(move || report_worker.run(&report_slot))?;
-    Ok(Workers { obstacles, report })
-}
-
-/// Starts the I/O thread (`ros_io`), which takes the node, and waits until
-/// its subscriptions exist; when they cannot be made, the workers are
-/// stopped and the error returned.
-fn start_io_thread(
-    node: r2r::Node,
-    shared: &Shared,
-    config: &NodeConfig,
-    workers: Workers,
-    gate: Option<gate::GateSinks>,
-) -> Result<Threads, Box<dyn Error>> {
-    let stop_io = StopFlag::new();
-    let (started_tx, started_rx) = std::sync::mpsc::channel();
-    let sinks = Sinks {
-        time: Arc::clone(&shared.time),
-        footprints: shared
-            .tf_footprint
-            .is_none()
-            .then(|| Arc::clone(&shared.footprints)),
-        pending: Arc::clone(&shared.pending),
-        tf: Arc::clone(&shared.tf),
-        tf_moved: shared
-            .tf_footprint
-            .is_some()
-            .then(|| Arc::clone(&shared.tf_moved)),
-        reliability: config.input_reliability,
-        velocity: shared.velocities.as_ref().map(|slot| {
-            (
-                config.velocity_topic.clone(),
-                config.velocity_type,
-                Arc::clone(slot),
-            )
-        }),
-        sources: source_readers(config),
-        latest_sources: Arc::clone(&shared.sources),
-        gate,
-    };
-    let stop = stop_io.clone();
-    let io = std::thread::Builder::new()
-        .name("ros_io".into())
-        .spawn(move || io_thread(node, sinks, stop, started_tx))?;
-    match started_rx.recv() {
-        Ok(Ok(())) => Ok(Threads {
-            stop_io,
-            io,
-            workers,
-        }),
-        Ok(Err(e)) => {
-            shared.stop(&stop_io);
-            Err(e.into())
-        }
-        Err(_) => {
-            shared.stop(&stop_io);
-            Err("the ROS thread ended during start-up".into())
-        }
-    }
-}
-
-/// The decision loop's state.
-/// A reader per configured source (`observation_sources`), in order.
-fn source_readers(config: &NodeConfig) -> Vec<SourceReader> {
-    config
-        .sources
-        .iter()
-        .enumerate()
-        .map(|(index, source)| {
-            SourceReader::new(
-                index,
-                source.clone(),
-                &config.monitor.base_frame,
-                config.monitor.transform_tolerance,
-            )
-        })
-        .collect()
-}
-
-fn create_decision(
-    monitor: Monitor,
-    config: NodeConfig,
-    shared: &Shared,
-    publishers: Publishers,
-    logger: &str,
-) -> Decision {
-    Decision {
-        monitor,
-        robot: config.robot_shape(),
-        time: Arc::clone(&shared.time),
-        pending: Arc::clone(&shared.pending),
-        footprints: Arc::clone(&shared.footprints),
-        sources: Arc::clone(&shared.sources),
-        source_inputs: Vec::new(),
-        tf: Arc::clone(&shared.tf),
-        tf_footprint: shared.tf_footprint.clone(),
-        tf_log: std::time::Instant::now(),
-        reports: Arc::clone(&shared.reports),
-        logger: logger.to_owned(),
-        collision: publishers.collision,
-        report_pub: publishers.report,
-        markers_pub: publishers.markers,
-        flag_msg: NativeMsg::new(),
-        changes: ChangeLog::default(),
-        warnings: Warnings::new(logger),
-        parameter_log: Throttle::default(),
-        prediction: shared
-            .velocities
-            .clone()
-            .map(|velocities| PredictionOutput {
-                velocities,
-                ahead: publishers.ahead,
-                ahead_msg: NativeMsg::new(),
-            }),
-        jobs: Cancel::new(),
-        gate: None,
-        config,
-    }
-}
-
-/// With `velocity_topic`: what is predicted, and a warning when a `twist`
-/// can never be placed.
-fn log_prediction(config: &NodeConfig, logger: &str) {
-    if config.velocity_topic.is_empty() {
-        return;
-    }
+fn log_started(life: &Life, config: &crate::config::NodeConfig) {
     r2r::log_info!(
-        logger,
-        "prediction: {} on {} over {} s, collision_ahead published",
-        config.velocity_type,
-        shown(&config.velocity_topic),
-        config.monitor.time_horizon
-    );
-    if config.velocity_type == VelocityType::Twist && config.monitor.base_frame.is_empty() {
-        r2r::log_warn!(
-            logger,
-            "velocity_type twist without base_frame: a Twist names no frame, so it is \
-             never predicted (prediction_status unknown_velocity_frame, collision_ahead \
-             true with fail_safe); set base_frame"
-        );
-    }
-}
-
-fn log_started(config: &NodeConfig, logger: &str) {
-    r2r::log_info!(
-        logger,
+        &life.logger,
         "started: publish_rate {} Hz, timeouts {} s / {} s, fail_safe {}, padding {} m",
         config.publish_rate,
         config.monitor.footprint_timeout,
@@ -539,23 +269,212 @@ fn log_started(config: &NodeConfig, logger: &str) {
     );
 }
 
-/// What the decision loop waits for, besides the shared slots.
+/// The node's life: the I/O thread that owns the node, the lifecycle
+/// machine and its services, the bond, and what configure made.
+struct Life {
+    /// `None` once stopped.
+    io: Option<IoThread>,
+    params: Arc<Mutex<Params>>,
+    time: Arc<RosTime>,
+    logger: String,
+    lifecycle: LifecycleServer,
+    bond: Bond,
+    health: Health,
+    /// Between configure and cleanup.
+    pipeline: Option<Pipeline>,
+    waits: Option<Waits>,
+    /// `fail_safe` as last configured: the services' answers while
+    /// inactive.
+    fail_safe: bool,
+}
+
+/// What the event loop does after a lifecycle request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    /// Shut down: the process ends.
+    Exit,
+}
+
+impl Life {
+    fn now(&self) -> f64 {
+        self.time.read().ros
+    }
+
+    /// `/diagnostics`, when due.
+    fn update_health(&mut self) {
+        let now = self.now();
+        let lifecycle_state = self.lifecycle.state().label();
+        let configured = self.pipeline.as_mut().map(|p| health::Configured {
+            active: p.is_active(),
+            skipped: p.reports_skipped(),
+            decision: &mut p.decision,
+        });
+        self.health.update(Snapshot {
+            now,
+            lifecycle_state,
+            configured,
+        });
+    }
+
+    /// `autostart`: configure, then activate, as a manager would ask.
+    async fn autostart(&mut self) -> Result<(), String> {
+        for id in [Transition::CONFIGURE, Transition::ACTIVATE] {
+            let now = self.now();
+            let mut change = self
+                .lifecycle
+                .begin(id, now)
+                .map_err(|e| format!("autostart: {e}"))?;
+            let (result, reason) = self.callback(change.begun.callback).await;
+            let now = self.now();
+            if let Step::Done { success: false } | Step::ErrorProcessing =
+                self.lifecycle.finish(&mut change, result, now)
+            {
+                return Err(reason.unwrap_or_else(|| "autostart failed".to_owned()));
+            }
+        }
+        Ok(())
+    }
+
+    /// A lifecycle request: a query answered, a change carried through.
+    async fn on_lifecycle(&mut self, request: lifecycle::LifecycleRequest) -> Flow {
+        let now = self.now();
+        let Some(mut change) = self.lifecycle.handle(request, now) else {
+            return Flow::Continue;
+        };
+        let callback = change.begun.callback;
+        let (result, _) = self.callback(callback).await;
+        let now = self.now();
+        let step = match self.lifecycle.finish(&mut change, result, now) {
+            Step::ErrorProcessing => {
+                // on_error: release everything configure made.
+                self.on_error().await;
+                let now = self.now();
+                self.lifecycle
+                    .finish_error(&mut change, CallbackResult::Success, now)
+            }
+            done => done,
+        };
+        let finalized = self.lifecycle.state() == crate::lifecycle::State::Finalized;
+        match (callback, step) {
+            (Callback::Shutdown, _) => Flow::Exit,
+            _ if finalized => Flow::Exit,
+            _ => Flow::Continue,
+        }
+    }
+
+    /// Runs a transition's callback; its result, and the reason of a
+    /// failure.
+    async fn callback(&mut self, callback: Callback) -> (CallbackResult, Option<String>) {
+        match callback {
+            Callback::Configure => self.configure().await,
+            Callback::Activate => match &mut self.pipeline {
+                Some(pipeline) => {
+                    pipeline.set_active(true);
+                    let now = self.now();
+                    self.bond.start(now);
+                    (CallbackResult::Success, None)
+                }
+                None => (CallbackResult::Error, Some("not configured".to_owned())),
+            },
+            Callback::Deactivate => {
+                if let Some(pipeline) = &mut self.pipeline {
+                    pipeline.set_active(false);
+                }
+                let now = self.now();
+                self.bond.stop(now);
+                (CallbackResult::Success, None)
+            }
+            Callback::Cleanup => {
+                self.release().await;
+                (CallbackResult::Success, None)
+            }
+            Callback::Shutdown => {
+                let now = self.now();
+                self.bond.stop(now);
+                self.release().await;
+                (CallbackResult::Success, None)
+            }
+        }
+    }
+
+    /// Configure: the parameters as they are now; a failure is logged and
+    /// leaves the node unconfigured.
+    async fn configure(&mut self) -> (CallbackResult, Option<String>) {
+        let Some(io) = &self.io else {
+            return (CallbackResult::Failure, Some(io_thread_ended()));
+        };
+        match Pipeline::configure(io, &self.params, &self.time, &self.logger).await {
+            Ok((pipeline, waits)) => {
+                self.fail_safe = pipeline.decision.config.monitor.fail_safe;
+                self.pipeline = Some(pipeline);
+                self.waits = Some(waits);
+                lock(&self.params).set_configured(true);
+                (CallbackResult::Success, None)
+            }
+            Err(reason) => {
+                r2r::log_error!(
+                    &self.logger,
+                    "configure failed, still unconfigured: {}",
+                    crate::text::escape_for_log(&reason, 400)
+                );
+                (CallbackResult::Failure, Some(reason))
+            }
+        }
+    }
+
+    /// Releases what configure made.
+    async fn release(&mut self) {
+        self.waits = None;
+        if let (Some(pipeline), Some(io)) = (self.pipeline.take(), &self.io) {
+            pipeline.release(io).await;
+        }
+        lock(&self.params).set_configured(false);
+    }
+
+    /// Error processing: the bond broken, what configure made released
+    /// (the node is unconfigured again).
+    async fn on_error(&mut self) {
+        let now = self.now();
+        self.bond.stop(now);
+        self.release().await;
+    }
+
+    /// At process exit: the bond broken (its last messages sent), the
+    /// workers and the I/O thread stopped and joined. Running service jobs
+    /// stop within a pose and are not waited for.
+    fn shut_down(&mut self) {
+        r2r::log_info!(&self.logger, "shutting down");
+        let time = Arc::clone(&self.time);
+        self.bond.exit(|| time.read().ros);
+        self.waits = None;
+        if let Some(pipeline) = self.pipeline.take() {
+            pipeline.stop();
+        }
+        if let Some(io) = self.io.take() {
+            io.stop();
+        }
+    }
+}
+
+fn io_thread_ended() -> String {
+    "the ROS thread has ended".to_owned()
+}
+
+/// What the event loop waits for, besides the configured node's slots.
 struct Events<P, F, C> {
     signals: ShutdownSignals,
-    /// Obstacle sets built by the obstacle worker.
-    sets: tokio::sync::watch::Receiver<Arc<ObstacleSet>>,
     /// Run-time parameter changes.
     param_events: P,
     footprint_service: F,
     path_service: C,
-    /// `~/toggle` (the gate's; never ready without a gate).
-    toggle: ToggleRequests,
 }
 
-/// The decision loop, until a shutdown signal: every input, tick,
-/// parameter change and request in turn; service requests computed on
-/// tokio's blocking pool and answered here.
-async fn serve<P, F, C>(decision: &mut Decision, shared: &Shared, events: Events<P, F, C>)
+/// The event loop, until a shutdown signal or the lifecycle's shutdown:
+/// lifecycle requests, every input, tick, parameter change and request in
+/// turn; service requests computed on tokio's blocking pool and answered
+/// here.
+async fn serve<P, F, C>(life: &mut Life, events: Events<P, F, C>)
 where
     P: Stream<Item = (String, ParameterValue)> + Unpin,
     F: Stream<Item = ServiceRequest<CheckFootprintService>> + Unpin,
@@ -563,63 +482,158 @@ where
 {
     let Events {
         mut signals,
-        mut sets,
         mut param_events,
         mut footprint_service,
         mut path_service,
-        mut toggle,
     } = events;
-    let commands = decision.gate.as_ref().map(GateNode::commands);
-    let shapes = decision.gate.as_ref().map(GateNode::shapes);
-    let mut tick =
-        tokio::time::interval(Duration::from_secs_f64(1.0 / decision.config.publish_rate));
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut answers = FuturesUnordered::new();
     let mut path_answers = FuturesUnordered::new();
+    // `/diagnostics`: every period, and within this of a level's change.
+    let mut health_tick = tokio::time::interval(HEALTH_CHECK);
+    health_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
 
     loop {
+        // The configured node's slots, or nothing that is ever ready.
+        let waits = life.waits.as_mut();
+        let (commands, shapes, footprints, sources, tf_moved) = match &waits {
+            Some(w) => (
+                w.commands.clone(),
+                w.shapes.clone(),
+                Some(Arc::clone(&w.footprints)),
+                Some(Arc::clone(&w.sources)),
+                Some(Arc::clone(&w.tf_moved)),
+            ),
+            None => (None, None, None, None, None),
+        };
+        let (sets, toggle, tick) = match waits {
+            Some(w) => (Some(&mut w.sets), Some(&mut w.toggle), Some(&mut w.tick)),
+            None => (None, None, None),
+        };
         tokio::select! {
             biased;
             () = signals.recv() => break,
+            Some(request) = life.lifecycle.next() => {
+                if life.on_lifecycle(request).await == Flow::Exit {
+                    break;
+                }
+            }
             // First: a command is gated the moment it arrives.
-            () = when_some(commands.as_deref(), gate::CommandSlot::ready) => decision.on_command(),
-            () = shared.footprints.ready() => decision.on_footprint(),
-            () = shared.sources.ready() => decision.on_sources(),
+            () = when_some(commands.as_deref(), gate::CommandSlot::ready) => {
+                if let Some(p) = &mut life.pipeline { p.decision.on_command() }
+            }
+            () = when_some(footprints.as_deref(), super::inputs::LatestFootprint::ready) => {
+                if let Some(p) = &mut life.pipeline { p.decision.on_footprint() }
+            }
+            () = when_some(sources.as_deref(), super::sources::LatestSources::ready) => {
+                if let Some(p) = &mut life.pipeline { p.decision.on_sources() }
+            }
             // A `/tf` message while the footprint comes from TF: the robot
             // moved; decide now, as at a tick.
-            () = shared.tf_moved.notified() => decision.tick(),
-            Ok(()) = sets.changed() => {
-                let set = Arc::clone(&sets.borrow_and_update());
-                decision.on_obstacle_set(set);
+            () = when_some(tf_moved.as_deref(), tokio::sync::Notify::notified) => {
+                if let Some(p) = &mut life.pipeline { p.decision.tick() }
             }
-            () = when_some(shapes.as_deref(), gate::ZoneShapes::ready) => decision.on_zone_shapes(),
-            _ = tick.tick() => decision.tick(),
-            Some(req) = toggle.next() => decision.on_toggle(req),
-            Some((name, _)) = param_events.next() => decision.on_parameter(&name, &shared.params),
+            Some(set) = next_set(sets) => {
+                if let Some(p) = &mut life.pipeline { p.decision.on_obstacle_set(set) }
+            }
+            () = when_some(shapes.as_deref(), gate::ZoneShapes::ready) => {
+                if let Some(p) = &mut life.pipeline { p.decision.on_zone_shapes() }
+            }
+            Some(()) = next_tick(tick) => {
+                if let Some(p) = &mut life.pipeline { p.decision.tick() }
+            }
+            Some(req) = next_toggle(toggle) => {
+                if let Some(p) = &mut life.pipeline { p.decision.on_toggle(req) }
+            }
+            _ = health_tick.tick() => life.update_health(),
+            () = life.bond.due() => {
+                let now = life.now();
+                life.bond.on_due(now);
+            }
+            Some((name, _)) = param_events.next() => {
+                if let Some(p) = &mut life.pipeline {
+                    p.decision.on_parameter(&name, &life.params);
+                }
+            }
             Some(mut req) = footprint_service.next() => {
-                let job = decision.service_job(std::mem::take(&mut req.message));
-                let work = tokio::task::spawn_blocking(move || job.answer());
-                answers.push(async move { (req, work.await) });
+                let request = std::mem::take(&mut req.message);
+                match &mut life.pipeline {
+                    Some(p) if p.is_active() => {
+                        let job = p.decision.service_job(request);
+                        let work = tokio::task::spawn_blocking(move || job.answer());
+                        answers.push(async move { (req, work.await) });
+                    }
+                    _ => respond(req, service::inactive_footprint(&request, life.fail_safe), &life.logger),
+                }
             }
             Some(mut req) = path_service.next() => {
-                let job = decision.path_job(std::mem::take(&mut req.message));
-                let work = tokio::task::spawn_blocking(move || job.answer());
-                path_answers.push(async move { (req, work.await) });
+                let request = std::mem::take(&mut req.message);
+                match &mut life.pipeline {
+                    Some(p) if p.is_active() => {
+                        let job = p.decision.path_job(request);
+                        let work = tokio::task::spawn_blocking(move || job.answer());
+                        path_answers.push(async move { (req, work.await) });
+                    }
+                    _ => respond(req, service::inactive_path(&request, life.fail_safe), &life.logger),
+                }
             }
             Some((req, answer)) = path_answers.next(), if !path_answers.is_empty() => {
-                // Cancelled: only at shutdown, which ends this loop first.
+                // Cancelled: at cleanup or shutdown; not answered.
                 let Some(response) = path_response(answer) else { continue };
-                if let Err(e) = req.respond(response) {
-                    decision.warnings.warn("service", || format!("could not answer check_path: {e}"));
-                }
+                respond(req, response, &life.logger);
             }
             Some((req, answer)) = answers.next(), if !answers.is_empty() => {
                 let Some(response) = footprint_response(answer) else { continue };
-                if let Err(e) = req.respond(response) {
-                    decision.warnings.warn("service", || format!("could not answer check_footprint: {e}"));
-                }
+                respond(req, response, &life.logger);
             }
         }
+    }
+}
+
+/// How often the statuses are checked for a change of level.
+const HEALTH_CHECK: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Answers a service request; a failure is logged.
+fn respond<T: r2r::WrappedServiceTypeSupport + 'static>(
+    request: ServiceRequest<T>,
+    response: T::Response,
+    logger: &str,
+) {
+    if let Err(e) = request.respond(response) {
+        r2r::log_warn!(logger, "could not answer a service request: {e}");
+    }
+}
+
+/// The next obstacle set, when configured.
+async fn next_set(
+    sets: Option<&mut tokio::sync::watch::Receiver<Arc<crate::monitor::ObstacleSet>>>,
+) -> Option<Arc<crate::monitor::ObstacleSet>> {
+    match sets {
+        Some(sets) => match sets.changed().await {
+            Ok(()) => Some(Arc::clone(&sets.borrow_and_update())),
+            Err(_) => futures::future::pending().await,
+        },
+        None => futures::future::pending().await,
+    }
+}
+
+/// The next decision tick, when configured.
+async fn next_tick(tick: Option<&mut tokio::time::Interval>) -> Option<()> {
+    match tick {
+        Some(tick) => {
+            tick.tick().await;
+            Some(())
+        }
+        None => futures::future::pending().await,
+    }
+}
+
+/// The next `~/toggle` request, when configured with a gate.
+async fn next_toggle(
+    toggle: Option<&mut gate::ToggleRequests>,
+) -> Option<ServiceRequest<r2r::nav2_msgs::srv::Toggle::Service>> {
+    match toggle {
+        Some(toggle) => toggle.next().await,
+        None => futures::future::pending().await,
     }
 }
 
@@ -665,17 +679,4 @@ fn path_response(answer: Answer<CheckPath::Response>) -> Option<CheckPath::Respo
             ..Default::default()
         }),
     }
-}
-
-/// Running service jobs stop within a pose; nothing waits for them (their
-/// answers were dropped with the loop, and the runtime is shut down without
-/// waiting: `sat_collision_node`'s `main`). The threads end within their
-/// waits and are joined.
-fn shut_down(decision: &Decision, shared: &Shared, threads: Threads, logger: &str) {
-    r2r::log_info!(logger, "shutting down");
-    decision.jobs.cancel();
-    shared.stop(&threads.stop_io);
-    let _ = threads.io.join();
-    let _ = threads.workers.obstacles.join();
-    let _ = threads.workers.report.join();
 }

@@ -35,6 +35,8 @@ pub(super) struct ReportJob {
 pub(super) struct ReportSlot {
     inner: Mutex<(Option<ReportJob>, bool)>,
     wake: Condvar,
+    /// Jobs replaced before the worker took them (reports skipped), ever.
+    skipped: std::sync::atomic::AtomicU64,
 }
 
 impl ReportSlot {
@@ -44,6 +46,8 @@ impl ReportSlot {
         let mut inner = lock(&self.inner);
         if let Some(old) = inner.0.take() {
             job.log = old.log.merge(job.log);
+            self.skipped
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         inner.0 = Some(job);
         drop(inner);
@@ -64,6 +68,12 @@ impl ReportSlot {
                 .wait(inner)
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
         }
+    }
+
+    /// How many reports were skipped (replaced by a newer state before the
+    /// worker could take them) since the node started.
+    pub(super) fn skipped(&self) -> u64 {
+        self.skipped.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub(super) fn stop(&self) {
@@ -89,6 +99,9 @@ pub(super) struct ReportWorker {
     pub(super) report: Report,
     pub(super) last_markers: Option<Instant>,
     pub(super) warnings: Warnings,
+    /// Lifecycle: set while the node is active; nothing is published
+    /// otherwise (a job handed over just before a deactivate included).
+    pub(super) outputs: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl ReportWorker {
@@ -109,6 +122,8 @@ impl ReportWorker {
             .get_inter_process_subscription_count()
             .map_or(true, |n| n > 0);
         let markers_wanted = self.markers_due();
+        let active = self.outputs.load(std::sync::atomic::Ordering::Relaxed);
+        let (report_wanted, markers_wanted) = (report_wanted && active, markers_wanted && active);
         if !report_wanted && !markers_wanted && job.log == LogLine::Nothing {
             return;
         }

@@ -40,20 +40,7 @@ impl ServiceJob {
         let request = &self.request.message;
         let poses = self.request.poses;
         let fail_safe = self.fail_safe;
-        // A refused request: nothing computed (every distance 0), judged
-        // like any answer that cannot be trusted.
-        let refuse = |status: Status| {
-            let nothing = PoseCheck {
-                colliding: vec![false; poses],
-                distance: vec![0.0; poses],
-                first_collision: None,
-                invalid_obstacles: 0,
-            };
-            footprint_response(TrajectoryCheck::judged(
-                Verdict::refused(status, fail_safe),
-                nothing,
-            ))
-        };
+        let refuse = |status: Status| refused_footprint(status, poses, fail_safe);
         if let Some(status) = self.request.refused {
             return Ok(refuse(status));
         }
@@ -94,6 +81,66 @@ impl ServiceJob {
     }
 }
 
+/// A refused `check_footprint` request: nothing computed (every distance
+/// 0), judged like any answer that cannot be trusted.
+fn refused_footprint(status: Status, poses: usize, fail_safe: bool) -> CheckFootprint::Response {
+    let nothing = PoseCheck {
+        colliding: vec![false; poses],
+        distance: vec![0.0; poses],
+        first_collision: None,
+        invalid_obstacles: 0,
+    };
+    footprint_response(TrajectoryCheck::judged(
+        Verdict::refused(status, fail_safe),
+        nothing,
+    ))
+}
+
+/// The answer while the node is not active (lifecycle): `inactive`, not
+/// valid, fail-safe with `fail_safe`.
+pub(super) fn inactive_footprint(
+    request: &CheckedRequest<CheckFootprint::Request>,
+    fail_safe: bool,
+) -> CheckFootprint::Response {
+    refused_footprint(Status::Inactive, request.poses, fail_safe)
+}
+
+/// The answer while the node is not active (lifecycle).
+pub(super) fn inactive_path(
+    request: &CheckedRequest<CheckPath::Request>,
+    fail_safe: bool,
+) -> CheckPath::Response {
+    refused_path(
+        Status::Inactive,
+        request.poses,
+        request.first_pose.as_ref(),
+        fail_safe,
+    )
+}
+
+/// A refused `check_path` request: nothing computed (every clearance 0),
+/// judged like any answer that cannot be trusted (a fail-safe contact at
+/// the first pose, as sent).
+fn refused_path(
+    status: Status,
+    count: usize,
+    first_pose: Option<&Pose>,
+    fail_safe: bool,
+) -> CheckPath::Response {
+    let verdict = Verdict::refused(status, fail_safe);
+    let first = first_pose.filter(|_| verdict.forces_collision());
+    CheckPath::Response {
+        valid: verdict.valid(),
+        status: verdict.status().as_str().to_owned(),
+        first_collision: if first.is_some() { 0 } else { -1 },
+        time_to_collision: if first.is_some() { 0.0 } else { -1.0 },
+        distance_to_collision: if first.is_some() { 0.0 } else { -1.0 },
+        obstacle_id: String::new(),
+        collision_pose: first.cloned().unwrap_or_default(),
+        clearance: vec![0.0; count],
+    }
+}
+
 /// The `check_footprint` response for an answer.
 fn footprint_response(result: TrajectoryCheck) -> CheckFootprint::Response {
     CheckFootprint::Response {
@@ -129,23 +176,7 @@ impl PathJob {
         let count = self.request.poses;
         let fail_safe = self.fail_safe;
         let first_pose = self.request.first_pose.as_ref();
-        // A refused request: nothing computed (every clearance 0), judged
-        // like any answer that cannot be trusted (a fail-safe contact at
-        // the first pose, as sent).
-        let refuse = |status: Status| {
-            let verdict = Verdict::refused(status, fail_safe);
-            let first = first_pose.filter(|_| verdict.forces_collision());
-            CheckPath::Response {
-                valid: verdict.valid(),
-                status: verdict.status().as_str().to_owned(),
-                first_collision: if first.is_some() { 0 } else { -1 },
-                time_to_collision: if first.is_some() { 0.0 } else { -1.0 },
-                distance_to_collision: if first.is_some() { 0.0 } else { -1.0 },
-                obstacle_id: String::new(),
-                collision_pose: first.cloned().unwrap_or_default(),
-                clearance: vec![0.0; count],
-            }
-        };
+        let refuse = |status: Status| refused_path(status, count, first_pose, fail_safe);
         if let Some(status) = self.request.refused {
             return Ok(refuse(status));
         }

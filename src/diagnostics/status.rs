@@ -1,0 +1,305 @@
+//! The statuses: levels, the collision check's health, the gate's.
+
+use super::stats::InputStats;
+use crate::gate::{Gate, GateState, Reason};
+use crate::model::Status;
+use std::fmt::Write as _;
+
+/// A status's level: `diagnostic_msgs/DiagnosticStatus`' byte values.
+/// Ordered by seriousness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// `OK` (0).
+    Ok = 0,
+    /// `WARN` (1).
+    Warn = 1,
+    /// `ERROR` (2).
+    Error = 2,
+    /// `STALE` (3): no news (the aggregator's; this node never sets it).
+    Stale = 3,
+}
+
+impl Level {
+    /// The message's byte (`DiagnosticStatus.level`).
+    pub fn as_byte(self) -> u8 {
+        self as u8
+    }
+
+    /// `diagnostic_msgs`' constant name: `OK`, `WARN`, `ERROR`, `STALE`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Ok => "OK",
+            Level::Warn => "WARN",
+            Level::Error => "ERROR",
+            Level::Stale => "STALE",
+        }
+    }
+}
+
+/// One status of a `diagnostic_msgs/DiagnosticArray`, field for field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiagnosticStatus {
+    /// Its level.
+    pub level: Level,
+    /// `<node name>: <what>`.
+    pub name: String,
+    /// One line: the level's reason.
+    pub message: String,
+    /// The `hardware_id` parameter.
+    pub hardware_id: String,
+    /// Key values, in a fixed order.
+    pub values: Vec<(String, String)>,
+}
+
+impl DiagnosticStatus {
+    /// The value of `key`, if present.
+    pub fn value(&self, key: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One input's health, as [`CollisionHealth`] lists it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InputHealth<'a> {
+    /// The input's name: `footprint`, `obstacles`, `obstacle_instances`,
+    /// `velocity`, a source's name, `cmd_vel_in`.
+    pub name: &'a str,
+    /// Seconds since its latest message ([`InputStats::age`]); `None`:
+    /// never.
+    pub age: Option<f64>,
+    /// Its rate (Hz, [`InputStats::rate`]).
+    pub rate: f64,
+    /// Its timeout (s: `footprint_timeout`, `obstacles_timeout`, a
+    /// source's `source_timeout`); 0: none (the input is not judged late).
+    pub timeout: f64,
+}
+
+impl<'a> InputHealth<'a> {
+    /// The health of the input `name` of `stats` at `now`.
+    pub fn of(name: &'a str, stats: &InputStats, timeout: f64, now: f64) -> Self {
+        InputHealth {
+            name,
+            age: stats.age(now),
+            rate: stats.rate(now),
+            timeout,
+        }
+    }
+
+    /// Late: it has a timeout and its latest message is older than half of
+    /// it. An input never received is not late: if the verdict needs it,
+    /// the verdict is not valid (`no_footprint`, `no_source_data`, ...);
+    /// if not (no obstacle array beside sources), a permanent warning
+    /// would be noise.
+    pub fn late(&self) -> bool {
+        self.timeout > 0.0 && self.age.is_some_and(|age| age > 0.5 * self.timeout)
+    }
+}
+
+/// The collision check's health, filled by the edge once per period
+/// (borrowing what it holds): what [`collision_status`] reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CollisionHealth<'a> {
+    /// The lifecycle state's label (`unconfigured`, `inactive`, `active`,
+    /// ...).
+    pub lifecycle_state: &'a str,
+    /// Active: the check runs and its outputs are published.
+    pub active: bool,
+    /// The verdict now: valid.
+    pub valid: bool,
+    /// The verdict's status.
+    pub status: Status,
+    /// The monitor is overloaded (`Cause::Overloaded` holds, whether or
+    /// not it is the deciding cause).
+    pub overloaded: bool,
+    /// Every input, in the order to show them.
+    pub inputs: &'a [InputHealth<'a>],
+    /// p50 and p99 of the decisions' durations over the last second (s,
+    /// [`DecisionTimes::percentiles`](super::DecisionTimes::percentiles)).
+    pub decision_times: Option<(f64, f64)>,
+    /// Reports skipped in the last second (the report worker was busy).
+    pub reports_skipped: u64,
+    /// Obstacles in use.
+    pub obstacles: usize,
+    /// Sensor points in use.
+    pub points: usize,
+}
+
+/// Seconds with millisecond resolution, or `never`.
+fn age_text(age: Option<f64>) -> String {
+    age.map_or_else(|| "never".to_owned(), |a| format!("{a:.3}"))
+}
+
+/// The status `<node_name>: collision`.
+///
+/// # Levels
+/// * **WARN** when not `active`: the check is not running (message: the
+///   lifecycle state, `unconfigured` or `inactive`).
+/// * **ERROR** when active and not `valid`, or `overloaded` (message: the
+///   status's spelling, and `overloaded` when it is not the status).
+/// * **WARN** when active, valid but degraded: an input later than half
+///   its timeout ([`InputHealth::late`]), or reports skipped in the last
+///   second (message: `ok; <name> late; reports skipped`).
+/// * **OK** otherwise (message: `ok`).
+///
+/// # Values, in this order
+/// `status`, `valid`, `lifecycle_state`; per input `<name> age` (s, 3
+/// decimals, or `never`) and `<name> rate` (Hz, 2 decimals);
+/// `decision time p50`, `decision time p99` (ms, 3 decimals, or `none`);
+/// `reports skipped`, `obstacles`, `points`.
+pub fn collision_status(
+    health: &CollisionHealth,
+    node_name: &str,
+    hardware_id: &str,
+) -> DiagnosticStatus {
+    let mut message = health.status.as_str().to_owned();
+    let level = if !health.active {
+        message = match health.lifecycle_state {
+            "" | "active" => "inactive".to_owned(),
+            state => state.to_owned(),
+        };
+        Level::Warn
+    } else if !health.valid || health.overloaded {
+        if health.overloaded && health.status != Status::Overloaded {
+            message.push_str("; overloaded");
+        }
+        Level::Error
+    } else {
+        let mut level = Level::Ok;
+        for input in health.inputs.iter().filter(|i| i.late()) {
+            let _ = write!(message, "; {} late", input.name);
+            level = Level::Warn;
+        }
+        if health.reports_skipped > 0 {
+            message.push_str("; reports skipped");
+            level = Level::Warn;
+        }
+        level
+    };
+
+    let mut values = vec![
+        ("status".to_owned(), health.status.as_str().to_owned()),
+        ("valid".to_owned(), health.valid.to_string()),
+        (
+            "lifecycle_state".to_owned(),
+            health.lifecycle_state.to_owned(),
+        ),
+    ];
+    for input in health.inputs {
+        values.push((format!("{} age", input.name), age_text(input.age)));
+        values.push((format!("{} rate", input.name), format!("{:.2}", input.rate)));
+    }
+    let ms = |s: Option<f64>| s.map_or_else(|| "none".to_owned(), |s| format!("{:.3}", 1e3 * s));
+    values.push((
+        "decision time p50".to_owned(),
+        ms(health.decision_times.map(|(p50, _)| p50)),
+    ));
+    values.push((
+        "decision time p99".to_owned(),
+        ms(health.decision_times.map(|(_, p99)| p99)),
+    ));
+    values.push((
+        "reports skipped".to_owned(),
+        health.reports_skipped.to_string(),
+    ));
+    values.push(("obstacles".to_owned(), health.obstacles.to_string()));
+    values.push(("points".to_owned(), health.points.to_string()));
+
+    DiagnosticStatus {
+        level,
+        name: format!("{node_name}: collision"),
+        message,
+        hardware_id: hardware_id.to_owned(),
+        values,
+    }
+}
+
+/// The velocity gate's health: what [`gate_status`] reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GateHealth<'a> {
+    /// Active: the gate runs and publishes.
+    pub active: bool,
+    /// `enabled` (and `~/toggle`).
+    pub enabled: bool,
+    /// The state after its last check.
+    pub state: GateState,
+    /// The zone that decided (`polygons`' name), or empty.
+    pub zone: &'a str,
+    /// nav2's `polygon_name` for the state ([`Gate::state_name`]): the
+    /// zone, `invalid source`, `invalid command`, or empty.
+    pub state_name: &'a str,
+    /// Seconds since the last command on `cmd_vel_in`; `None`: never.
+    pub last_command_age: Option<f64>,
+}
+
+impl<'a> GateHealth<'a> {
+    /// The health of `gate` now.
+    pub fn of(gate: &'a Gate, active: bool, last_command_age: Option<f64>) -> Self {
+        let state = gate.state();
+        let state_name = gate.state_name(&state);
+        GateHealth {
+            active,
+            enabled: gate.config().enabled,
+            state,
+            zone: match state.reason {
+                Reason::Zone(_) => state_name,
+                _ => "",
+            },
+            state_name,
+            last_command_age,
+        }
+    }
+}
+
+/// The status `<node_name>: velocity gate`.
+///
+/// # Levels, nav2's meaning
+/// A zone stopping, slowing or limiting the robot is the gate doing its
+/// job, not a fault: **OK** (message: `<action>: <zone>`, or `clear`).
+/// * **WARN** when not `active` (message `inactive`: nothing passes, as
+///   nav2's inactive collision monitor), or when disabled (message
+///   `disabled`: commands pass unchecked, the protection is off).
+/// * **ERROR** when the gate stops the robot because it cannot check: a
+///   source it cannot use (message `stop: invalid source (<status>)`) or
+///   a command that is not finite (`stop: invalid command`); this wins over
+///   disabled, since such a command is stopped even then.
+///
+/// # Values, in this order
+/// `action` (nav2's spelling), `zone`, `state` (nav2's `polygon_name`),
+/// `enabled`, `last command age` (s, 3 decimals, or `never`).
+pub fn gate_status(health: &GateHealth, node_name: &str, hardware_id: &str) -> DiagnosticStatus {
+    let action = health.state.action.as_str();
+    let (level, message) = if !health.active {
+        (Level::Warn, "inactive".to_owned())
+    } else {
+        match health.state.reason {
+            Reason::InvalidSource(_, cause) => (
+                Level::Error,
+                format!("stop: invalid source ({})", Status::from(cause).as_str()),
+            ),
+            Reason::InvalidCommand => (Level::Error, "stop: invalid command".to_owned()),
+            _ if !health.enabled => (Level::Warn, "disabled".to_owned()),
+            Reason::Zone(_) => (Level::Ok, format!("{action}: {}", health.zone)),
+            Reason::Clear | Reason::Disabled => (Level::Ok, "clear".to_owned()),
+        }
+    };
+    let values = vec![
+        ("action".to_owned(), action.to_owned()),
+        ("zone".to_owned(), health.zone.to_owned()),
+        ("state".to_owned(), health.state_name.to_owned()),
+        ("enabled".to_owned(), health.enabled.to_string()),
+        (
+            "last command age".to_owned(),
+            age_text(health.last_command_age),
+        ),
+    ];
+    DiagnosticStatus {
+        level,
+        name: format!("{node_name}: velocity gate"),
+        message,
+        hardware_id: hardware_id.to_owned(),
+        values,
+    }
+}
