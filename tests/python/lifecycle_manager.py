@@ -263,7 +263,8 @@ class LifecycleManager:
     `pause`, `resume`, `reset`, `shutdown`, `is_active`. Like nav2, the constructor waits
     for each node's get_state service; with `autostart` it then runs `startup`.
 
-    Records: `transitions` [(node, transition id, answered success, state read, ok)],
+    Records: `transitions` [(node, transition id, the answer's success, the state read
+    after it, ok)] (None: no answer, or no state read),
     `messages` [(monotonic, text)] (nav2's log lines), `failures` [(monotonic, node,
     cause, broken_at)] (a broken bond found by the bond timer, before its reset; broken_at
     is when the bond died), `bonds_made` [Bond] (every bond, in order, kept after they are
@@ -383,8 +384,16 @@ class LifecycleManager:
 
     def _change_state_for_node(self, name, transition):
         self._message(f'{LABEL[transition]} {name}')
-        success = self.change_state(name, transition)  # raises ServiceFailure
-        state = self.get_state(name)  # raises ServiceFailure
+        try:
+            success = self.change_state(name, transition)
+        except ServiceFailure:
+            self.transitions.append((name, transition, None, None, False))
+            raise
+        try:
+            state = self.get_state(name)
+        except ServiceFailure:
+            self.transitions.append((name, transition, success, None, False))
+            raise
         ok = state == GOAL[transition]
         self.transitions.append((name, transition, success, state, ok))
         if not ok:
@@ -404,7 +413,6 @@ class LifecycleManager:
                 if not self._change_state_for_node(name, transition) and not hard:
                     return False
             except ServiceFailure as e:
-                self.transitions.append((name, transition, None, None, False))
                 self._message(f'Failed to change state for node: {name}. Exception: {e}.')
                 return False
         return True

@@ -363,7 +363,8 @@ def _bool_type():
 def managed():
     m = Managed('lc_managed')
     try:
-        m.manage()
+        # get_state waits 1 s, not nav2's 2 s: after shutdown the process is gone.
+        m.manage(get_state_timeout=1.0)
         yield m
     finally:
         m.close()
