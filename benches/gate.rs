@@ -56,7 +56,7 @@
 use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode};
 use nalgebra::{Isometry2, Vector2};
 use sat_collision::broadphase::PointSet;
-use sat_collision::config::{NodeConfig, Value};
+use sat_collision::config::{parameters_of, NodeConfig, Value};
 use sat_collision::frames::FrameTree;
 use sat_collision::gate::{
     Action, Command, Gate, GateConfig, MonitorChecks, Output, ZoneConfig, ZoneShape,
@@ -92,45 +92,6 @@ const SOURCE: &str = "pointcloud";
 // ---------------------------------------------------------------------------
 // The configuration: config/collision_monitor.yaml as rcl reads it.
 
-/// A YAML value as rcl's parameter parser types it.
-fn rcl_value(value: &serde_yaml::Value) -> Value {
-    use serde_yaml::Value as Yaml;
-    match value {
-        Yaml::Bool(b) => Value::Bool(*b),
-        Yaml::Number(n) => match n.as_i64() {
-            Some(i) => Value::Integer(i),
-            None => Value::Double(n.as_f64().expect("a number")),
-        },
-        Yaml::String(s) => Value::String(s.clone()),
-        Yaml::Sequence(items) if items.is_empty() => Value::NotSet,
-        Yaml::Sequence(items) => {
-            let strings: Option<Vec<String>> = items
-                .iter()
-                .map(|i| i.as_str().map(str::to_owned))
-                .collect();
-            strings.map_or(Value::Other("array"), Value::StringArray)
-        }
-        _ => Value::Other("other"),
-    }
-}
-
-/// `prefix` and the keys under it joined with `.`, in the file's order.
-fn flatten(prefix: &str, value: &serde_yaml::Value, out: &mut Vec<(String, Value)>) {
-    match value {
-        serde_yaml::Value::Mapping(map) => {
-            for (key, value) in map {
-                let key = key.as_str().expect("string keys");
-                let name = match prefix {
-                    "" => key.to_owned(),
-                    _ => format!("{prefix}.{key}"),
-                };
-                flatten(&name, value, out);
-            }
-        }
-        other => out.push((prefix.to_owned(), rcl_value(other))),
-    }
-}
-
 /// The node's configuration from `config/collision_monitor.yaml`, its
 /// `scan` source replaced by a point cloud, and nav2's
 /// `simulation_time_step` (which the node reads and ignores).
@@ -138,13 +99,7 @@ fn configuration() -> (NodeConfig, f64) {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/collision_monitor.yaml");
     let yaml = std::fs::read_to_string(path).expect("config/collision_monitor.yaml");
-    let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).expect("YAML");
-    let mut values = Vec::new();
-    flatten(
-        "",
-        &doc["collision_monitor"]["ros__parameters"],
-        &mut values,
-    );
+    let mut values = parameters_of(&yaml, "collision_monitor").expect("rcl reads it");
     values.retain(|(name, _)| !name.starts_with("scan."));
     for (name, value) in &mut values {
         if name == "observation_sources" {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::monitor::SourceSpec;
 
 #[test]
 fn defaults_match_documentation() {

@@ -174,7 +174,7 @@ impl RosParams for Params {
         if !runtime && (self.2 .0 || PROCESS_ONLY.contains(&name)) {
             let msg = match PROCESS_ONLY.contains(&name) {
                 true => "read at start-up only; restart the node to change it",
-                false => "read at configure; change it while the node is unconfigured (lifecycle cleanup) or restart the node",
+                false => "read at start-up only (at configure): change it while the node is unconfigured (after a lifecycle cleanup) or restart the node",
             };
             return Err(r2r::Error::ParameterValueConv {
                 name: name.to_owned(),

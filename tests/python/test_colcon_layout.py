@@ -47,13 +47,13 @@ def test_install_layout(colcon_workspace):
     for name in ('sat_collision.launch.py', 'collision_monitor.launch.py'):
         assert (install / 'sat_collision/share/sat_collision/launch' / name).read_bytes() \
             == (ROOT / 'launch' / name).read_bytes()
-    # colcon never descended into the repository's private folders; msg/tf2_msgs and
-    # msg/nav2_msgs are built only where the ROS install has no tf2_msgs, no nav2_msgs (the
-    # wheels have neither).
+    # colcon never descended into the repository's private folders; msg/tf2_msgs,
+    # msg/nav2_msgs and msg/bond are built only where the ROS install has no tf2_msgs, no
+    # nav2_msgs, no bond (the wheels have none of them).
     prefixes = [pathlib.Path(p) for p in
                 env_without_private_msgs().get('AMENT_PREFIX_PATH', '').split(':') if p]
     wanted = ['sat_collision', 'sat_collision_msgs']
-    for fallback in ('tf2_msgs', 'nav2_msgs'):
+    for fallback in ('tf2_msgs', 'nav2_msgs', 'bond'):
         if not any((p / 'share/ament_index/resource_index/packages' / fallback).exists()
                    for p in prefixes):
             wanted.append(fallback)
@@ -68,6 +68,15 @@ def test_install_layout(colcon_workspace):
         for rel in ('msg/CollisionMonitorState.msg', 'srv/Toggle.srv'):
             assert (install / 'nav2_msgs/share/nav2_msgs' / rel).read_bytes() \
                 == (ROOT / 'msg/nav2_msgs' / rel).read_bytes()
+    if 'bond' in wanted:
+        # The fallback: upstream bond_core's Status and Constants, with the bindings r2r and
+        # rclpy load.
+        for rel in ('share/ament_index/resource_index/rosidl_interfaces/bond',
+                    'lib/libbond__rosidl_typesupport_c.so'):
+            assert (install / 'bond' / rel).exists(), rel
+        for rel in ('msg/Status.msg', 'msg/Constants.msg'):
+            assert (install / 'bond/share/bond' / rel).read_bytes() \
+                == (ROOT / 'msg/bond' / rel).read_bytes()
 
 
 def test_installed_node_runs_with_installed_params(colcon_workspace):

@@ -88,6 +88,11 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         'stop_pub_timeout': 2.0,
         'enabled': False,
         'polygons': ['PolygonStop'],
+        # Lifecycle and diagnostics: this node then waits unconfigured (its parameters
+        # read back all the same).
+        'autostart': False,
+        'bond_heartbeat_period': 0.5,
+        'hardware_id': 'robot7',
     }
     assert sorted(changed) == sorted(PARAM_NAMES)
     assert all(changed[n] != params[n] for n in PARAM_NAMES)

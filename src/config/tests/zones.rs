@@ -3,55 +3,14 @@
 //! own parameters files (`tests/data/nav2/`) and on every error path.
 
 use super::{list, started, text, values};
+use crate::config::zones::velocity_shape;
 use crate::config::*;
 use crate::gate::{Action, GateConfig, VelocityShape, ZoneConfig, ZoneShape};
 use crate::geometry::Point;
 use std::f64::consts::PI;
 
 // ---------------------------------------------------------------------------
-// nav2's files, read as rcl reads a parameters file.
-
-/// A YAML value as rcl's parameter parser types it: bools, integers,
-/// doubles, strings; a list of strings; an empty list without a type.
-fn rcl_value(value: &serde_yaml::Value) -> Value {
-    use serde_yaml::Value as Yaml;
-    match value {
-        Yaml::Bool(b) => Value::Bool(*b),
-        Yaml::Number(n) => match n.as_i64() {
-            Some(i) => Value::Integer(i),
-            None => Value::Double(n.as_f64().expect("a number")),
-        },
-        Yaml::String(s) => Value::String(s.clone()),
-        Yaml::Sequence(items) if items.is_empty() => Value::NotSet,
-        Yaml::Sequence(items) => {
-            let strings: Option<Vec<String>> = items
-                .iter()
-                .map(|i| i.as_str().map(str::to_owned))
-                .collect();
-            strings.map_or(Value::Other("array"), Value::StringArray)
-        }
-        _ => Value::Other("other"),
-    }
-}
-
-/// `prefix` and the keys under it joined with `.` (rcl's parameter names),
-/// in the file's order.
-fn flatten(prefix: &str, value: &serde_yaml::Value, out: &mut Vec<(String, Value)>) {
-    match value {
-        serde_yaml::Value::Mapping(map) => {
-            for (key, value) in map {
-                let key = key.as_str().expect("string keys");
-                let name = if prefix.is_empty() {
-                    key.to_owned()
-                } else {
-                    format!("{prefix}.{key}")
-                };
-                flatten(&name, value, out);
-            }
-        }
-        other => out.push((prefix.to_owned(), rcl_value(other))),
-    }
-}
+// nav2's files, read as rcl reads a parameters file ([`parameters_of`]).
 
 /// The parameters `node` gets from the file `tests/data/nav2/<file>`.
 fn nav2_file(file: &str, node: &str) -> Vec<(String, Value)> {
@@ -59,9 +18,7 @@ fn nav2_file(file: &str, node: &str) -> Vec<(String, Value)> {
         .join("tests/data/nav2")
         .join(file);
     let yaml = std::fs::read_to_string(&path).expect("nav2's file");
-    let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).expect("YAML");
-    let mut out = Vec::new();
-    flatten("", &doc[node]["ros__parameters"], &mut out);
+    let out = parameters_of(&yaml, node).expect("rcl reads it");
     assert!(!out.is_empty(), "{file} has {node}");
     out
 }

@@ -4,15 +4,16 @@
 
 use super::change_log::{ChangeLog, LogLine};
 use super::gate::GateNode;
-use super::health::InputsHealth;
 use super::logging::{shown, Admit, Throttle, Warnings};
 use super::report_worker::{ReportJob, ReportSlot};
 use super::ros_time::{stall_limit, RosTime};
 use super::service::{PathJob, ServiceJob};
 use super::threads::lock;
 use crate::config::{FootprintTextError, NodeConfig};
+use crate::diagnostics::{DecisionTimes, InputStats};
 use crate::geometry::Shape;
 use crate::geometry::Vector;
+use crate::model::Flag;
 use crate::model::Status;
 use crate::monitor::clock::ClockReading;
 use crate::monitor::{is_stale, Monitor, ObstacleSet};
@@ -388,12 +389,12 @@ impl Decision {
     }
 
     /// The publishers, to destroy at cleanup (the gate's too).
-    pub(super) fn release(self) -> Vec<super::Release> {
+    pub(super) fn release(self) -> Vec<super::threads::Release> {
         let mut all = vec![
-            super::release(self.collision),
-            super::release(self.ahead_pub),
-            super::release(self.report_pub),
-            super::release(self.markers_pub),
+            super::threads::release(self.collision),
+            super::threads::release(self.ahead_pub),
+            super::threads::release(self.report_pub),
+            super::threads::release(self.markers_pub),
         ];
         drop(self.prediction);
         if let Some(gate) = self.gate {
@@ -434,6 +435,33 @@ impl Decision {
             tf: Arc::clone(&self.tf),
             cancel: self.jobs.clone(),
             request,
+        }
+    }
+}
+
+/// The decision loop's statistics of its inputs and decisions.
+pub(super) struct InputsHealth {
+    pub(super) footprint: InputStats,
+    pub(super) obstacles: InputStats,
+    pub(super) velocity: InputStats,
+    pub(super) command: InputStats,
+    /// Aligned with `observation_sources`.
+    pub(super) sources: Vec<InputStats>,
+    pub(super) decisions: DecisionTimes,
+    /// The last decision's flag.
+    pub(super) flag: Option<Flag>,
+}
+
+impl InputsHealth {
+    pub(super) fn new(config: &NodeConfig) -> Self {
+        InputsHealth {
+            footprint: InputStats::new(),
+            obstacles: InputStats::new(),
+            velocity: InputStats::new(),
+            command: InputStats::new(),
+            sources: config.sources.iter().map(|_| InputStats::new()).collect(),
+            decisions: DecisionTimes::new(),
+            flag: None,
         }
     }
 }

@@ -456,17 +456,17 @@ impl GateNode {
     }
 
     /// The gate's publishers, to destroy at cleanup.
-    pub(super) fn release(self) -> Vec<super::Release> {
+    pub(super) fn release(self) -> Vec<super::threads::Release> {
         let mut all = vec![match self.out {
-            CommandOut::Stamped(p, _) => super::release(p),
-            CommandOut::Twist(p, _) => super::release(p),
+            CommandOut::Stamped(p, _) => super::threads::release(p),
+            CommandOut::Twist(p, _) => super::threads::release(p),
         }];
-        all.extend(self.state_pub.map(super::release));
-        all.push(super::release(self.points_pub));
+        all.extend(self.state_pub.map(super::threads::release));
+        all.push(super::threads::release(self.points_pub));
         all.extend(
             self.polygon_pubs
                 .into_iter()
-                .map(|(_, p)| super::release(p)),
+                .map(|(_, p)| super::threads::release(p)),
         );
         all
     }

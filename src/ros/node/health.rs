@@ -4,45 +4,17 @@
 //! a status's level changes, with the status `<node name>: collision` and,
 //! with a gate, `<node name>: velocity gate`. What they say is
 //! [`crate::diagnostics`] (pure); the statistics they read are kept by the
-//! decision loop ([`InputsHealth`]), where the inputs arrive.
+//! decision loop (`decision::InputsHealth`), where the inputs arrive.
 
 use super::logging::Warnings;
-use crate::config::NodeConfig;
 use crate::diagnostics::{
-    collision_status, gate_status, CollisionHealth, DecisionTimes, DiagnosticStatus, GateHealth,
-    InputHealth, InputStats, Level, Publication, PUBLISH_PERIOD,
+    collision_status, gate_status, CollisionHealth, DiagnosticStatus, GateHealth, InputHealth,
+    Level, Publication, PUBLISH_PERIOD,
 };
 use crate::model::{Flag, Status};
 use r2r::diagnostic_msgs::msg::{DiagnosticArray, DiagnosticStatus as StatusMsg, KeyValue};
 use r2r::{Publisher, QosProfile};
 use std::time::Instant;
-
-/// The decision loop's statistics of its inputs and decisions.
-pub(super) struct InputsHealth {
-    pub(super) footprint: InputStats,
-    pub(super) obstacles: InputStats,
-    pub(super) velocity: InputStats,
-    pub(super) command: InputStats,
-    /// Aligned with `observation_sources`.
-    pub(super) sources: Vec<InputStats>,
-    pub(super) decisions: DecisionTimes,
-    /// The last decision's flag.
-    pub(super) flag: Option<Flag>,
-}
-
-impl InputsHealth {
-    pub(super) fn new(config: &NodeConfig) -> Self {
-        InputsHealth {
-            footprint: InputStats::new(),
-            obstacles: InputStats::new(),
-            velocity: InputStats::new(),
-            command: InputStats::new(),
-            sources: config.sources.iter().map(|_| InputStats::new()).collect(),
-            decisions: DecisionTimes::new(),
-            flag: None,
-        }
-    }
-}
 
 /// `/diagnostics`' QoS: diagnostic_updater's (reliable, depth 10).
 const DIAGNOSTICS_QOS: QosProfile = QosProfile::default();

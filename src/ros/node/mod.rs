@@ -11,7 +11,7 @@
 //!   consumer, and freshness is measured from arrival.
 //! * **Decision loop** (the main task): validates each new footprint
 //!   (bounded work: a polygon has at most 65,536 vertices, 4,096 if
-//!   concave), decides with [`Monitor::flag`] and publishes `collision`;
+//!   concave), decides with [`Monitor::flag`](crate::monitor::Monitor::flag) and publishes `collision`;
 //!   again at `publish_rate` so staleness shows when nothing arrives. It
 //!   hands a cheap copy of the monitor (the obstacle set is shared) to the
 //!   report worker and to planner queries, and takes in obstacle sets
@@ -118,14 +118,6 @@ use threads::lock;
 /// The node's name.
 pub const NODE_NAME: &str = "sat_collision_node";
 
-/// A publisher to destroy on the I/O thread (which owns the node).
-type Release = Box<dyn FnOnce(&mut r2r::Node) + Send>;
-
-/// `publisher`, destroyed when the [`Release`] runs.
-fn release<T: r2r::WrappedTypesupport + 'static>(publisher: r2r::Publisher<T>) -> Release {
-    Box::new(move |node: &mut r2r::Node| node.destroy_publisher(publisher))
-}
-
 /// Runs the node until Ctrl-C (SIGINT), SIGTERM or the lifecycle's
 /// shutdown.
 pub async fn run() -> Result<(), Box<dyn Error>> {
@@ -171,7 +163,7 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
     } else {
         r2r::log_info!(
             &life.logger,
-            "autostart is false: unconfigured, waiting for a lifecycle manager (change_state)"
+            "started: unconfigured (autostart false), waiting for a lifecycle manager (change_state)"
         );
     }
     let events = Events {

@@ -14,8 +14,8 @@ use super::obstacle_worker::ObstacleWorker;
 use super::report_worker::{ReportSlot, ReportWorker};
 use super::ros_time::{stall_limit, RosTime};
 use super::threads::lock;
+use super::threads::{release, Release};
 use super::zones::load_zones;
-use super::{release, Release};
 use crate::config::{NodeConfig, VelocityType};
 use crate::geometry::Shape;
 use crate::model::Report;
@@ -486,7 +486,7 @@ fn create_decision(
         jobs: Cancel::new(),
         gate: None,
         active: false,
-        health: super::health::InputsHealth::new(&config),
+        health: super::decision::InputsHealth::new(&config),
         config,
     }
 }

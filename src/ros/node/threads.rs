@@ -36,3 +36,13 @@ pub(super) fn trim_heap() {
         libc::malloc_trim(0);
     }
 }
+
+/// A publisher to destroy on the I/O thread (which owns the node).
+pub(super) type Release = Box<dyn FnOnce(&mut r2r::Node) + Send>;
+
+/// `publisher`, destroyed when the [`Release`] runs.
+pub(super) fn release<T: r2r::WrappedTypesupport + 'static>(
+    publisher: r2r::Publisher<T>,
+) -> Release {
+    Box::new(move |node: &mut r2r::Node| node.destroy_publisher(publisher))
+}
