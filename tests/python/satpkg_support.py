@@ -30,21 +30,24 @@ BIN_DIR = Path(os.environ.get('SAT_COLLISION_BIN_DIR') or TARGET_DIR / 'debug')
 NODE_NAME = 'sat_collision_node'
 
 # The node's parameters, their allowed ranges and the run-time ones, read from the
-# table in src/config.rs (`PARAMS`: one `ParamSpec { name: ..., kind: ..., runtime: ... }`
-# per parameter) so that the tests follow the code.
-_CONFIG_RS = (ROOT / 'src' / 'config.rs').read_text()
+# table in the config module (`PARAMS`: one `ParamSpec { name: ..., kind: ..., runtime: ... }`
+# per parameter; src/config/node.rs since config was split by table) so that the tests
+# follow the code.
+_CONFIG_RS = next((f.read_text() for f in [ROOT / 'src' / 'config.rs',
+                                            *sorted((ROOT / 'src' / 'config').rglob('*.rs'))]
+                   if 'pub static PARAMS: &[ParamSpec]' in f.read_text()), '')
 
 
 def _param_table():
     m = re.search(r'pub static PARAMS: &\[ParamSpec\] = &\[(.*?)\n\];', _CONFIG_RS, re.S)
-    assert m, 'PARAMS not found in src/config.rs'
+    assert m, 'PARAMS not found in src/config.rs or src/config/'
     entries = m.group(1).split('ParamSpec {')[1:]
-    assert entries, 'no ParamSpec in PARAMS (src/config.rs)'
+    assert entries, 'no ParamSpec in PARAMS (src/config)'
     table = []
     for entry in entries:
         name = re.search(r'\bname: "([a-z_]+)"', entry)
         runtime = re.search(r'\bruntime: (true|false)', entry)
-        assert name and runtime, f'unreadable ParamSpec in src/config.rs: {entry!r}'
+        assert name and runtime, f'unreadable ParamSpec in src/config: {entry!r}'
         bounds = re.search(r'\bmin: ([0-9._eE+-]+),\s*max: ([0-9._eE+-]+),', entry)
         table.append((name.group(1), runtime.group(1) == 'true',
                       tuple(float(x) for x in bounds.groups()) if bounds else None))
