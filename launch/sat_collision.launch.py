@@ -18,6 +18,8 @@ Arguments:
                   when it is set, else the installed
                   share/sat_collision/config/fastdds_large_data.xml); '' = none set here
                   (the node keeps the environment it inherits). See below.
+    use_lifecycle_manager  'true': the node is started as a managed (lifecycle) node that
+                  waits unconfigured (autostart: false), and brought up beside it. See below.
 
 Fast DDS profile (dds_profile): when the RMW is Fast DDS (RMW_IMPLEMENTATION unset or
 empty, the default of ROS 2 Jazzy, rmw_fastrtps_cpp or rmw_fastrtps_dynamic_cpp) and
@@ -34,6 +36,19 @@ sat_collision)/config/fastdds_large_data.xml before launching it; this launch fi
 keeps that value for the node too). Over UDP (another machine) the node's own receive
 buffer counts, which this argument sets (the kernel caps it at net.core.rmem_max).
 
+Lifecycle (use_lifecycle_manager): by default (false) the node configures and activates
+itself at start-up (its parameter autostart, default true), as it always did; the launch
+passes nothing. With 'true' the node is started with autostart: false (a launch_ros
+LifecycleNode) and is brought up by
+* nav2's lifecycle manager when the package nav2_lifecycle_manager is installed: the node
+  lifecycle_manager_sat_collision_node in the same namespace, node_names:
+  [sat_collision_node], autostart: true, bond_timeout: 4.0 s (nav2's default). It
+  configures then activates the node, and resets it when its bond heartbeat stops;
+* otherwise launch itself, with launch_ros's lifecycle events: a ChangeState event
+  `configure`, then `activate` once the node has gone from configuring to inactive
+  (only after a configure: a later deactivate by hand is left alone). Without a manager
+  nothing watches the bond.
+
 Topic remappings: REMAPPINGS below lists every topic and the service of the node
 (node-relative names on the left). The defaults keep the node's own names; change the
 right-hand side to connect it to other topics, e.g. nav2's footprint:
@@ -41,18 +56,32 @@ right-hand side to connect it to other topics, e.g. nav2's footprint:
 Relative names resolve inside `namespace`; names starting with '/' do not.
 """
 
+from ament_index_python.packages import get_package_prefix, PackageNotFoundError
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, GroupAction, SetEnvironmentVariable
-from launch.conditions import IfCondition
+from launch.actions import (
+    DeclareLaunchArgument, EmitEvent, GroupAction, LogInfo, RegisterEventHandler,
+    SetEnvironmentVariable,
+)
+from launch.conditions import IfCondition, UnlessCondition
+from launch.events import matches_action
 from launch.substitutions import (
     AllSubstitution, AnySubstitution, EnvironmentVariable, EqualsSubstitution,
     LaunchConfiguration, NotEqualsSubstitution, PathJoinSubstitution, PythonExpression,
 )
-from launch_ros.actions import Node
+from launch_ros.actions import LifecycleNode, Node
+from launch_ros.event_handlers import OnStateTransition
+from launch_ros.events.lifecycle import ChangeState
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
+from lifecycle_msgs.msg import Transition
 
 PACKAGE = 'sat_collision'
+NODE_NAME = 'sat_collision_node'
+
+# use_lifecycle_manager:=true: nav2's lifecycle manager (when installed) and its bond
+# timeout (nav2's default, seconds).
+NAV2_LIFECYCLE_MANAGER = 'nav2_lifecycle_manager'
+BOND_TIMEOUT = 4.0
 
 # The variables naming a Fast DDS XML profile file: Fast DDS 2.x (ROS 2 Jazzy) reads the
 # first, Fast DDS 3.x (Kilted and later) the second.
@@ -84,6 +113,52 @@ REMAPPINGS = [
 ]
 
 
+def installed(package):
+    """Whether `package` is in the ament index (an installed ROS package)."""
+    try:
+        get_package_prefix(package)
+    except PackageNotFoundError:
+        return False
+    return True
+
+
+def lifecycle_bringup(node, namespace, sim_time, condition, arguments=()):
+    """What configures and activates `node` (NODE_NAME, a LifecycleNode started with
+    autostart: false) under `condition`: nav2's lifecycle manager when it is installed
+    (started with `arguments`), otherwise launch's own lifecycle events (configure; activate
+    once configuring has reached inactive). The same function in both launch files."""
+    if installed(NAV2_LIFECYCLE_MANAGER):
+        return [Node(
+            condition=condition,
+            package=NAV2_LIFECYCLE_MANAGER,
+            executable='lifecycle_manager',
+            name=f'lifecycle_manager_{NODE_NAME}',
+            namespace=namespace,
+            output='screen',
+            emulate_tty=True,
+            parameters=[{'use_sim_time': sim_time, 'autostart': True,
+                         'node_names': [NODE_NAME], 'bond_timeout': BOND_TIMEOUT}],
+            arguments=list(arguments),
+        )]
+    activate = RegisterEventHandler(
+        OnStateTransition(
+            target_lifecycle_node=node, start_state='configuring', goal_state='inactive',
+            entities=[
+                LogInfo(msg=f'{NODE_NAME} is configured (inactive): activating it'),
+                EmitEvent(event=ChangeState(lifecycle_node_matcher=matches_action(node),
+                                            transition_id=Transition.TRANSITION_ACTIVATE)),
+            ],
+        ),
+        condition=condition,
+    )
+    configure = EmitEvent(
+        event=ChangeState(lifecycle_node_matcher=matches_action(node),
+                          transition_id=Transition.TRANSITION_CONFIGURE),
+        condition=condition,
+    )
+    return [activate, configure]
+
+
 def generate_launch_description():
     params_file = LaunchConfiguration('params_file')
     namespace = LaunchConfiguration('namespace')
@@ -92,6 +167,7 @@ def generate_launch_description():
     log_level = LaunchConfiguration('log_level')
     use_namespaced_tf = LaunchConfiguration('use_namespaced_tf')
     dds_profile = LaunchConfiguration('dds_profile')
+    use_lifecycle_manager = LaunchConfiguration('use_lifecycle_manager')
 
     share = FindPackageShare(PACKAGE)
 
@@ -142,6 +218,15 @@ def generate_launch_description():
                     "config/fastdds_large_data.xml; '': none set)",
     )
 
+    declare_use_lifecycle_manager = DeclareLaunchArgument(
+        'use_lifecycle_manager',
+        default_value='false',
+        choices=['true', 'false', 'True', 'False'],
+        description='Start the node unconfigured (autostart: false) and bring it up with '
+                    "nav2's lifecycle manager (when installed; otherwise launch's lifecycle "
+                    'events) if true',
+    )
+
     sim_time = ParameterValue(use_sim_time, value_type=bool)
     # /tf and /tf_static are absolute (tf2's listener); a namespaced robot's TF lives
     # in its namespace.
@@ -151,16 +236,28 @@ def generate_launch_description():
         ('/tf_static', PythonExpression(["'tf_static' if "] + namespaced + [" else '/tf_static'"])),
     ]
 
-    collision_node = Node(
+    node_options = dict(
         package=PACKAGE,
         executable='sat_collision_node',
-        name='sat_collision_node',
+        name=NODE_NAME,
         namespace=namespace,
         output='screen',
         emulate_tty=True,
-        parameters=[params_file, {'use_sim_time': sim_time}],
         remappings=REMAPPINGS + tf_remappings,
         arguments=['--ros-args', '--log-level', log_level],
+    )
+    managed = IfCondition(use_lifecycle_manager)
+    # Standalone (the default): the node's own autostart, as it always was.
+    collision_node = Node(
+        condition=UnlessCondition(use_lifecycle_manager),
+        parameters=[params_file, {'use_sim_time': sim_time}],
+        **node_options,
+    )
+    # Managed: waits unconfigured for the lifecycle manager (or launch's events).
+    managed_collision_node = LifecycleNode(
+        condition=managed,
+        parameters=[params_file, {'use_sim_time': sim_time, 'autostart': False}],
+        **node_options,
     )
 
     rmw = EnvironmentVariable('RMW_IMPLEMENTATION', default_value='')
@@ -169,7 +266,7 @@ def generate_launch_description():
     # Scoped: the variables reach the node only.
     collision_node_with_profile = GroupAction(
         [SetEnvironmentVariable(name, dds_profile, condition=set_profile)
-         for name in DDS_PROFILE_VARIABLES] + [collision_node],
+         for name in DDS_PROFILE_VARIABLES] + [collision_node, managed_collision_node],
         scoped=True,
         forwarding=True,
     )
@@ -196,6 +293,9 @@ def generate_launch_description():
         declare_log_level,
         declare_use_namespaced_tf,
         declare_dds_profile,
+        declare_use_lifecycle_manager,
         collision_node_with_profile,
+        *lifecycle_bringup(managed_collision_node, namespace, sim_time, managed,
+                           ['--ros-args', '--log-level', log_level]),
         rviz,
     ])

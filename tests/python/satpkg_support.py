@@ -30,21 +30,24 @@ BIN_DIR = Path(os.environ.get('SAT_COLLISION_BIN_DIR') or TARGET_DIR / 'debug')
 NODE_NAME = 'sat_collision_node'
 
 # The node's parameters, their allowed ranges and the run-time ones, read from the
-# table in src/config.rs (`PARAMS`: one `ParamSpec { name: ..., kind: ..., runtime: ... }`
-# per parameter) so that the tests follow the code.
-_CONFIG_RS = (ROOT / 'src' / 'config.rs').read_text()
+# table in the config module (`PARAMS`: one `ParamSpec { name: ..., kind: ..., runtime: ... }`
+# per parameter; src/config/node.rs since config was split by table) so that the tests
+# follow the code.
+_CONFIG_RS = next((f.read_text() for f in [ROOT / 'src' / 'config.rs',
+                                            *sorted((ROOT / 'src' / 'config').rglob('*.rs'))]
+                   if 'pub static PARAMS: &[ParamSpec]' in f.read_text()), '')
 
 
 def _param_table():
     m = re.search(r'pub static PARAMS: &\[ParamSpec\] = &\[(.*?)\n\];', _CONFIG_RS, re.S)
-    assert m, 'PARAMS not found in src/config.rs'
+    assert m, 'PARAMS not found in src/config.rs or src/config/'
     entries = m.group(1).split('ParamSpec {')[1:]
-    assert entries, 'no ParamSpec in PARAMS (src/config.rs)'
+    assert entries, 'no ParamSpec in PARAMS (src/config)'
     table = []
     for entry in entries:
         name = re.search(r'\bname: "([a-z_]+)"', entry)
         runtime = re.search(r'\bruntime: (true|false)', entry)
-        assert name and runtime, f'unreadable ParamSpec in src/config.rs: {entry!r}'
+        assert name and runtime, f'unreadable ParamSpec in src/config: {entry!r}'
         bounds = re.search(r'\bmin: ([0-9._eE+-]+),\s*max: ([0-9._eE+-]+),', entry)
         table.append((name.group(1), runtime.group(1) == 'true',
                       tuple(float(x) for x in bounds.groups()) if bounds else None))
@@ -476,6 +479,21 @@ def install_prefix(tmp_path, env, node_script):
     env = dict(env, AMENT_PREFIX_PATH=f'{prefix}:{env.get("AMENT_PREFIX_PATH", "")}',
                ROS_LOG_DIR=str(tmp_path / 'log'))
     return share, env
+
+
+def standin_package(tmp_path, env, package, executable, script):
+    """A prefix under `tmp_path` with `package` in the ament index and `script` (a script's
+    text) as lib/<package>/<executable>, for `ros2 launch`: `env` with the prefix first on
+    AMENT_PREFIX_PATH."""
+    prefix = tmp_path / f'standin_{package}'
+    index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True)
+    (index / package).write_text('')
+    exe = prefix / 'lib' / package / executable
+    exe.parent.mkdir(parents=True)
+    exe.write_text(script)
+    exe.chmod(0o755)
+    return dict(env, AMENT_PREFIX_PATH=f'{prefix}:{env.get("AMENT_PREFIX_PATH", "")}')
 
 
 def launch_arguments(out):

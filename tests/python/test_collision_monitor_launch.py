@@ -15,7 +15,13 @@ and the gate itself is never started:
 * `--show-args`: launch builds the LaunchDescription; the arguments and their defaults;
 * the node's command line: name, namespace, nav2's TF remappings, the installed
   parameters file by default and the params_file argument otherwise, use_sim_time, and
-  the Fast DDS profile in its environment.
+  the Fast DDS profile in its environment;
+* use_lifecycle_manager:=true, for this launch file and launch/sat_collision.launch.py
+  (the same functions, checked on the syntax trees): with a stand-in nav2_lifecycle_manager
+  package, its lifecycle_manager is started as nav2's launch file starts it (name
+  lifecycle_manager_<node>, the namespace, node_names, autostart, bond_timeout) and the
+  node with autostart: false; without one, launch's lifecycle events bring a stand-in
+  lifecycle node (rclpy's) up: configure, then activate, and nothing else.
 """
 
 import ast
@@ -23,19 +29,26 @@ import os
 import py_compile
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 import yaml
 
-from satpkg_support import ROOT, install_prefix, launch_arguments
+from satpkg_support import ROOT, install_prefix, launch_arguments, standin_package
 from test_dds_profile import launch_python
 
 assert launch_python  # a fixture, used by name below
 
 LAUNCH = ROOT / 'launch' / 'collision_monitor.launch.py'
 CONFIG = ROOT / 'config' / 'collision_monitor.yaml'
-ARGUMENTS = {'params_file', 'namespace', 'use_sim_time', 'dds_profile'}
+ARGUMENTS = {'params_file', 'namespace', 'use_sim_time', 'dds_profile', 'use_lifecycle_manager'}
 NODE_NAME = 'collision_monitor'
+# Both launch files take use_lifecycle_manager: file -> the node's name.
+LAUNCH_FILES = {'collision_monitor.launch.py': NODE_NAME,
+                'sat_collision.launch.py': 'sat_collision_node'}
+# nav2_lifecycle_manager's parameters (lifecycle_manager.cpp, Jazzy): nav2's default
+# bond_timeout.
+BOND_TIMEOUT = 4.0
 # nav2_collision_monitor/launch/collision_monitor_node.launch.py (Jazzy): `remappings`.
 NAV2_REMAPPINGS = [('/tf', 'tf'), ('/tf_static', 'tf_static')]
 VARIABLES = ('FASTRTPS_DEFAULT_PROFILES_FILE', 'FASTDDS_DEFAULT_PROFILES_FILE')
@@ -70,10 +83,21 @@ def test_declares_exactly_its_arguments_and_remaps_tf_as_nav2():
     assert configs == ARGUMENTS, 'every argument is used, and only declared ones'
     assert _module_constant(tree, 'NODE_NAME') == NODE_NAME
     assert _module_constant(tree, 'REMAPPINGS') == NAV2_REMAPPINGS
-    # The same Fast DDS rule as the project's other launch file.
+    # The same Fast DDS rule as the project's other launch file, and the same lifecycle
+    # bring-up (its functions, word for word).
     other = ast.parse((ROOT / 'launch' / 'sat_collision.launch.py').read_text())
-    for name in ('DDS_PROFILE_VARIABLES', 'FASTDDS_RMWS'):
+    for name in ('DDS_PROFILE_VARIABLES', 'FASTDDS_RMWS', 'NAV2_LIFECYCLE_MANAGER',
+                 'BOND_TIMEOUT'):
         assert _module_constant(tree, name) == _module_constant(other, name), name
+    assert _module_constant(tree, 'NAV2_LIFECYCLE_MANAGER') == 'nav2_lifecycle_manager'
+    assert _module_constant(tree, 'BOND_TIMEOUT') == BOND_TIMEOUT
+    assert _module_constant(other, 'NODE_NAME') == LAUNCH_FILES['sat_collision.launch.py']
+    theirs = {n.name: n for n in other.body if isinstance(n, ast.FunctionDef)}
+    for name in ('installed', 'lifecycle_bringup'):
+        assert ast.dump(functions[name]) == ast.dump(theirs[name]), name
+    imported = {(n.module, a.name) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                for a in n.names}
+    assert ('launch_ros.actions', 'LifecycleNode') in imported
 
 
 def _points(text):
@@ -152,8 +176,8 @@ def stand_in(launch_python, tmp_path):
     return env, share, out
 
 
-def _ros2_launch(env, cwd, *args):
-    result = subprocess.run(['ros2', 'launch', 'sat_collision', 'collision_monitor.launch.py',
+def _ros2_launch(env, cwd, *args, launch_file='collision_monitor.launch.py'):
+    result = subprocess.run(['ros2', 'launch', 'sat_collision', launch_file,
                              *args], env=env, cwd=str(cwd), stdin=subprocess.DEVNULL,
                             capture_output=True, text=True, timeout=60, start_new_session=True)
     return result.returncode, result.stdout + result.stderr
@@ -170,6 +194,16 @@ def test_ros2_launch_shows_the_arguments(stand_in, tmp_path):
     assert "FindPackageShare(pkg='sat_collision')" in shown['params_file'], out
     assert "'config' + 'collision_monitor.yaml'" in shown['params_file'], out
     assert shown['dds_profile'] == "EnvVar('FASTRTPS_DEFAULT_PROFILES_FILE')", out
+    assert shown['use_lifecycle_manager'] == "'false'"
+
+
+class _ParamsLoader(yaml.SafeLoader):
+    """launch_ros writes a parameter list given in a dict as `!!python/tuple` (it holds
+    parameter values as tuples; rcl's parser reads the tag's sequence): read it as a list."""
+
+
+_ParamsLoader.add_constructor('tag:yaml.org,2002:python/tuple',
+                              lambda loader, node: loader.construct_sequence(node))
 
 
 def _record(out):
@@ -183,7 +217,8 @@ def _record(out):
         elif line.startswith('| ') or line == '|':
             files[current].append(line[2:])
     env = dict(line[4:].split('=', 1) for line in lines if line.startswith('ENV '))
-    return args, {path: yaml.safe_load('\n'.join(text)) for path, text in files.items()}, env
+    return args, {path: yaml.load('\n'.join(text), Loader=_ParamsLoader)
+                  for path, text in files.items()}, env
 
 
 def test_ros2_launch_starts_the_node_as_nav2s_collision_monitor(stand_in, tmp_path):
@@ -224,3 +259,137 @@ def test_ros2_launch_arguments_reach_the_node(stand_in, tmp_path):
     (extra,) = [f for path, f in files.items() if path != str(mine)]
     assert extra == {f'/robot1/{NODE_NAME}': {'ros__parameters': {'use_sim_time': True}}}, extra
     assert node_env == {v: '/opt/robot/dds.xml' for v in VARIABLES}, node_env
+
+
+# --- use_lifecycle_manager:=true ------------------------------------------------------------
+
+def _pairs(args):
+    return {(args[i], args[i + 1]) for i in range(len(args) - 1)}
+
+
+def _nav2_manager_installed(env):
+    return any((Path(p) / 'share' / 'ament_index' / 'resource_index' / 'packages' /
+                'nav2_lifecycle_manager').is_file()
+               for p in env.get('AMENT_PREFIX_PATH', '').split(':') if p)
+
+
+@pytest.mark.parametrize('launch_file', sorted(LAUNCH_FILES))
+def test_ros2_launch_managed_starts_nav2s_lifecycle_manager_beside_the_node(
+        stand_in, tmp_path, launch_file):
+    """nav2_lifecycle_manager installed (a stand-in recording its command line, as the
+    node's): its lifecycle_manager with nav2's parameters, the node with autostart false."""
+    env, share, out = stand_in
+    node = LAUNCH_FILES[launch_file]
+    manager_out = tmp_path / 'manager_record'
+    env = standin_package(tmp_path, env, 'nav2_lifecycle_manager', 'lifecycle_manager',
+                          FAKE_NODE.format(out=manager_out))
+    rc, log = _ros2_launch(env, tmp_path, 'namespace:=robot1', 'use_lifecycle_manager:=true',
+                           launch_file=launch_file)
+    assert rc == 0, log
+    args, files, _ = _record(out)
+    assert ('-r', f'__node:={node}') in _pairs(args) and ('-r', '__ns:=/robot1') in _pairs(args)
+    installed = str(share / 'config' / launch_file.replace('.launch.py', '.yaml'))
+    assert ('--params-file', installed) in _pairs(args), args
+    (extra,) = [f for path, f in files.items() if path != installed]
+    assert extra == {f'/robot1/{node}': {'ros__parameters': {
+        'use_sim_time': False, 'autostart': False}}}, extra
+    args, files, _ = _record(manager_out)
+    manager = f'lifecycle_manager_{node}'
+    assert ('-r', f'__node:={manager}') in _pairs(args), args
+    assert ('-r', '__ns:=/robot1') in _pairs(args), args
+    (params,) = files.values()
+    assert params == {f'/robot1/{manager}': {'ros__parameters': {
+        'use_sim_time': False, 'autostart': True, 'node_names': [node],
+        'bond_timeout': BOND_TIMEOUT}}}, params
+    assert 'is configured (inactive): activating it' not in log, 'no launch events with nav2'
+
+
+# A lifecycle node (rclpy's) in place of the node: records its command line as FAKE_NODE
+# does, then each transition it goes through and its autostart parameter; ends (exit 0)
+# a moment after it is active, and after 60 s without being activated (exit 1).
+LIFECYCLE_STAND_IN = r"""
+import sys
+import time
+
+import rclpy
+from rclpy.lifecycle import LifecycleNode, TransitionCallbackReturn
+
+RECORD = sys.argv[1]
+
+
+def note(line):
+    with open(RECORD, 'a') as f:
+        f.write(line + '\n')
+
+
+class StandIn(LifecycleNode):
+    active = False
+
+    def on_configure(self, state):
+        note('TRANSITION configure')
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_activate(self, state):
+        note('TRANSITION activate')
+        self.active = True
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_deactivate(self, state):
+        note('TRANSITION deactivate')
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_cleanup(self, state):
+        note('TRANSITION cleanup')
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_shutdown(self, state):
+        note('TRANSITION shutdown')
+        return TransitionCallbackReturn.SUCCESS
+
+
+rclpy.init(args=sys.argv)
+node = StandIn('stand_in', automatically_declare_parameters_from_overrides=True)
+autostart = node.get_parameter('autostart').value if node.has_parameter('autostart') else None
+note(f'AUTOSTART {autostart!r}')
+deadline = time.monotonic() + 60
+while not node.active and time.monotonic() < deadline:
+    rclpy.spin_once(node, timeout_sec=0.1)
+# The answer to activate and the transition event go out before the end.
+end = time.monotonic() + 1.0
+while time.monotonic() < end:
+    rclpy.spin_once(node, timeout_sec=0.1)
+node.destroy_node()
+rclpy.shutdown()
+sys.exit(0 if node.active else 1)
+"""
+
+
+@pytest.mark.parametrize('launch_file', sorted(LAUNCH_FILES))
+def test_ros2_launch_managed_without_nav2_brings_the_node_up_with_lifecycle_events(
+        launch_python, tmp_path, launch_file):
+    """No nav2_lifecycle_manager: launch's ChangeState events configure, then activate a
+    lifecycle node started with autostart false; `ros2 launch` ends with it."""
+    python, env = launch_python
+    if shutil.which('ros2', path=env['PATH']) is None:
+        pytest.skip(f'no ros2 on {env["PATH"]}')
+    if _nav2_manager_installed(env):
+        pytest.skip('nav2_lifecycle_manager is installed: the launch files use it')
+    out = tmp_path / 'node_record'
+    script = tmp_path / 'lifecycle_stand_in.py'
+    script.write_text(LIFECYCLE_STAND_IN)
+    node_script = FAKE_NODE.format(out=out) + f'exec "{python}" "{script}" "{out}" "$@"\n'
+    share, env = install_prefix(tmp_path, env, node_script)
+    for var in VARIABLES + ('RMW_IMPLEMENTATION',):
+        env.pop(var, None)
+    node = LAUNCH_FILES[launch_file]
+    ns = f'lc_events_{os.getpid()}'
+    rc, log = _ros2_launch(env, tmp_path, f'namespace:={ns}', 'use_lifecycle_manager:=true',
+                           launch_file=launch_file)
+    record = out.read_text().splitlines()
+    assert rc == 0, log + '\n'.join(record)
+    assert [line.split()[1] for line in record if line.startswith('TRANSITION ')] == [
+        'configure', 'activate'], record
+    assert 'AUTOSTART False' in record, record
+    args, files, _ = _record(out)
+    assert ('-r', f'__node:={node}') in _pairs(args) and ('-r', f'__ns:=/{ns}') in _pairs(args)
+    assert f'{node} is configured (inactive): activating it' in log, log

@@ -130,8 +130,8 @@ def test_big_clouds_arrive_with_the_profile():
 # --- the launch file ------------------------------------------------------------------------
 
 # Evaluates the launch description the way `ros2 launch` does (LaunchContext, visit),
-# except that processes are not started: for each launch_ros Node, the profile variables
-# of the environment it would be started with. argv: launch file, JSON launch arguments,
+# except that processes are not started: for each launch_ros Node launch would start (its
+# condition holds), the profile variables of the environment it would be started with. argv: launch file, JSON launch arguments,
 # JSON RMW_IMPLEMENTATION (null: unset). The RMW is set only after the imports: rcl, which
 # launch_ros loads, exits when RMW_IMPLEMENTATION names another RMW than the installed one.
 _EVALUATE = r'''
@@ -157,6 +157,9 @@ nodes = []
 
 def walk(entities):
     for entity in entities:
+        condition = getattr(entity, 'condition', None)
+        if condition is not None and not condition.evaluate(context):
+            continue  # (launch would not run it: the managed node's, unless asked)
         if isinstance(entity, Node):
             name = entity.node_executable
             if not isinstance(name, str):
@@ -210,14 +213,16 @@ def fake_share(tmp_path_factory):
 
 
 def _evaluate(launch_python, fake_share, arguments=None, rmw=None, inherited=None):
-    """{'nodes': [[executable, {variable: value}]], 'after': {variable: value}}."""
+    """{'nodes': [[executable, {variable: value}]], 'after': {variable: value}}, with RViz2
+    started (use_rviz: true) unless `arguments` say otherwise."""
     python, env = launch_python
+    arguments = {'use_rviz': 'true', **(arguments or {})}
     env = dict(env, AMENT_PREFIX_PATH=f'{fake_share}:{env.get("AMENT_PREFIX_PATH", "")}')
     for var in VARIABLES + ('RMW_IMPLEMENTATION',):
         env.pop(var, None)
     if inherited is not None:
         env[VARIABLES[0]] = inherited
-    result = subprocess.run([python, '-c', _EVALUATE, str(LAUNCH), json.dumps(arguments or {}),
+    result = subprocess.run([python, '-c', _EVALUATE, str(LAUNCH), json.dumps(arguments),
                              json.dumps(rmw)],
                             env=env, cwd='/', stdin=subprocess.DEVNULL, capture_output=True,
                             text=True, timeout=60)
@@ -226,7 +231,11 @@ def _evaluate(launch_python, fake_share, arguments=None, rmw=None, inherited=Non
     m = re.search(r'^NODES (.*)$', result.stdout, re.M)
     assert m, out
     found = json.loads(m.group(1))
-    assert [name for name, _ in found['nodes']] == ['sat_collision_node', 'rviz2'], found
+    names = [name for name, _ in found['nodes']]
+    if (arguments.get('use_lifecycle_manager') or 'false').lower() == 'true':
+        # nav2's lifecycle manager, when installed, beside the node (outside its group).
+        names = [n for n in names if n != 'lifecycle_manager']
+    assert names == ['sat_collision_node', 'rviz2'], found
     return found
 
 
@@ -247,6 +256,15 @@ def test_launch_sets_the_installed_profile_by_default(launch_python, fake_share)
         assert found['nodes'][1][1] == _unset(), found
         assert found['after'] == _unset(), found
     assert PROFILE.is_file()  # what the installed path names (config/ is installed whole)
+
+
+def test_launch_managed_node_gets_the_profile_too(launch_python, fake_share):
+    """use_lifecycle_manager:=true starts the node as a LifecycleNode in the same group."""
+    found = _evaluate(launch_python, fake_share, {'use_lifecycle_manager': 'true',
+                                                  'dds_profile': '/opt/robot/dds.xml'})
+    assert _node_env(found) == {v: '/opt/robot/dds.xml' for v in VARIABLES}, found
+    assert all(env == _unset() for _, env in found['nodes'][1:]), found
+    assert found['after'] == _unset(), found
 
 
 def test_launch_dds_profile_argument_is_what_the_node_gets(launch_python, fake_share):

@@ -22,7 +22,10 @@ not installable here), and:
   follow the file's padding, then the padding set at run time;
 * RViz2 is started with the installed config, in the namespace;
 * Ctrl-C (SIGINT to the process group of `ros2 launch`) stops everything cleanly.
-A second, short launch with use_sim_time:=true log_level:=debug checks those two.
+A second, short launch with use_sim_time:=true log_level:=debug checks those two, and a
+third one use_lifecycle_manager:=true: the node starts with autostart false and is brought
+up (by launch's lifecycle events, or nav2's lifecycle manager when installed) to active,
+as `ros2 lifecycle get` reads it.
 
 Where `ros2` comes from: a sourced regular ROS 2 install's, when it has `ros2 launch`;
 otherwise ../shared/ros2_cli beside the repository (or, in a git worktree, beside its main
@@ -64,7 +67,7 @@ assert ros_peer  # a fixture, used by name below
 
 LAUNCH = ROOT / 'launch' / 'sat_collision.launch.py'
 ARGUMENTS = {'params_file', 'namespace', 'use_sim_time', 'use_rviz', 'log_level',
-             'use_namespaced_tf', 'dds_profile'}
+             'use_namespaced_tf', 'dds_profile', 'use_lifecycle_manager'}
 
 
 def _find_shared_cli():
@@ -122,6 +125,7 @@ def test_declares_exactly_the_documented_arguments():
     imported = {(n.module, a.name) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                 for a in n.names}
     assert ('launch_ros.actions', 'Node') in imported
+    assert ('launch_ros.actions', 'LifecycleNode') in imported
     assert ('launch.conditions', 'IfCondition') in imported
 
 
@@ -154,10 +158,25 @@ def _shared_cli_key():
     return h.hexdigest()[:16]
 
 
+def _scripts_run(venv):
+    """Whether the venv's `ros2` script names an interpreter that exists (a venv's scripts
+    name it by the path the venv was made at)."""
+    try:
+        first = (venv / 'bin' / 'ros2').read_text().split('\n', 1)[0]
+    except OSError:
+        return False
+    return first.startswith('#!') and os.access(first[2:].strip(), os.X_OK)
+
+
 def _install_shared_cli():
     """../shared/ros2_cli installed into .ros2/ros2_cli/<key>/ (once; under a lock):
-    (folder to put first on PATH, prefix whose install/setup.bash to source)."""
-    base = ROOT / '.ros2' / 'ros2_cli'
+    (folder to put first on PATH, prefix whose install/setup.bash to source).
+
+    The prefix is .ros2's real path: in a git worktree .ros2 is a link to the main
+    checkout's, and a venv made through the link would name the worktree in its scripts'
+    first lines, which break once that worktree is gone; an install whose scripts do not
+    run is made again."""
+    base = (ROOT / '.ros2').resolve() / 'ros2_cli'
     key = _shared_cli_key()
     prefix = base / key
     venv, cli = prefix / 'venv', prefix / 'cli'
@@ -165,7 +184,7 @@ def _install_shared_cli():
     with open(base / '.lock', 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         stamp = prefix / '.stamp'
-        if not (stamp.is_file() and stamp.read_text() == key):
+        if not (stamp.is_file() and stamp.read_text() == key and _scripts_run(venv)):
             for old in base.iterdir():
                 if old.is_dir():
                     shutil.rmtree(old)
@@ -282,13 +301,16 @@ class Launch:
         self.pids = {}
         self.cmdlines = {}
 
-    def wait_started(self, processes=('sat_collision_node',), timeout=60):
+    def wait_started(self, processes=('sat_collision_node',), timeout=60, node_line=True):
+        """Wait for launch's 'process started' line of each of `processes`, then (with
+        `node_line`) the node's own 'started: ' line."""
         for name in processes:
             m = self.proc.wait_for(rf'\[INFO\] \[{name}-\d+\]: process started with pid \[(\d+)\]',
                                    timeout=timeout)
             self.pids[name] = int(m.group(1))
             self.cmdlines[name] = self.cmdline(name)
-        self.proc.wait_for(r'\bstarted: ', timeout=timeout)
+        if node_line:
+            self.proc.wait_for(r'\bstarted: ', timeout=timeout)
 
     def cmdline(self, name):
         try:
@@ -368,6 +390,7 @@ def test_launch_shows_the_documented_arguments(ros2_env):
     # the description names the second).
     assert shown['dds_profile'] == "EnvVar('FASTRTPS_DEFAULT_PROFILES_FILE')", out
     assert 'config/fastdds_large_data.xml' in out, out
+    assert shown['use_lifecycle_manager'] == "'false'"
 
 
 def test_launch_topics_and_service_in_the_namespace(launched):
@@ -489,5 +512,25 @@ def test_launch_with_sim_time_and_debug_log_level(ros2_env, tmp_path):
         rc, out = launch.ctrl_c()
         assert rc == 0 and launch.alive() == [], out
         assert 'died' not in out and 'Traceback' not in out, out
+    finally:
+        launch.kill()
+
+
+def test_launch_with_lifecycle_manager_brings_the_node_up(ros2_env):
+    """use_lifecycle_manager:=true: the node is started with autostart false, then brought
+    up to active (launch's lifecycle events here, nav2's lifecycle manager where it is
+    installed); Ctrl-C stops everything cleanly."""
+    launch = Launch(ros2_env, 'namespace:=robot3', 'use_lifecycle_manager:=true')
+    node = f'/robot3/{NODE_NAME}'
+    try:
+        launch.wait_started(node_line=False)
+        ros2_until(ros2_env, ['lifecycle', 'get', '--no-daemon', node],
+                   lambda out: out.strip() == 'active [3]', 'active [3]', timeout=60)
+        rc, out = ros2(ros2_env, 'param', 'get', '--no-daemon', '--timeout', '20', node,
+                       'autostart')
+        assert rc == 0 and out.strip() == 'Boolean value is: False', out
+        rc, out = launch.ctrl_c()
+        assert rc == 0 and launch.alive() == [], out
+        assert 'died' not in out and 'Traceback' not in out and 'panicked' not in out, out
     finally:
         launch.kill()
