@@ -27,8 +27,6 @@ pub(super) struct Health {
     publication: Publication,
     /// The schedule's clock (steady: a paused simulation still publishes).
     started: Instant,
-    /// The report worker's skipped count at the last publication.
-    skipped_before: u64,
     warnings: Warnings,
 }
 
@@ -45,7 +43,7 @@ pub(super) struct Snapshot<'a> {
 pub(super) struct Configured<'a> {
     pub(super) active: bool,
     pub(super) decision: &'a mut super::decision::Decision,
-    /// The report worker's skipped count, ever.
+    /// Report cycles skipped in the last second.
     pub(super) skipped: u64,
 }
 
@@ -62,7 +60,6 @@ impl Health {
             hardware_id: hardware_id.to_owned(),
             publication: Publication::new(PUBLISH_PERIOD),
             started: Instant::now(),
-            skipped_before: 0,
             warnings: Warnings::new(logger),
         })
     }
@@ -70,8 +67,7 @@ impl Health {
     /// Publishes when due: a period passed, or a level changed.
     pub(super) fn update(&mut self, snapshot: Snapshot<'_>) {
         let clock = self.started.elapsed().as_secs_f64();
-        let skipped_now = snapshot.configured.as_ref().map_or(0, |c| c.skipped);
-        let skipped = skipped_now.saturating_sub(self.skipped_before);
+        let skipped = snapshot.configured.as_ref().map_or(0, |c| c.skipped);
         let stamp = snapshot.now;
         let statuses = self.statuses(snapshot, skipped);
         let levels: Vec<Level> = statuses.iter().map(|s| s.level).collect();
@@ -79,7 +75,6 @@ impl Health {
             return;
         }
         self.publication.published(clock, &levels);
-        self.skipped_before = skipped_now;
         let mut msg = DiagnosticArray {
             status: statuses.into_iter().map(status_msg).collect(),
             ..Default::default()

@@ -98,7 +98,9 @@ impl Shared {
             tf_footprint: config.footprint_from_tf(),
             tf_moved: Arc::new(tokio::sync::Notify::new()),
             pending: Arc::new(PendingObstacles::default()),
-            reports: Arc::new(ReportSlot::default()),
+            reports: Arc::new(ReportSlot::new(Duration::from_secs_f64(
+                1.0 / config.publish_rate,
+            ))),
             sources: Arc::new(LatestSources::default()),
             outputs: Arc::new(AtomicBool::new(false)),
         }
@@ -253,9 +255,10 @@ impl Pipeline {
         ))
     }
 
-    /// Reports the report worker skipped (a newer state came first), ever.
+    /// Report cycles the report worker skipped in the last second (it was
+    /// a whole publish period behind).
     pub(super) fn reports_skipped(&self) -> u64 {
-        self.shared.reports.skipped()
+        self.shared.reports.skipped_within(Duration::from_secs(1))
     }
 
     /// True between activate and deactivate.

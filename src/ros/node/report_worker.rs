@@ -31,12 +31,35 @@ pub(super) struct ReportJob {
 }
 
 /// The newest report job (keep-latest), and a stop flag.
-#[derive(Default)]
 pub(super) struct ReportSlot {
     inner: Mutex<(Option<ReportJob>, bool)>,
     wake: Condvar,
-    /// Jobs replaced before the worker took them (reports skipped), ever.
-    skipped: std::sync::atomic::AtomicU64,
+    /// When the waiting job was handed over.
+    since: Mutex<Option<Instant>>,
+    /// A job replaced after waiting this long is a report cycle skipped:
+    /// the worker fell a whole publish period behind. (Two inputs in one
+    /// spin replace each other's job at once: keep-latest at work, not a
+    /// skip.)
+    period: Duration,
+    /// When cycles were skipped, the newest [`SKIPS_KEPT`] of them.
+    skips: Mutex<std::collections::VecDeque<Instant>>,
+}
+
+/// Skipped cycles remembered (enough to count a second's at any
+/// `publish_rate` up to 64 Hz; beyond it the count saturates).
+const SKIPS_KEPT: usize = 64;
+
+impl ReportSlot {
+    /// A slot for a node deciding every `period` (`1 / publish_rate`).
+    pub(super) fn new(period: Duration) -> Self {
+        ReportSlot {
+            inner: Mutex::new((None, false)),
+            wake: Condvar::new(),
+            since: Mutex::new(None),
+            period,
+            skips: Mutex::new(std::collections::VecDeque::with_capacity(SKIPS_KEPT)),
+        }
+    }
 }
 
 impl ReportSlot {
@@ -44,11 +67,24 @@ impl ReportSlot {
     /// is logged once, with the newest state).
     pub(super) fn submit(&self, mut job: ReportJob) {
         let mut inner = lock(&self.inner);
+        let now = Instant::now();
+        let mut since = lock(&self.since);
         if let Some(old) = inner.0.take() {
             job.log = old.log.merge(job.log);
-            self.skipped
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let waited = since.map_or(Duration::ZERO, |t| now.duration_since(t));
+            if waited >= self.period {
+                let mut skips = lock(&self.skips);
+                if skips.len() == SKIPS_KEPT {
+                    skips.pop_front();
+                }
+                skips.push_back(now);
+                // The replacing job starts a new period.
+                *since = Some(now);
+            }
+        } else {
+            *since = Some(now);
         }
+        drop(since);
         inner.0 = Some(job);
         drop(inner);
         self.wake.notify_one();
@@ -70,10 +106,14 @@ impl ReportSlot {
         }
     }
 
-    /// How many reports were skipped (replaced by a newer state before the
-    /// worker could take them) since the node started.
-    pub(super) fn skipped(&self) -> u64 {
-        self.skipped.load(std::sync::atomic::Ordering::Relaxed)
+    /// How many report cycles were skipped within `window` before now: a
+    /// job replaced after waiting a whole publish period for the worker.
+    pub(super) fn skipped_within(&self, window: Duration) -> u64 {
+        let now = Instant::now();
+        lock(&self.skips)
+            .iter()
+            .filter(|t| now.duration_since(**t) <= window)
+            .count() as u64
     }
 
     pub(super) fn stop(&self) {
