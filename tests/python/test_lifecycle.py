@@ -48,7 +48,7 @@ from lifecycle_manager import (
     UNCONFIGURED_SHUTDOWN, LifecycleManager,
 )
 from satpkg_support import (  # noqa: F401
-    NODE_NAME, Proc, Reports, RosPeer, binary, namespace, ros_peer, square, start_node,
+    NODE_NAME, ROOT, Proc, Reports, RosPeer, binary, namespace, ros_peer, square, start_node,
 )
 
 if not os.environ.get('ROS_DOMAIN_ID'):
@@ -526,6 +526,19 @@ def test_failing_configure_answers_false_and_stays_unconfigured(ros_peer, tmp_pa
         events.wait(lambda m: m.transition.id == T.TRANSITION_ON_CONFIGURE_FAILURE
                     and m.goal_state.label == 'unconfigured', 'transition_failure', 5)
         assert node.proc.poll() is None, 'the node is still there, unconfigured'
+        # Unconfigured, a start-up parameter may be set: the next configure reads it.
+        good = ROOT / 'config' / 'zones.example.yaml'
+        ok, reason = ros_peer.set_parameter(fqn, 'zones_file', str(good))
+        assert ok, reason
+        # One that shapes which parameters exist stays fixed until a restart.
+        ok, reason = ros_peer.set_parameter(fqn, 'observation_sources', ['scan'])
+        assert not ok and 'restart' in reason, reason
+        assert change_state(ros_peer, fqn, T.TRANSITION_CONFIGURE) is True
+        assert get_state(ros_peer, fqn) == (INACTIVE, 'inactive')
+        node.wait_for(r'keep-out zones from ', timeout=5)
+        # Configured: refused again, with the way out in the reason.
+        ok, reason = ros_peer.set_parameter(fqn, 'zones_file', str(bad))
+        assert not ok and 'start-up only' in reason and 'unconfigured' in reason, reason
         assert node.stop(signal.SIGINT) == 0, node.output
 
 
