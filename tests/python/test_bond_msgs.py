@@ -14,18 +14,19 @@ install's own bond is used otherwise. Either way, what rclpy loads here must be 
   msg/ build's key says which.
 """
 
-import ctypes
 import hashlib
 import json
 import os
 import struct
-import subprocess
 import threading
-import time
 
 import pytest
 
-from satpkg_support import ROOT, RosPeer, namespace
+from fallback_msgs import (
+    TIMEOUT, assert_built_only_where_missing, assert_files_are_upstreams,
+    assert_type_support_hashes, two_peers, wait_until,
+)
+from satpkg_support import ROOT, namespace
 
 if not os.environ.get('ROS_DOMAIN_ID'):
     # Before rclpy creates a context: separate runs must not hear each other.
@@ -58,42 +59,16 @@ UPSTREAM_BLOBS = {
 }
 
 PACKAGE = ROOT / 'msg' / 'bond'
-TIMEOUT = 30.0  # s: discovery on a busy machine
-
-
-def _git_blob_id(data):
-    return hashlib.sha1(b'blob %d\0' % len(data) + data).hexdigest()
-
-
-def _wait(predicate, what, timeout=TIMEOUT):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f'no {what} within {timeout} s')
-        time.sleep(0.05)
 
 
 @pytest.fixture
-def peers(request):
+def peers():
     """Two rclpy nodes, each with its own context and background executor."""
-    made = []
-    try:
-        for role in ('a', 'b'):
-            made.append(RosPeer(f'bond_msgs_{role}_{os.getpid()}'))
-        yield made
-    finally:
-        for peer in made:
-            peer.close()
-
-
+    yield from two_peers('bond_msgs')
 # --- the package's files --------------------------------------------------------------------
 
 def test_interface_files_are_upstreams_byte_for_byte():
-    for rel, blob in UPSTREAM_BLOBS.items():
-        assert _git_blob_id((PACKAGE / rel).read_bytes()) == blob, rel
-    on_disk = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob('*')
-                     if p.is_file() and p.suffix in ('.msg', '.srv', '.action', '.idl'))
-    assert on_disk == sorted(UPSTREAM_BLOBS)
+    assert_files_are_upstreams(PACKAGE, UPSTREAM_BLOBS)
 
 
 def test_package_is_an_interface_package_named_bond_with_upstreams_license():
@@ -118,31 +93,8 @@ def test_package_is_an_interface_package_named_bond_with_upstreams_license():
 
 # --- scripts/env_lib.sh: the fallback exactly where bond is missing ---------------------------
 
-_NEEDS = r'''
-. "$1/scripts/env_lib.sh"
-_sat_init "$1" >/dev/null || exit 3
-_SAT_MODE=system _SAT_DISTRO=jazzy _SAT_PREFIX="$2"
-_sat_needs_bond_msgs && echo needs=yes || echo needs=no
-echo "key=$(_sat_msgs_key)"
-'''
-
-
-def _needs(prefix):
-    result = subprocess.run(['bash', '-c', _NEEDS, 'needs', str(ROOT), str(prefix)],
-                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return dict(line.split('=', 1) for line in result.stdout.split())
-
-
 def test_fallback_is_built_only_where_the_install_has_no_bond(tmp_path):
-    without = _needs(tmp_path)
-    index = tmp_path / 'share' / 'ament_index' / 'resource_index' / 'packages'
-    index.mkdir(parents=True)
-    (index / 'bond').write_text('')
-    with_bond = _needs(tmp_path)
-    assert without['needs'] == 'yes' and with_bond['needs'] == 'no'
-    # Same prefix, same msg/: only the fallback's presence changes the build's key.
-    assert without['key'] != with_bond['key']
+    assert_built_only_where_missing('_sat_needs_bond_msgs', 'bond', tmp_path)
 
 
 # --- the hashes themselves: an independent RIHS01 -------------------------------------------
@@ -185,22 +137,10 @@ def test_recorded_hashes_match_an_independent_rihs01():
 
 # --- the type support -------------------------------------------------------------------------
 
-class _TypeHash(ctypes.Structure):
-    # rosidl_type_hash_t (rosidl_runtime_c/type_hash.h)
-    _fields_ = [('version', ctypes.c_uint8), ('value', ctypes.c_uint8 * 32)]
-
-
 def test_type_support_holds_upstreams_type_hashes():
     """The hashes rmw announces come from these functions of the generated C library of
     the bond found on the library path (the fallback's, or the install's own)."""
-    lib = ctypes.CDLL('libbond__rosidl_generator_c.so')
-    for type_name, want in UPSTREAM_HASHES.items():
-        symbol = type_name.replace('/', '__') + '__get_type_hash'
-        function = getattr(lib, symbol)
-        function.restype = ctypes.POINTER(_TypeHash)
-        function.argtypes = [ctypes.c_void_p]
-        h = function(None).contents
-        assert f'RIHS{h.version:02}_{bytes(h.value).hex()}' == want, type_name
+    assert_type_support_hashes('libbond__rosidl_generator_c.so', UPSTREAM_HASHES)
 
 
 # --- from Python ------------------------------------------------------------------------------
@@ -260,7 +200,7 @@ def test_status_round_trip_with_upstreams_type_hash(peers):
             cond.notify_all()
 
     b.node.create_subscription(Status, topic, on_status, qos)
-    _wait(lambda: pub.get_subscription_count() > 0, 'subscriber')
+    wait_until(lambda: pub.get_subscription_count() > 0, 'subscriber')
 
     sent = Status(id='collision_monitor', instance_id='0f8fad5b-d9cb-469f-a165-70867728950e',
                   active=True, heartbeat_timeout=4.0, heartbeat_period=0.1)

@@ -15,16 +15,16 @@ upstream's:
   msg/ build's key says which.
 """
 
-import ctypes
-import hashlib
 import os
-import subprocess
 import threading
-import time
 
 import pytest
 
-from satpkg_support import ROOT, RosPeer, namespace
+from fallback_msgs import (
+    TIMEOUT, assert_built_only_where_missing, assert_files_are_upstreams,
+    assert_type_support_hashes, two_peers, wait_until,
+)
+from satpkg_support import ROOT, namespace
 
 if not os.environ.get('ROS_DOMAIN_ID'):
     # Before rclpy creates a context: separate runs must not hear each other.
@@ -63,42 +63,16 @@ UPSTREAM_BLOBS = {
 }
 
 PACKAGE = ROOT / 'msg' / 'nav2_msgs'
-TIMEOUT = 30.0  # s: discovery on a busy machine
-
-
-def _git_blob_id(data):
-    return hashlib.sha1(b'blob %d\0' % len(data) + data).hexdigest()
-
-
-def _wait(predicate, what, timeout=TIMEOUT):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f'no {what} within {timeout} s')
-        time.sleep(0.05)
 
 
 @pytest.fixture
-def peers(request):
+def peers():
     """Two rclpy nodes, each with its own context and background executor."""
-    made = []
-    try:
-        for role in ('a', 'b'):
-            made.append(RosPeer(f'nav2_msgs_{role}_{os.getpid()}'))
-        yield made
-    finally:
-        for peer in made:
-            peer.close()
-
-
+    yield from two_peers('nav2_msgs')
 # --- the package's files --------------------------------------------------------------------
 
 def test_interface_files_are_upstreams_byte_for_byte():
-    for rel, blob in UPSTREAM_BLOBS.items():
-        assert _git_blob_id((PACKAGE / rel).read_bytes()) == blob, rel
-    on_disk = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob('*')
-                     if p.is_file() and p.suffix in ('.msg', '.srv', '.action', '.idl'))
-    assert on_disk == sorted(UPSTREAM_BLOBS)
+    assert_files_are_upstreams(PACKAGE, UPSTREAM_BLOBS)
 
 
 def test_package_is_an_interface_package_named_nav2_msgs():
@@ -118,31 +92,8 @@ def test_package_is_an_interface_package_named_nav2_msgs():
 
 # --- scripts/env_lib.sh: the fallback exactly where nav2_msgs is missing ----------------------
 
-_NEEDS = r'''
-. "$1/scripts/env_lib.sh"
-_sat_init "$1" >/dev/null || exit 3
-_SAT_MODE=system _SAT_DISTRO=jazzy _SAT_PREFIX="$2"
-_sat_needs_nav2_msgs && echo needs=yes || echo needs=no
-echo "key=$(_sat_msgs_key)"
-'''
-
-
-def _needs(prefix):
-    result = subprocess.run(['bash', '-c', _NEEDS, 'needs', str(ROOT), str(prefix)],
-                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return dict(line.split('=', 1) for line in result.stdout.split())
-
-
 def test_fallback_is_built_only_where_the_install_has_no_nav2_msgs(tmp_path):
-    without = _needs(tmp_path)
-    index = tmp_path / 'share' / 'ament_index' / 'resource_index' / 'packages'
-    index.mkdir(parents=True)
-    (index / 'nav2_msgs').write_text('')
-    with_nav2 = _needs(tmp_path)
-    assert without['needs'] == 'yes' and with_nav2['needs'] == 'no'
-    # Same prefix, same msg/: only the fallback's presence changes the build's key.
-    assert without['key'] != with_nav2['key']
+    assert_built_only_where_missing('_sat_needs_nav2_msgs', 'nav2_msgs', tmp_path)
 
 
 # --- over ROS 2 ------------------------------------------------------------------------------
@@ -165,7 +116,7 @@ def test_collision_monitor_state_round_trip_with_upstreams_type_hash(peers):
             cond.notify_all()
 
     b.node.create_subscription(CollisionMonitorState, topic, on_state, qos)
-    _wait(lambda: pub.get_subscription_count() > 0, 'subscriber')
+    wait_until(lambda: pub.get_subscription_count() > 0, 'subscriber')
 
     assert (CollisionMonitorState.DO_NOTHING, CollisionMonitorState.STOP,
             CollisionMonitorState.SLOWDOWN, CollisionMonitorState.APPROACH,
@@ -215,7 +166,7 @@ def test_toggle_call_against_an_rclpy_server_with_upstreams_type_hashes(peers):
         assert state['enabled'] is enable
 
     event_topic = f'{name}/_service_event'
-    _wait(lambda: client.node.get_publishers_info_by_topic(event_topic), 'event publisher')
+    wait_until(lambda: client.node.get_publishers_info_by_topic(event_topic), 'event publisher')
     (info,) = client.node.get_publishers_info_by_topic(event_topic)
     assert info.topic_type == 'nav2_msgs/srv/Toggle_Event'
     assert str(info.topic_type_hash) == UPSTREAM_HASHES['nav2_msgs/srv/Toggle_Event']
@@ -243,19 +194,7 @@ def test_toggle_call_against_an_rclpy_server_with_upstreams_type_hashes(peers):
 
 # --- the type support -------------------------------------------------------------------------
 
-class _TypeHash(ctypes.Structure):
-    # rosidl_type_hash_t (rosidl_runtime_c/type_hash.h)
-    _fields_ = [('version', ctypes.c_uint8), ('value', ctypes.c_uint8 * 32)]
-
-
 def test_type_support_holds_upstreams_type_hashes():
     """The hashes rmw announces come from these functions of the generated C library of
     the nav2_msgs found on the library path (the fallback's, or the install's own)."""
-    lib = ctypes.CDLL('libnav2_msgs__rosidl_generator_c.so')
-    for type_name, want in UPSTREAM_HASHES.items():
-        symbol = type_name.replace('/', '__') + '__get_type_hash'
-        function = getattr(lib, symbol)
-        function.restype = ctypes.POINTER(_TypeHash)
-        function.argtypes = [ctypes.c_void_p]
-        h = function(None).contents
-        assert f'RIHS{h.version:02}_{bytes(h.value).hex()}' == want, type_name
+    assert_type_support_hashes('libnav2_msgs__rosidl_generator_c.so', UPSTREAM_HASHES)
