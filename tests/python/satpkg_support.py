@@ -376,6 +376,51 @@ def colliding_ids(report):
     return sorted(r.id for r in report.results if r.colliding)
 
 
+class Recorder:
+    """Messages of one topic on a RosPeer, with the monotonic time each arrived; `keep`
+    turns a message into what is recorded (None: not recorded)."""
+
+    def __init__(self, peer, msg_type, topic, qos=10, keep=None):
+        self.items = []
+        self.cond = threading.Condition()
+        self.keep = keep or (lambda msg: msg)
+        self.sub = peer.node.create_subscription(msg_type, topic, self._on, qos)
+
+    def _on(self, msg):
+        item = self.keep(msg)
+        if item is None:
+            return
+        with self.cond:
+            self.items.append((time.monotonic(), item))
+            self.cond.notify_all()
+
+    def mark(self):
+        with self.cond:
+            return len(self.items)
+
+    def since(self, mark):
+        with self.cond:
+            return [m for _, m in self.items[mark:]]
+
+    def after(self, t):
+        """Messages that arrived after monotonic time t."""
+        with self.cond:
+            return [m for at, m in self.items if at > t]
+
+    def wait(self, predicate, what, timeout, mark=0):
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for at, m in self.items[mark:]:
+                    if predicate(m):
+                        return at, m
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f'no {what} within {timeout} s; got '
+                                         f'{[m for _, m in self.items[mark:]][-5:]}')
+                self.cond.wait(min(left, 0.1))
+
+
 class Reports:
     """On a RosPeer: publishes `points` as the footprint and, when set, `obstacles`
     ([(id, points)]) as an obstacle array, both at 10 Hz into namespace `ns`; keeps the

@@ -21,13 +21,11 @@ Run by scripts/test.sh (after `cargo build --bins`).
 """
 
 import os
-import threading
-import time
 
 import pytest
 import yaml
 
-from satpkg_support import NODE_NAME, Reports, RosPeer, namespace, square, start_node
+from satpkg_support import NODE_NAME, Recorder, Reports, RosPeer, namespace, square, start_node
 from test_gate import GatePeer, cluster, is_zero, params, passes
 from test_lifecycle import change_state, start_unconfigured
 
@@ -55,43 +53,36 @@ class Diagnostics:
         from rclpy.qos import QoSProfile, ReliabilityPolicy
 
         self.hardware_id = hardware_id
-        self.arrays = []  # (monotonic, {name: status})
-        self.cond = threading.Condition()
         qos = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
-        self.sub = peer.node.create_subscription(DiagnosticArray, '/diagnostics', self._on, qos)
+        # Each array as {name: status} of this node's statuses.
+        self.arrays = Recorder(peer, DiagnosticArray, '/diagnostics', qos, keep=self._mine)
 
-    def _on(self, msg):
-        mine = {s.name: s for s in msg.status if s.hardware_id == self.hardware_id}
-        if mine:
-            with self.cond:
-                self.arrays.append((time.monotonic(), mine))
-                self.cond.notify_all()
+    def _mine(self, msg):
+        return {s.name: s for s in msg.status if s.hardware_id == self.hardware_id} or None
 
     def mark(self):
-        with self.cond:
-            return len(self.arrays)
+        return self.arrays.mark()
 
     def wait(self, name, predicate, what, timeout, mark=None):
         """The first status `name` after `mark` (default: now) with predicate(status, values)
         (values: its key values as a dict): (arrival time, status, values, its array)."""
-        deadline = time.monotonic() + timeout
-        with self.cond:
-            seen = len(self.arrays) if mark is None else mark
-            while True:
-                for at, array in self.arrays[seen:]:
-                    status = array.get(name)
-                    if status is not None:
-                        values = {kv.key: kv.value for kv in status.values}
-                        if predicate(status, values):
-                            return at, status, values, array
-                seen = len(self.arrays)
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    last = [(level(a[name]), a[name].message) for _, a in self.arrays[-3:]
-                            if name in a]
-                    raise AssertionError(f'no {name!r} with {what} within {timeout} s; '
-                                         f'last (level, message): {last}')
-                self.cond.wait(min(left, 0.1))
+        def holds(array):
+            status = array.get(name)
+            return status is not None and predicate(status, values_of(status))
+
+        seen = self.mark() if mark is None else mark
+        try:
+            at, array = self.arrays.wait(holds, f'{name!r} with {what}', timeout, seen)
+        except AssertionError:
+            last = [(level(a[name]), a[name].message) for a in self.arrays.since(0)[-3:]
+                    if name in a]
+            raise AssertionError(f'no {name!r} with {what} within {timeout} s; '
+                                 f'last (level, message): {last}') from None
+        return at, array[name], values_of(array[name]), array
+
+
+def values_of(status):
+    return {kv.key: kv.value for kv in status.values}
 
 
 @pytest.fixture(scope='module')

@@ -36,7 +36,6 @@ Run by scripts/test.sh (after `cargo build --bins`).
 import os
 import shutil
 import signal
-import threading
 import time
 import uuid
 
@@ -48,7 +47,8 @@ from lifecycle_manager import (
     UNCONFIGURED_SHUTDOWN, LifecycleManager,
 )
 from satpkg_support import (  # noqa: F401
-    NODE_NAME, ROOT, Proc, Reports, RosPeer, binary, namespace, ros_peer, square, start_node,
+    NODE_NAME, ROOT, Proc, Recorder, Reports, RosPeer, binary, namespace, ros_peer, square,
+    start_node,
 )
 
 if not os.environ.get('ROS_DOMAIN_ID'):
@@ -104,46 +104,6 @@ def check_footprint(peer, ns):
     request.poses = [Pose()]
     response = peer.call(CheckFootprint, f'{ns}/check_footprint', request)
     return response.valid, response.status
-
-
-class Recorder:
-    """Messages of one topic on a RosPeer, with the monotonic time each arrived."""
-
-    def __init__(self, peer, msg_type, topic, qos=10):
-        self.items = []
-        self.cond = threading.Condition()
-        self.sub = peer.node.create_subscription(msg_type, topic, self._on, qos)
-
-    def _on(self, msg):
-        with self.cond:
-            self.items.append((time.monotonic(), msg))
-            self.cond.notify_all()
-
-    def mark(self):
-        with self.cond:
-            return len(self.items)
-
-    def since(self, mark):
-        with self.cond:
-            return [m for _, m in self.items[mark:]]
-
-    def after(self, t):
-        """Messages that arrived after monotonic time t."""
-        with self.cond:
-            return [m for at, m in self.items if at > t]
-
-    def wait(self, predicate, what, timeout, mark=0):
-        deadline = time.monotonic() + timeout
-        with self.cond:
-            while True:
-                for at, m in self.items[mark:]:
-                    if predicate(m):
-                        return at, m
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f'no {what} within {timeout} s; got '
-                                         f'{[m for _, m in self.items[mark:]][-5:]}')
-                self.cond.wait(min(left, 0.1))
 
 
 def bond_recorder(peer, ns):
