@@ -46,10 +46,16 @@ impl Span<'_> {
         let mut distance = Vec::with_capacity(poses.len());
         // The box of the footprint at every pose, padded (a pose that is
         // not finite: everywhere).
-        let region = poses
-            .iter()
-            .map(|pose| Motion::segment(pose, pose, 0.0).swept_aabb(footprint, padding, 0.0))
-            .reduce(|a, b| a.union(&b));
+        // O(poses × vertices) too: it watches `cancel` as the loop below does.
+        let mut region: Option<_> = None;
+        for pose in poses {
+            cancel.check()?;
+            let aabb = Motion::segment(pose, pose, 0.0).swept_aabb(footprint, padding, 0.0);
+            region = Some(match region {
+                Some(so_far) => aabb.union(&so_far),
+                None => aabb,
+            });
+        }
         if let Some(region) = region {
             let mut near = self.near(&region);
             for pose in poses {

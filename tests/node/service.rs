@@ -475,3 +475,73 @@ async fn sigterm_ends_the_node_during_a_long_request() {
     assert!(status.success(), "{status:?}; {}", h.context_text());
     assert!(h.node.log_text().contains("shutting down"));
 }
+
+/// A lifecycle cleanup while a long `check_footprint` runs: the job is
+/// cancelled and the request answered `inactive` (not valid, fail-safe),
+/// not left waiting; the node is unconfigured and lives on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cleanup_during_a_long_request_answers_it_inactive() {
+    use r2r::lifecycle_msgs::srv::{ChangeState, GetState};
+    let mut h = Harness::start("s_cleanup", &[("max_service_checks", "1e12")]).await;
+    h.set_obstacles(Some(obstacles("map", vec![obstacle("wall", &wall())])));
+    h.set_footprint(Some(footprint("map", &square(-5.0, 0.0, 0.5))));
+    h.report_where("valid", SETTLE, |r| r.valid).await;
+    // 100,000 poses of a 16,384-vertex footprint: seconds of work, and an
+    // answer small enough (1 MB) for DDS's defaults.
+    let poses: Vec<(f64, f64, f64)> = (0..100_000)
+        .map(|k| (-20.0 + 3e-5 * f64::from(k), 0.0, 0.0))
+        .collect();
+    let client = h.client::<CheckFootprint::Service>("check_footprint").await;
+    let change = h
+        .client::<ChangeState::Service>("sat_collision_node/change_state")
+        .await;
+    let get = h
+        .client::<GetState::Service>("sat_collision_node/get_state")
+        .await;
+    let pid = h.node.pid();
+    let idle = cpu_time(pid);
+    let answer = client
+        .request(&request(ring(16_384, 0.3), &poses, 0.0))
+        .expect("send request");
+    let start = Instant::now();
+    while cpu_time(pid) < idle + Duration::from_secs(1) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the node never got busy with the request; {}",
+            h.context_text()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for label in ["deactivate", "cleanup"] {
+        let mut req = ChangeState::Request::default();
+        req.transition.label = label.to_owned();
+        let done =
+            tokio::time::timeout(Duration::from_secs(20), change.request(&req).expect("send"))
+                .await
+                .unwrap_or_else(|_| panic!("{label} not answered; {}", h.context_text()))
+                .expect("change_state answer");
+        assert!(done.success, "{label}; {}", h.context_text());
+    }
+    let answer = tokio::time::timeout(Duration::from_secs(10), answer)
+        .await
+        .unwrap_or_else(|_| {
+            panic!(
+                "the running request was never answered; {}",
+                h.context_text()
+            )
+        })
+        .expect("check_footprint answer");
+    assert!(!answer.valid);
+    assert_eq!(answer.status, "inactive");
+    assert_eq!(answer.colliding.len(), poses.len());
+    assert!(
+        answer.colliding.iter().all(|&c| c),
+        "fail-safe: every pose colliding"
+    );
+    let state = get
+        .request(&GetState::Request::default())
+        .expect("send")
+        .await
+        .expect("get_state answer");
+    assert_eq!(state.current_state.label, "unconfigured");
+}

@@ -550,9 +550,11 @@ where
                 let request = std::mem::take(&mut req.message);
                 match &mut life.pipeline {
                     Some(p) if p.is_active() => {
+                        // The answer if a cleanup cancels the job.
+                        let inactive = service::inactive_footprint(&request, life.fail_safe);
                         let job = p.decision.service_job(request);
                         let work = tokio::task::spawn_blocking(move || job.answer());
-                        answers.push(async move { (req, work.await) });
+                        answers.push(async move { (req, work.await, inactive) });
                     }
                     _ => respond(req, service::inactive_footprint(&request, life.fail_safe), &life.logger),
                 }
@@ -561,21 +563,21 @@ where
                 let request = std::mem::take(&mut req.message);
                 match &mut life.pipeline {
                     Some(p) if p.is_active() => {
+                        let inactive = service::inactive_path(&request, life.fail_safe);
                         let job = p.decision.path_job(request);
                         let work = tokio::task::spawn_blocking(move || job.answer());
-                        path_answers.push(async move { (req, work.await) });
+                        path_answers.push(async move { (req, work.await, inactive) });
                     }
                     _ => respond(req, service::inactive_path(&request, life.fail_safe), &life.logger),
                 }
             }
-            Some((req, answer)) = path_answers.next(), if !path_answers.is_empty() => {
-                // Cancelled: at cleanup or shutdown; not answered.
-                let Some(response) = path_response(answer) else { continue };
-                respond(req, response, &life.logger);
+            // Cancelled by a cleanup: answered `inactive`. (At shutdown this
+            // loop has ended: not answered.)
+            Some((req, answer, inactive)) = path_answers.next(), if !path_answers.is_empty() => {
+                respond(req, path_response(answer).unwrap_or(inactive), &life.logger);
             }
-            Some((req, answer)) = answers.next(), if !answers.is_empty() => {
-                let Some(response) = footprint_response(answer) else { continue };
-                respond(req, response, &life.logger);
+            Some((req, answer, inactive)) = answers.next(), if !answers.is_empty() => {
+                respond(req, footprint_response(answer).unwrap_or(inactive), &life.logger);
             }
         }
     }
@@ -642,7 +644,7 @@ where
 }
 
 /// A finished job's answer, or what its request is answered when the job
-/// panicked (`internal_error`, not valid); `None`: cancelled, no answer.
+/// panicked (`internal_error`, not valid); `None`: cancelled.
 type Answer<R> = Result<Result<R, Cancelled>, tokio::task::JoinError>;
 
 fn footprint_response(
