@@ -42,8 +42,8 @@ if not os.environ.get('ROS_DOMAIN_ID'):
 # Status refers to Jazzy's std_msgs/msg/Header and builtin_interfaces/msg/Time (whose
 # hashes the wheels' .json files give). test_recorded_hashes_match_an_independent_rihs01
 # recomputes them here without rosidl. RIHS01 hashes the fields only (names, types), not
-# comments or constants: Constants, a message of constants only, hashes as rosidl's
-# one field rosidl gives a message without fields, `uint8 structure_needs_at_least_one_member`.
+# comments or constants: Constants, a message of constants only, hashes as the one field
+# rosidl gives a message without fields, `uint8 structure_needs_at_least_one_member`.
 UPSTREAM_HASHES = {
     'bond/msg/Status':
         'RIHS01_87eaccffa254ffffadc0b61600452e8251740f06c25659a2dbda4927fdb1f70a',
