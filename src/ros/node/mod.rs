@@ -150,7 +150,6 @@ pub async fn run() -> Result<(), Box<dyn Error>> {
         health,
         pipeline: None,
         waits: None,
-        fail_safe: start.monitor.fail_safe,
     };
     if start.autostart {
         // Standalone use: configured and activated at once; a configure
@@ -275,9 +274,6 @@ struct Life {
     /// Between configure and cleanup.
     pipeline: Option<Pipeline>,
     waits: Option<Waits>,
-    /// `fail_safe` as last configured: the services' answers while
-    /// inactive.
-    fail_safe: bool,
 }
 
 /// What the event loop does after a lifecycle request.
@@ -291,6 +287,12 @@ enum Flow {
 impl Life {
     fn now(&self) -> f64 {
         self.time.read().ros
+    }
+
+    /// `fail_safe` as it is now (it may change at run time): the
+    /// services' answers while inactive.
+    fn fail_safe(&self) -> bool {
+        lock(&self.params).0.monitor.fail_safe
     }
 
     /// `/diagnostics`, when due.
@@ -337,21 +339,19 @@ impl Life {
         let callback = change.begun.callback;
         let (result, _) = self.callback(callback).await;
         let now = self.now();
-        let step = match self.lifecycle.finish(&mut change, result, now) {
-            Step::ErrorProcessing => {
-                // on_error: release everything configure made.
-                self.on_error().await;
-                let now = self.now();
-                self.lifecycle
-                    .finish_error(&mut change, CallbackResult::Success, now)
-            }
-            done => done,
-        };
+        if self.lifecycle.finish(&mut change, result, now) == Step::ErrorProcessing {
+            // on_error: release everything configure made.
+            self.on_error().await;
+            let now = self.now();
+            self.lifecycle
+                .finish_error(&mut change, CallbackResult::Success, now);
+        }
+        // Shut down (or finalized by a failed error processing): the
+        // process ends.
         let finalized = self.lifecycle.state() == crate::lifecycle::State::Finalized;
-        match (callback, step) {
-            (Callback::Shutdown, _) => Flow::Exit,
-            _ if finalized => Flow::Exit,
-            _ => Flow::Continue,
+        match callback == Callback::Shutdown || finalized {
+            true => Flow::Exit,
+            false => Flow::Continue,
         }
     }
 
@@ -398,7 +398,6 @@ impl Life {
         };
         match Pipeline::configure(io, &self.params, &self.time, &self.logger).await {
             Ok((pipeline, waits)) => {
-                self.fail_safe = pipeline.decision.config.monitor.fail_safe;
                 self.pipeline = Some(pipeline);
                 self.waits = Some(waits);
                 lock(&self.params).set_configured(true);
@@ -548,27 +547,29 @@ where
             }
             Some(mut req) = footprint_service.next() => {
                 let request = std::mem::take(&mut req.message);
+                let fail_safe = life.fail_safe();
                 match &mut life.pipeline {
                     Some(p) if p.is_active() => {
                         // The answer if a cleanup cancels the job.
-                        let inactive = service::inactive_footprint(&request, life.fail_safe);
+                        let inactive = service::inactive_footprint(&request, fail_safe);
                         let job = p.decision.service_job(request);
                         let work = tokio::task::spawn_blocking(move || job.answer());
                         answers.push(async move { (req, work.await, inactive) });
                     }
-                    _ => respond(req, service::inactive_footprint(&request, life.fail_safe), &life.logger),
+                    _ => respond(req, service::inactive_footprint(&request, fail_safe), &life.logger),
                 }
             }
             Some(mut req) = path_service.next() => {
                 let request = std::mem::take(&mut req.message);
+                let fail_safe = life.fail_safe();
                 match &mut life.pipeline {
                     Some(p) if p.is_active() => {
-                        let inactive = service::inactive_path(&request, life.fail_safe);
+                        let inactive = service::inactive_path(&request, fail_safe);
                         let job = p.decision.path_job(request);
                         let work = tokio::task::spawn_blocking(move || job.answer());
                         path_answers.push(async move { (req, work.await, inactive) });
                     }
-                    _ => respond(req, service::inactive_path(&request, life.fail_safe), &life.logger),
+                    _ => respond(req, service::inactive_path(&request, fail_safe), &life.logger),
                 }
             }
             // Cancelled by a cleanup: answered `inactive`. (At shutdown this
