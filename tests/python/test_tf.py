@@ -513,7 +513,15 @@ def test_tf_that_stops_fails_safe_within_tolerance_and_one_period(tf_peer):
             stopped = tf_peer.last_tf
             report = tf_peer.wait_status('stale_transform', timeout=10)
             assert report.colliding and not report.valid
+            # The report is judged again when it is built, so it can read stale a
+            # period before the flag does: wait for the flag (its arrival is what is
+            # bounded below).
+            deadline = time.monotonic() + 2.0
             with tf_peer.cond:
+                while not any(v for t, v in tf_peer.flags if t > stopped):
+                    left = deadline - time.monotonic()
+                    assert left > 0, f'no true flag after TF stopped: {tf_peer.flags[-5:]}'
+                    tf_peer.cond.wait(min(left, 0.1))
                 first_true = next(t for t, v in tf_peer.flags if t > stopped and v)
             # tolerance + one publish period; the margin covers delivery on a loaded
             # machine (documented: the bound is the node's, not the transport's).
