@@ -151,9 +151,7 @@ impl Bond {
             heartbeat_period: self.period as f32,
             ..Default::default()
         };
-        let (sec, nanosec) = super::gate::split_seconds(now);
-        msg.header.stamp.sec = sec;
-        msg.header.stamp.nanosec = nanosec;
+        msg.header.stamp = crate::ros::convert::time(super::ros_time::stamp_of(now));
         if let Err(e) = self.publisher.publish(&msg) {
             self.warnings.warn("bond", || {
                 format!("could not publish the bond's status: {e}")

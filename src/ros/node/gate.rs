@@ -888,7 +888,7 @@ fn write_twist(twist: &mut r2r_msg_gen::geometry_msgs__msg__Twist, command: &Com
 }
 
 /// Seconds as a stamp's (sec, nanosec); 0 for what a stamp cannot hold.
-pub(super) fn split_seconds(seconds: f64) -> (i32, u32) {
+fn split_seconds(seconds: f64) -> (i32, u32) {
     if !(seconds.is_finite() && seconds >= 0.0 && seconds < f64::from(i32::MAX)) {
         return (0, 0);
     }

@@ -79,9 +79,7 @@ impl Health {
             status: statuses.into_iter().map(status_msg).collect(),
             ..Default::default()
         };
-        let (sec, nanosec) = super::gate::split_seconds(stamp);
-        msg.header.stamp.sec = sec;
-        msg.header.stamp.nanosec = nanosec;
+        msg.header.stamp = crate::ros::convert::time(super::ros_time::stamp_of(stamp));
         if let Err(e) = self.publisher.publish(&msg) {
             self.warnings.warn("diagnostics", || {
                 format!("could not publish /diagnostics: {e}")
