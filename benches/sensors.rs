@@ -208,6 +208,7 @@ fn sensors(c: &mut Criterion) {
         .collect();
     let scan = LaserScan {
         angle_min: -std::f32::consts::PI,
+        angle_max: std::f32::consts::PI,
         angle_increment: std::f32::consts::TAU / 360.0,
         range_min: 0.1,
         range_max: 12.0,
@@ -288,6 +289,7 @@ fn count_mode(runs: &str) {
     let ranges: Vec<f32> = (0..360).map(|i| 1.0 + (i % 7) as f32).collect();
     let scan = LaserScan {
         angle_min: -std::f32::consts::PI,
+        angle_max: std::f32::consts::PI,
         angle_increment: std::f32::consts::TAU / 360.0,
         range_min: 0.1,
         range_max: 12.0,

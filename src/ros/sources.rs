@@ -141,6 +141,7 @@ impl SourceReader {
         };
         let scan = LaserScan {
             angle_min: msg.angle_min,
+            angle_max: msg.angle_max,
             angle_increment: msg.angle_increment,
             range_min: msg.range_min,
             range_max: msg.range_max,

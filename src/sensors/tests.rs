@@ -15,14 +15,33 @@ fn close(a: Point, b: Point) -> bool {
 
 // ---------------------------------------------------------------- scan
 
+/// One degree per range from -90°, `angle_max` at the last range.
 fn scan(ranges: &[f32]) -> LaserScan<'_> {
+    let (angle_min, increment) = (-FRAC_PI_2 as f32, (PI / 180.0) as f32);
+    let last = ranges.len().saturating_sub(1) as f64;
     LaserScan {
-        angle_min: -FRAC_PI_2 as f32,
-        angle_increment: (PI / 180.0) as f32,
+        angle_min,
+        angle_max: (f64::from(angle_min) + last * f64::from(increment)) as f32,
+        angle_increment: increment,
         range_min: 0.1,
         range_max: 10.0,
         ranges,
     }
+}
+
+/// `ranges` at the given angles (limits 0.1 to 10 m).
+fn angled(angle_min: f32, angle_max: f32, angle_increment: f32, ranges: &[f32]) -> LaserScan<'_> {
+    LaserScan {
+        angle_min,
+        angle_max,
+        angle_increment,
+        ..scan(ranges)
+    }
+}
+
+/// What `scan_points` makes of `s`: the count, or the error.
+fn read(s: &LaserScan<'_>) -> Result<usize, ScanError> {
+    scan_points(s, &mut Vec::new())
 }
 
 #[test]
@@ -40,7 +59,7 @@ fn scan_ranges_within_the_limits_are_points_at_their_angles() {
     ];
     let s = scan(&ranges);
     let mut out = vec![Point::new(7.0, 7.0)];
-    assert_eq!(scan_points(&s, &mut out), Ok(4));
+    assert_eq!(scan_points(&s, &mut out), Ok(5));
     assert_eq!(out[0], Point::new(7.0, 7.0), "appended, not replaced");
     let expect = |i: usize, r: f32| {
         let a = f64::from(s.angle_min) + i as f64 * f64::from(s.angle_increment);
@@ -48,7 +67,7 @@ fn scan_ranges_within_the_limits_are_points_at_their_angles() {
     };
     for (got, (i, r)) in out[1..]
         .iter()
-        .zip([(0, 1.0), (1, 0.1), (2, 10.0), (8, 2.0)])
+        .zip([(0, 1.0), (1, 0.1), (2, 10.0), (7, 0.1), (8, 2.0)])
     {
         assert!(close(*got, expect(i, r)), "{got:?} vs range {i}");
     }
@@ -57,14 +76,10 @@ fn scan_ranges_within_the_limits_are_points_at_their_angles() {
 #[test]
 fn scan_angles_match_sin_cos_over_many_blocks_and_both_directions() {
     let ranges: Vec<f32> = (0..2000).map(|i| 0.5 + (i % 17) as f32).collect();
-    for (angle_min, inc) in [
-        (-3.1f32, 0.0031f32),
-        (2.0, -0.0123),
-        (100.0, 0.7),
-        (0.0, 0.0),
-    ] {
+    for (angle_min, inc) in [(-3.1f32, 0.0031f32), (2.0, -0.0123), (100.0, 0.7)] {
         let s = LaserScan {
             angle_min,
+            angle_max: (f64::from(angle_min) + 1999.0 * f64::from(inc)) as f32,
             angle_increment: inc,
             range_min: 0.0,
             range_max: 100.0,
@@ -84,7 +99,7 @@ fn scan_angles_match_sin_cos_over_many_blocks_and_both_directions() {
 fn scan_errors_leave_out_unchanged() {
     let ranges = [1.0f32; 4];
     let base = scan(&ranges);
-    let cases: [(LaserScan<'_>, ScanError); 8] = [
+    let cases: [(LaserScan<'_>, ScanError); 11] = [
         (
             LaserScan {
                 angle_min: f32::NAN,
@@ -95,6 +110,28 @@ fn scan_errors_leave_out_unchanged() {
         (
             LaserScan {
                 angle_increment: f32::INFINITY,
+                ..base
+            },
+            ScanError::InvalidAngle,
+        ),
+        (
+            LaserScan {
+                angle_max: f32::NEG_INFINITY,
+                ..base
+            },
+            ScanError::InvalidAngle,
+        ),
+        (
+            LaserScan {
+                angle_increment: 0.0,
+                ..base
+            },
+            ScanError::InconsistentAngles,
+        ),
+        (
+            LaserScan {
+                angle_max: f32::NAN,
+                range_max: f32::NAN,
                 ..base
             },
             ScanError::InvalidAngle,
@@ -164,6 +201,10 @@ fn scan_errors_leave_out_unchanged() {
     assert_eq!(ScanError::TooManyPoints.as_str(), "too_many_points");
     assert_eq!(ScanError::InvalidAngle.as_str(), "invalid_angle");
     assert_eq!(ScanError::InvalidLimits.as_str(), "invalid_limits");
+    assert_eq!(
+        ScanError::InconsistentAngles.as_str(),
+        "inconsistent_angles"
+    );
 }
 
 #[test]
@@ -171,6 +212,270 @@ fn an_empty_scan_is_no_points() {
     let mut out = Vec::new();
     assert_eq!(scan_points(&scan(&[]), &mut out), Ok(0));
     assert!(out.is_empty());
+    // No range: no angle to disagree with (finite ones still required).
+    assert_eq!(read(&angled(0.0, -5.0, 0.0, &[])), Ok(0));
+    assert_eq!(
+        read(&angled(0.0, f32::NAN, 0.0, &[])),
+        Err(ScanError::InvalidAngle)
+    );
+}
+
+#[test]
+fn scan_negative_infinity_is_the_range_min_point_on_its_ray() {
+    // One -inf among 40 ranges, alone in its block of 16: the block is
+    // read, and the point is at range_min on range 20's ray.
+    let mut ranges = [f32::NAN; 40];
+    ranges[3] = f32::INFINITY;
+    ranges[20] = f32::NEG_INFINITY;
+    ranges[33] = f32::INFINITY;
+    let s = scan(&ranges);
+    let mut out = vec![Point::new(7.0, 7.0)];
+    assert_eq!(scan_points(&s, &mut out), Ok(1));
+    let a = f64::from(s.angle_min) + 20.0 * f64::from(s.angle_increment);
+    let r = f64::from(s.range_min);
+    assert!(close(out[1], Point::new(r * a.cos(), r * a.sin())));
+    assert!((out[1].coords.norm() - r).abs() < 1e-12);
+    // Both directions, and a range_min of 0: the sensor itself.
+    let ranges = [f32::NEG_INFINITY, 3.0, f32::NEG_INFINITY];
+    for (inc, range_min) in [(0.5f32, 0.25f32), (-0.5, 0.25), (0.5, 0.0)] {
+        let s = LaserScan {
+            range_min,
+            ..angled(1.0, 1.0 + 2.0 * inc, inc, &ranges)
+        };
+        let mut out = Vec::new();
+        assert_eq!(scan_points(&s, &mut out), Ok(3));
+        for (p, (i, r)) in out.iter().zip([(0, range_min), (1, 3.0), (2, range_min)]) {
+            let a = 1.0 + f64::from(i) * f64::from(inc);
+            let r = f64::from(r);
+            assert!(close(*p, Point::new(r * a.cos(), r * a.sin())), "{p:?}");
+        }
+    }
+}
+
+#[test]
+fn scan_positive_infinity_and_nan_are_no_points() {
+    let ranges = [f32::INFINITY, f32::NAN, -f32::NAN, f32::INFINITY];
+    let mut out = Vec::new();
+    assert_eq!(scan_points(&scan(&ranges), &mut out), Ok(0));
+    assert!(out.is_empty());
+}
+
+#[test]
+fn scan_with_a_zero_increment_is_refused() {
+    // 360 ranges over a full turn on one ray.
+    let ranges = [1.0f32; 360];
+    let (lo, hi) = (-std::f32::consts::PI, std::f32::consts::PI);
+    for inc in [0.0, -0.0] {
+        assert_eq!(
+            read(&angled(lo, hi, inc, &ranges)),
+            Err(ScanError::InconsistentAngles)
+        );
+        assert_eq!(
+            read(&angled(0.0, 0.0, inc, &ranges)),
+            Err(ScanError::InconsistentAngles)
+        );
+        // Two ranges at one angle too; one range is only its angle.
+        assert_eq!(
+            read(&angled(0.0, 0.0, inc, &ranges[..2])),
+            Err(ScanError::InconsistentAngles)
+        );
+        assert_eq!(read(&angled(0.3, -2.0, inc, &ranges[..1])), Ok(1));
+    }
+}
+
+#[test]
+fn scan_with_more_or_fewer_ranges_than_its_angles_is_refused() {
+    // -90° to 90° at 1°: 181 ranges (180 with angle_max one past).
+    let (lo, hi, inc) = (-FRAC_PI_2 as f32, FRAC_PI_2 as f32, (PI / 180.0) as f32);
+    let ranges = [1.0f32; 361];
+    assert_eq!(
+        read(&angled(lo, hi, inc, &ranges)),
+        Err(ScanError::InconsistentAngles)
+    );
+    for n in [179, 183, 2, 90, 270] {
+        assert_eq!(
+            read(&angled(lo, hi, inc, &ranges[..n])),
+            Err(ScanError::InconsistentAngles),
+            "{n} ranges"
+        );
+    }
+    for n in [180, 181] {
+        assert_eq!(read(&angled(lo, hi, inc, &ranges[..n])), Ok(n));
+    }
+    // Just past one increment off: refused (the rounding allowance is
+    // far below 1 % of an increment).
+    let one_past = f64::from(lo) + 360.0 * f64::from(inc);
+    for extra in [0.01, -2.01] {
+        let hi = (one_past + extra * f64::from(inc)) as f32;
+        assert_eq!(
+            read(&angled(lo, hi, inc, &ranges[..360])),
+            Err(ScanError::InconsistentAngles),
+            "{extra}"
+        );
+    }
+}
+
+#[test]
+fn scan_angle_max_at_the_last_range_or_one_past_is_accepted_both_ways() {
+    let ranges = [1.0f32; 360];
+    let inc = (PI / 180.0) as f32;
+    for (lo, inc) in [
+        (-PI as f32, inc),
+        (PI as f32, -inc),
+        (0.0, inc),
+        (0.0, -inc),
+    ] {
+        for past in [359.0, 360.0] {
+            let hi = (f64::from(lo) + past * f64::from(inc)) as f32;
+            assert_eq!(
+                read(&angled(lo, hi, inc, &ranges)),
+                Ok(360),
+                "{lo} {inc} {past}"
+            );
+        }
+    }
+}
+
+#[test]
+fn scan_clockwise_with_angle_max_below_angle_min_is_accepted() {
+    let ranges = [1.0f32; 181];
+    let (lo, hi, inc) = (FRAC_PI_2 as f32, -FRAC_PI_2 as f32, -(PI / 180.0) as f32);
+    let mut out = Vec::new();
+    assert_eq!(
+        scan_points(&angled(lo, hi, inc, &ranges), &mut out),
+        Ok(181)
+    );
+    // From +90° (y) clockwise to -90°.
+    let at = |a: f64| Point::new(a.cos(), a.sin());
+    assert!(close(out[0], at(f64::from(lo))));
+    let last = f64::from(lo) + 180.0 * f64::from(inc);
+    assert!(close(out[180], at(last)));
+    assert!((last - f64::from(hi)).abs() < 1e-6);
+    // The increment against the angles' direction: refused, either way,
+    // and with two ranges even when the last is within one increment.
+    assert_eq!(
+        read(&angled(0.0, -1e-9, 0.1, &ranges[..2])),
+        Err(ScanError::InconsistentAngles)
+    );
+    assert_eq!(read(&angled(0.0, 1e-9, 0.1, &ranges[..2])), Ok(2));
+    for (lo, hi, inc) in [(lo, hi, -inc), (hi, lo, inc)] {
+        let s = angled(lo, hi, inc, &ranges);
+        assert_eq!(
+            read(&s),
+            Err(ScanError::InconsistentAngles),
+            "{lo} {hi} {inc}"
+        );
+    }
+}
+
+// 6.28 and 3.1415 are drivers' configured angles, not π written short.
+#[allow(clippy::approx_constant)]
+#[test]
+fn scan_f32_rounded_increments_of_real_drivers_are_accepted() {
+    use std::f32::consts::{PI as PI32, TAU as TAU32};
+    let ranges = [1.0f32; 1081];
+    let f = |x: f64| x as f32;
+    let cases: [(&str, f32, f32, f32, usize); 9] = [
+        // 720 ranges over a full turn, all in f32: one past, and last.
+        ("720 one past", -PI32, PI32, TAU32 / 720.0, 720),
+        (
+            "720 last",
+            -PI32,
+            -PI32 + 719.0 * (TAU32 / 720.0),
+            TAU32 / 720.0,
+            720,
+        ),
+        // A Hokuyo's 1081 ranges of 0.25° over 270°, from f64 and in f32.
+        (
+            "hokuyo",
+            f(-135f64.to_radians()),
+            f(135f64.to_radians()),
+            f(0.25f64.to_radians()),
+            1081,
+        ),
+        (
+            "hokuyo f32",
+            -135f32.to_radians(),
+            135f32.to_radians(),
+            (135f32.to_radians() - -135f32.to_radians()) / 1080.0,
+            1081,
+        ),
+        // TurtleBot3's LDS-01: 0 to 2π in 360 ranges of 1° (one past);
+        // chronological order: clockwise to -359°.
+        ("lds-01", 0.0, f(2.0 * PI), f(2.0 * PI / 360.0), 360),
+        (
+            "lds-01 clockwise",
+            0.0,
+            f(-359.0 * PI / 180.0),
+            f(-PI / 180.0),
+            360,
+        ),
+        // Gazebo: 360 samples from 0 to 6.28, (max - min) / (count - 1).
+        ("gazebo", 0.0, 6.28, f(6.28 / 359.0), 360),
+        // A scan from a cloud: ceil((max - min) / increment) ranges.
+        ("from a cloud", -3.1415, 3.1415, 0.02617, 241),
+        // -π to π with both ends ranges: (max - min) / (n - 1) in f32.
+        ("both ends", -PI32, PI32, (PI32 - -PI32) / 359.0, 360),
+    ];
+    for (name, lo, hi, inc, n) in cases {
+        assert_eq!(read(&angled(lo, hi, inc, &ranges[..n])), Ok(n), "{name}");
+    }
+    assert_eq!(
+        241,
+        ((3.1415f32 - -3.1415f32) / 0.02617f32).ceil() as usize,
+        "the cloud's count"
+    );
+}
+
+mod scan_properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A scan a driver would build in `f32`: `n` ranges from `angle_min`
+    /// every `increment`, `angle_max` at the last range or one past it;
+    /// or `angle_max` given and the increment `(max - min) / (n - 1)`.
+    fn consistent() -> impl Strategy<Value = (f32, f32, f32, usize)> {
+        (
+            -10.0f32..10.0,
+            2usize..4000,
+            1e-4f32..0.1,
+            any::<bool>(),
+            0u8..3,
+        )
+            .prop_map(|(angle_min, n, step, clockwise, how)| {
+                let inc = if clockwise { -step } else { step };
+                match how {
+                    0 => (angle_min, angle_min + (n - 1) as f32 * inc, inc, n),
+                    1 => (angle_min, angle_min + n as f32 * inc, inc, n),
+                    _ => {
+                        let angle_max = angle_min + (n - 1) as f32 * inc;
+                        let inc = (angle_max - angle_min) / (n - 1) as f32;
+                        (angle_min, angle_max, inc, n)
+                    }
+                }
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn consistent_f32_scans_are_accepted((lo, hi, inc, n) in consistent()) {
+            let ranges = vec![1.0f32; n];
+            prop_assert_eq!(read(&angled(lo, hi, inc, &ranges)), Ok(n));
+        }
+
+        #[test]
+        fn three_ranges_more_are_refused((lo, hi, inc, n) in consistent()) {
+            // Off by three increments from the last range, two from one
+            // past it.
+            let ranges = vec![1.0f32; n + 3];
+            prop_assert_eq!(
+                read(&angled(lo, hi, inc, &ranges)),
+                Err(ScanError::InconsistentAngles)
+            );
+        }
+    }
 }
 
 // ---------------------------------------------------------------- range

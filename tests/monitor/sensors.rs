@@ -774,18 +774,24 @@ fn random_scans_are_their_ranges_within_the_limits() {
                 _ => rng.range(-1.0, 25.0) as f32,
             })
             .collect();
+        let angle_min = rng.range(-4.0, 4.0) as f32;
+        let angle_increment = rng.range(-0.02, 0.02) as f32;
+        let last = ranges.len().saturating_sub(1) as f64;
         let scan = LaserScan {
-            angle_min: rng.range(-4.0, 4.0) as f32,
-            angle_increment: rng.range(-0.02, 0.02) as f32,
+            angle_min,
+            angle_max: (f64::from(angle_min) + last * f64::from(angle_increment)) as f32,
+            angle_increment,
             range_min,
             range_max,
             ranges: &ranges,
         };
+        // REP 117's -inf (closer than range_min) is a point at range_min.
         let want: Vec<Point> = ranges
             .iter()
+            .map(|&r| if r == f32::NEG_INFINITY { range_min } else { r })
             .enumerate()
-            .filter(|(_, r)| r.is_finite() && **r >= range_min && **r <= range_max)
-            .map(|(i, &r)| {
+            .filter(|(_, r)| r.is_finite() && *r >= range_min && *r <= range_max)
+            .map(|(i, r)| {
                 let a = f64::from(scan.angle_min) + i as f64 * f64::from(scan.angle_increment);
                 Point::new(f64::from(r) * a.cos(), f64::from(r) * a.sin())
             })
@@ -803,6 +809,7 @@ fn scans_with_bad_headers_are_refused() {
     let ranges = [1.0f32; 3];
     let good = LaserScan {
         angle_min: 0.0,
+        angle_max: 0.2,
         angle_increment: 0.1,
         range_min: 0.1,
         range_max: 5.0,
@@ -822,6 +829,20 @@ fn scans_with_bad_headers_are_refused() {
                 ..good
             },
             "invalid_angle",
+        ),
+        (
+            LaserScan {
+                angle_max: f32::NAN,
+                ..good
+            },
+            "invalid_angle",
+        ),
+        (
+            LaserScan {
+                angle_max: 1.0,
+                ..good
+            },
+            "inconsistent_angles",
         ),
         (
             LaserScan {
@@ -1017,6 +1038,7 @@ fn decoding_allocates_nothing_once_out_has_grown() {
     let ranges = vec![2.0f32; 720];
     let scan = LaserScan {
         angle_min: -3.1,
+        angle_max: 3.1553,
         angle_increment: 0.0087,
         range_min: 0.1,
         range_max: 10.0,
