@@ -677,7 +677,7 @@ fn check(s: &Scene) {
         let n = &w.name;
         let mut placed = BasePlacement::default();
         w.monitor.place_base(&w.tf, s.frames(), NOW, &mut placed);
-        assert_eq!(w.monitor.base_source_fault(&placed), None);
+        assert_eq!(placed.fault(), None);
         let map = nav2_map(w);
         // Each zone's points inside: ours counted to the end, nav2's.
         for (zone, polygon) in s.gate_config.zones.iter().zip(&w.nav2.polygons) {

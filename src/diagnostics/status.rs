@@ -244,7 +244,9 @@ impl<'a> GateHealth<'a> {
             enabled: gate.config().enabled,
             state,
             zone: match state.reason {
-                Reason::Zone(_) => state_name,
+                Reason::Zone(i) | Reason::NoZoneShape(i) => {
+                    gate.config().zones.get(i).map_or("", |z| z.name.as_str())
+                }
                 _ => "",
             },
             state_name,
@@ -262,9 +264,11 @@ impl<'a> GateHealth<'a> {
 ///   nav2's inactive collision monitor), or when disabled (message
 ///   `disabled`: commands pass unchecked, the protection is off).
 /// * **ERROR** when the gate stops the robot because it cannot check: a
-///   source it cannot use (message `stop: invalid source (<status>)`) or
-///   a command that is not finite (`stop: invalid command`); this wins over
-///   disabled, since such a command is stopped even then.
+///   source it cannot use or a clock that cannot judge any (message
+///   `stop: invalid source (<status>)`, the status the flag reads for it),
+///   a dynamic zone without a shape (`stop: invalid zone (<zone>: no shape
+///   yet)`) or a command that is not finite (`stop: invalid command`); this
+///   wins over disabled, since such a command is stopped even then.
 ///
 /// # Values, in this order
 /// `action` (nav2's spelling), `zone`, `state` (nav2's `polygon_name`),
@@ -275,9 +279,16 @@ pub fn gate_status(health: &GateHealth, node_name: &str, hardware_id: &str) -> D
         (Level::Warn, "inactive".to_owned())
     } else {
         match health.state.reason {
-            Reason::InvalidSource(_, cause) => (
+            Reason::InvalidSource(fault) => (
                 Level::Error,
-                format!("stop: invalid source ({})", Status::from(cause).as_str()),
+                format!(
+                    "stop: invalid source ({})",
+                    Status::from(fault.cause).as_str()
+                ),
+            ),
+            Reason::NoZoneShape(_) => (
+                Level::Error,
+                format!("stop: invalid zone ({}: no shape yet)", health.zone),
             ),
             Reason::InvalidCommand => (Level::Error, "stop: invalid command".to_owned()),
             _ if !health.enabled => (Level::Warn, "disabled".to_owned()),

@@ -4,7 +4,7 @@ use crate::gate::{
 };
 use crate::geometry::{Point, Shape};
 use crate::model::{Cause, Obstacle, ObstacleGeometry, Status};
-use crate::monitor::{Monitor, MonitorConfig};
+use crate::monitor::{Monitor, MonitorConfig, SourceFault};
 use sat_collision_testkit::SplitMix64;
 
 // ---------------------------------------------------------------- rates
@@ -465,11 +465,11 @@ fn levels_are_diagnostic_msgs_bytes() {
 /// A world with `inside` points in every zone, and maybe an invalid source.
 struct Crowd {
     inside: usize,
-    invalid: Option<(usize, Cause)>,
+    invalid: Option<SourceFault>,
 }
 
 impl ZoneChecks for Crowd {
-    fn invalid_source(&self) -> Option<(usize, Cause)> {
+    fn invalid_source(&self) -> Option<SourceFault> {
         self.invalid
     }
     fn points_inside(&self, _: &Shape, _: &[usize], enough: usize) -> usize {
@@ -558,7 +558,10 @@ fn a_stop_is_the_gate_working_blindness_is_an_error() {
     // A source it cannot use: a stop, and an ERROR.
     let blind = Crowd {
         inside: 0,
-        invalid: Some((0, Cause::StaleSource)),
+        invalid: Some(SourceFault {
+            source: Some(0),
+            cause: Cause::StaleSource,
+        }),
     };
     gate.on_command(&blind, forward, 0.2);
     let invalid = status(&gate, true);

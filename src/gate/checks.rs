@@ -4,7 +4,7 @@
 
 use super::command::Command;
 use crate::geometry::{Point, Shape};
-use crate::model::Cause;
+use crate::monitor::SourceFault;
 
 /// Questions about a zone (a shape in the robot's base frame, now) and
 /// the sources it is checked against (indices into the monitor's
@@ -12,10 +12,12 @@ use crate::model::Cause;
 /// acting: never fewer points, never a later contact, never an escape
 /// that is not one.
 pub trait ZoneChecks {
-    /// The first enabled point source whose data cannot be used now
-    /// (missing, stale, malformed, or its frame cannot be placed), with
-    /// why: the gate stops the robot ("invalid source").
-    fn invalid_source(&self) -> Option<(usize, Cause)>;
+    /// Why the sources cannot be judged now, if they cannot: the clock,
+    /// or the first enabled source (point or polygon) that cannot be used
+    /// by the rule the collision flag uses, or whose frame cannot be
+    /// placed ([`BasePlacement::fault`](crate::monitor::BasePlacement::fault)).
+    /// The gate stops the robot ("invalid source").
+    fn invalid_source(&self) -> Option<SourceFault>;
 
     /// Points of `sources` inside or touching `zone`, counting stops at
     /// `enough`.

@@ -5,7 +5,7 @@ use super::command::Command;
 use super::config::{Action, GateConfig};
 use super::zone::Zone;
 use crate::geometry::{Shape, ShapeError};
-use crate::model::Cause;
+use crate::monitor::SourceFault;
 
 /// Why the gate's output is what it is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -14,9 +14,16 @@ pub enum Reason {
     Clear,
     /// The zone at this index of `polygons` decided.
     Zone(usize),
-    /// The point source at this index cannot be used now (the cause):
-    /// stop, nav2's `invalid source`.
-    InvalidSource(usize, Cause),
+    /// A source cannot be used now, or the clock cannot judge any
+    /// ([`SourceFault`], the rule the flag uses): stop, nav2's `invalid
+    /// source`.
+    InvalidSource(SourceFault),
+    /// The dynamic zone at this index has no shape yet (its
+    /// `polygon_sub_topic` or `footprint_topic` never gave one that could
+    /// be placed): stop. nav2 warns ("Polygon shape is not set yet") and
+    /// checks nothing in it; a zone configured to protect that cannot be
+    /// checked is a zone the command cannot be judged by.
+    NoZoneShape(usize),
     /// The command was not finite: stop. nav2 drops such a command and
     /// leaves the robot on the previous one; this gate stops it.
     InvalidCommand,
@@ -152,8 +159,27 @@ impl Gate {
         match state.reason {
             Reason::Zone(i) => self.zones.get(i).map_or("", |z| z.config.name.as_str()),
             Reason::InvalidSource(..) => "invalid source",
+            Reason::NoZoneShape(_) => "invalid zone",
             Reason::InvalidCommand => "invalid command",
             Reason::Clear | Reason::Disabled => "",
+        }
+    }
+
+    /// Follows the run-time switches of `config` as they are: the gate's
+    /// `enabled` and each zone's (by name), each applied when it differs
+    /// from the gate's (a zone switched forgets its debounce). The node
+    /// calls it with its parameters at every change and every period, so
+    /// the gate's state is the parameters', whichever change events were
+    /// lost on the way.
+    pub fn follow(&mut self, config: &GateConfig) {
+        self.set_enabled(config.enabled);
+        for zone in &config.zones {
+            let differs = self
+                .zone_index(&zone.name)
+                .is_some_and(|i| self.config.zones[i].enabled != zone.enabled);
+            if differs {
+                self.set_zone_enabled(&zone.name, zone.enabled);
+            }
         }
     }
 
@@ -176,6 +202,12 @@ impl Gate {
         self.zones[i].config.enabled = enabled;
         self.zones[i].reset();
         true
+    }
+
+    /// The first enabled dynamic zone that has no shape yet (the gate
+    /// stops while there is one: [`Reason::NoZoneShape`]).
+    pub fn zone_without_shape(&self) -> Option<usize> {
+        self.zones.iter().position(Zone::lacks_shape)
     }
 
     /// The index of the zone `name` in `polygons`.
@@ -265,12 +297,21 @@ impl Gate {
                 },
             );
         }
-        if let Some((source, cause)) = checks.invalid_source() {
+        if let Some(fault) = checks.invalid_source() {
             return (
                 0.0,
                 GateState {
                     action: Action::Stop,
-                    reason: Reason::InvalidSource(source, cause),
+                    reason: Reason::InvalidSource(fault),
+                },
+            );
+        }
+        if let Some(index) = self.zone_without_shape() {
+            return (
+                0.0,
+                GateState {
+                    action: Action::Stop,
+                    reason: Reason::NoZoneShape(index),
                 },
             );
         }

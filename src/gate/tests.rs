@@ -7,6 +7,7 @@
 use super::*;
 use crate::geometry::{Point, Shape};
 use crate::model::Cause;
+use crate::monitor::SourceFault;
 use sat_collision_testkit::reference::inside_even_odd;
 use sat_collision_testkit::SplitMix64;
 
@@ -16,7 +17,7 @@ use sat_collision_testkit::SplitMix64;
 struct World {
     points: Vec<Point>,
     polygons: bool,
-    invalid: Option<(usize, Cause)>,
+    invalid: Option<SourceFault>,
     contact: Option<f64>,
     escapes: bool,
 }
@@ -30,7 +31,7 @@ fn outline(zone: &Shape) -> Vec<Point> {
 }
 
 impl ZoneChecks for World {
-    fn invalid_source(&self) -> Option<(usize, Cause)> {
+    fn invalid_source(&self) -> Option<SourceFault> {
         self.invalid
     }
     fn points_inside(&self, zone: &Shape, _: &[usize], enough: usize) -> usize {
@@ -211,7 +212,10 @@ fn approach_keeps_the_contact_time_before_collision_away() {
 fn invalid_sources_and_commands_stop_disabled_passes() {
     let mut g = gate(vec![square("stop", 0.5, Action::Stop)]);
     let world = World {
-        invalid: Some((0, Cause::StaleSource)),
+        invalid: Some(SourceFault {
+            source: Some(0),
+            cause: Cause::StaleSource,
+        }),
         ..World::default()
     };
     let out = g.on_command(&world, FORWARD, 0.0);
@@ -300,7 +304,10 @@ fn silence_only_ever_follows_a_zero() {
             now += rng.range(0.0, 0.6);
             let world = World {
                 points: points(4, rng.range(0.0, 1.5)),
-                invalid: rng.chance(0.05).then_some((0, Cause::NoSourceData)),
+                invalid: rng.chance(0.05).then_some(SourceFault {
+                    source: Some(0),
+                    cause: Cause::NoSourceData,
+                }),
                 ..World::default()
             };
             // A re-check publishes only what is more restrictive: its
@@ -346,7 +353,10 @@ fn the_re_check_stops_a_robot_whose_controller_went_quiet() {
     assert!(out.state_changed);
     // A source going stale: a stop at once.
     let stale = World {
-        invalid: Some((0, Cause::StaleSource)),
+        invalid: Some(SourceFault {
+            source: Some(0),
+            cause: Cause::StaleSource,
+        }),
         ..World::default()
     };
     let out = g.on_timer(&stale, 0.3);
@@ -461,16 +471,25 @@ fn dynamic_zones_act_once_they_have_a_shape() {
         points: points(4, 0.3),
         ..World::default()
     };
-    assert_eq!(g.on_command(&world, FORWARD, 0.0).publish, Some(FORWARD));
+    // No shape yet: the zone cannot be checked, the robot stops.
+    let out = g.on_command(&world, FORWARD, 0.0);
+    assert_eq!(out.publish, Some(Command::ZERO));
+    assert_eq!(out.state.reason, Reason::NoZoneShape(0));
+    assert_eq!(g.state_name(&out.state), "invalid zone");
+    assert_eq!(g.zone_without_shape(), Some(0));
+    // Disabled, a zone without a shape stops nothing.
+    assert!(g.set_zone_enabled("dyn", false));
+    assert_eq!(g.on_command(&world, FORWARD, 0.05).publish, Some(FORWARD));
+    assert!(g.set_zone_enabled("dyn", true));
     let Ok(shape) = Shape::circle(Point::origin(), 0.5) else {
         panic!("circle");
     };
     assert!(g.set_zone_shape(0, shape.clone()));
     assert!(!g.set_zone_shape(1, shape));
-    assert_eq!(
-        g.on_command(&world, FORWARD, 0.1).publish,
-        Some(Command::ZERO)
-    );
+    assert_eq!(g.zone_without_shape(), None);
+    let out = g.on_command(&world, FORWARD, 0.1);
+    assert_eq!(out.publish, Some(Command::ZERO));
+    assert_eq!(out.state.reason, Reason::Zone(0));
     assert!(g.set_zone_enabled("dyn", false));
     assert!(!g.set_zone_enabled("nope", false));
     assert_eq!(g.on_command(&world, FORWARD, 0.2).publish, Some(FORWARD));

@@ -4,8 +4,7 @@
 use super::checks::ZoneChecks;
 use super::command::Command;
 use crate::geometry::{Point, Shape, Vector};
-use crate::model::Cause;
-use crate::monitor::{BasePlacement, Monitor};
+use crate::monitor::{BasePlacement, Monitor, SourceFault};
 
 /// The monitor's sources as the gate sees them for one check: the monitor
 /// and where the base frame is in each source's frame.
@@ -22,8 +21,8 @@ fn twist(command: &Command) -> (Vector, f64) {
 }
 
 impl ZoneChecks for MonitorChecks<'_> {
-    fn invalid_source(&self) -> Option<(usize, Cause)> {
-        self.monitor.base_source_fault(self.placed)
+    fn invalid_source(&self) -> Option<SourceFault> {
+        self.placed.fault()
     }
 
     fn points_inside(&self, zone: &Shape, sources: &[usize], enough: usize) -> usize {

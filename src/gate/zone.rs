@@ -83,6 +83,16 @@ impl Zone {
         }
     }
 
+    /// An enabled dynamic zone that has no shape yet: it cannot be
+    /// checked (the gate stops). A velocity zone whose shapes do not cover
+    /// a command is not this: nav2 defines it as the zone keeping its
+    /// previous choice, or not acting before its first.
+    pub(super) fn lacks_shape(&self) -> bool {
+        self.config.enabled
+            && matches!(self.config.shape, ZoneShape::Dynamic { .. })
+            && self.dynamic.is_none()
+    }
+
     /// One check's raw answer (`triggered`) through the debounce: the zone
     /// starts acting after `trigger_consecutive` triggered checks in a row
     /// and stops after `release_consecutive` clear ones in a row. Returns

@@ -107,10 +107,24 @@
 //! * A concave zone (`Shape::Compound`) with something inside or touching
 //!   it: the depth of a union is not the maximum of simple functions of
 //!   time; no sufficient condition is offered here.
-//! * A motion that keeps the depth exactly (moving parallel to the active
-//!   edge, turning about the centre of a disc zone): within the rounding it
-//!   cannot be told from one that goes deeper (the margin below).
+//! * A motion that keeps the depth exactly but not term by term (turning
+//!   about the centre of a disc zone): within the rounding it cannot be
+//!   told from one that goes deeper (the margin below).
 //! * A path segment that turns.
+//!
+//! # Accepted without a margin: a term that does not change
+//!
+//! A term whose wave is zero as computed (`ω = 0` and `s = u·v = 0`: the
+//! zone slides along the face whose normal is `u`, the point beside it
+//! never nearer that face; or every coefficient zero) is constant: it stays
+//! at its value at `t = 0`, at most `D₀` by the choice of the axis, with no
+//! comparison that rounding could tip. The coefficient `s` is itself a
+//! rounded product: a computed 0 is a true `|u·v|` of a few ulps of `|v|`,
+//! which moves the term by at most a few ulps of `S` over `[0, T]`, the
+//! guarantee of [Precision](#precision). This is the common case of backing
+//! straight away from a wall wider than the zone: the wall's points beside
+//! the zone's side edges are deepest across those edges, which the motion
+//! runs parallel to.
 //!
 //! # Precision
 //!
@@ -156,9 +170,10 @@ use std::ops::ControlFlow;
 ///   that turns: false unless the point is never touched. A motion, a
 ///   duration or a point that is not finite: false.
 ///
-/// A sufficient condition: false may be a motion that escapes; a motion
-/// that keeps the depth exactly (parallel to the active edge) is refused.
-/// No allocation.
+/// A sufficient condition: false may be a motion that escapes. A motion
+/// parallel to the active edge keeps the depth exactly and is accepted
+/// (the module documentation, *Accepted without a margin*). No
+/// allocation.
 pub fn point_escapes(zone: &Shape, motion: &Motion, p: Point, duration: f64) -> bool {
     if !(motion.is_finite() && duration.is_finite() && p.x.is_finite() && p.y.is_finite()) {
         return false;
@@ -361,6 +376,16 @@ impl Wave {
             + self.s * sin_w
             + self.c * one_minus_cos_w
             + self.q * one_minus_cos_w2
+    }
+
+    /// Whether `f` is zero at every `t` as computed: `s·t + q·t²/2` with
+    /// `s = q = 0` for `ω = 0`, every coefficient zero otherwise.
+    fn is_zero(&self, twist: &Twist) -> bool {
+        let line = self.s == 0.0 && self.q == 0.0;
+        match twist.w == 0.0 {
+            true => line,
+            false => line && self.a == 0.0 && self.b == 0.0 && self.c == 0.0,
+        }
     }
 
     /// The first local maximum after 0 (`None`: none, for `ω = 0`; NaN
@@ -610,9 +635,16 @@ impl Pair<'_> {
         most
     }
 
-    /// Every term along `axis` stays at most `depth` over the interval.
+    /// Every term along `axis` stays at most `depth` over the interval
+    /// (each term's value at `t = 0` is at most `depth`: the axis was
+    /// chosen so).
     fn holds(&self, axis: Axis, depth: f64) -> bool {
         self.terms(axis, |value, wave| {
+            if wave.is_zero(&self.twist) {
+                // Constant (module documentation, *Accepted without a
+                // margin*): it stays at `value <= depth`.
+                return ControlFlow::Continue(());
+            }
             let limit = (depth - value) - self.tol;
             match wave.stays_below(&self.twist, self.duration, limit) {
                 true => ControlFlow::Continue(()),

@@ -15,6 +15,10 @@ use crate::model::Cause;
 /// rounding between readings taken on different threads.
 pub const JUMP_TOLERANCE: f64 = 1e-6;
 
+/// How long (s) ROS time may stand still before it counts as stalled when
+/// no timeout is in force ([`MonitorConfig::stall_limit`](super::MonitorConfig::stall_limit)).
+pub const DEFAULT_STALL_LIMIT: f64 = 1.0;
+
 /// Watches successive readings of the ROS clock against a steady clock.
 #[derive(Clone, Debug, Default)]
 pub struct ClockWatch {

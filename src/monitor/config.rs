@@ -81,6 +81,32 @@ impl Default for MonitorConfig {
     }
 }
 
+impl MonitorConfig {
+    /// How long (s of a steady clock) ROS time may stand still before it
+    /// counts as stalled ([`clock::ClockWatch::observe`](super::clock::ClockWatch::observe)):
+    /// the smallest timeout in force, since a clock stopped longer would
+    /// hide that input going stale. Every one counts: `footprint_timeout`,
+    /// `obstacles_timeout`, each enabled source's `source_timeout`,
+    /// `velocity_timeout` when a velocity is read (`velocity`), and
+    /// `transform_tolerance` (how old a transform may be). When none is in
+    /// force (every one 0, "never"), [`DEFAULT_STALL_LIMIT`](super::clock::DEFAULT_STALL_LIMIT):
+    /// a stopped clock still stops what is judged by it.
+    pub fn stall_limit(&self, velocity: bool) -> f64 {
+        let sources = self.sources.iter().filter(|s| s.enabled).map(|s| s.timeout);
+        [
+            self.footprint_timeout,
+            self.obstacles_timeout,
+            self.transform_tolerance,
+        ]
+        .into_iter()
+        .chain(velocity.then_some(self.velocity_timeout))
+        .chain(sources)
+        .filter(|t| *t > 0.0)
+        .reduce(f64::min)
+        .unwrap_or(super::clock::DEFAULT_STALL_LIMIT)
+    }
+}
+
 /// What a source reads: nav2's `<name>.type`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SourceKind {

@@ -156,6 +156,10 @@ pub(super) struct InstanceState {
     /// Its own lifetime (s), when it has one (a polygon source's
     /// `source_timeout`).
     pub(super) lifetime: Option<f64>,
+    /// Its obstacle's shape is valid (a polygon source's polygon that
+    /// crosses itself, or has too few vertices, is not: the source cannot
+    /// be used while it holds one).
+    pub(super) valid: bool,
 }
 
 impl InstanceState {

@@ -55,7 +55,8 @@ pub use motion::{
 pub use obstacle_set::{InstanceUpdate, InstancesApplied, ObstacleSet};
 pub use paths::TrajectoryCheck;
 pub use placement::{NoTransforms, Transforms};
-pub use regions::{BaseFrames, BasePlacement};
+pub use regions::{BaseFrames, BasePlacement, SourceFault};
+pub use sources::{source_polygon_id, source_polygon_prefix};
 pub use state::Monitor;
 
 #[cfg(test)]

@@ -20,13 +20,17 @@ use nalgebra::Isometry2;
 use std::cell::RefCell;
 
 /// Where the robot's base frame is, now, in the frame of each source's
-/// latest points and of each group of obstacles: what
-/// [`Monitor::place_base`] finds, for the region queries of one check.
+/// latest points and of each group of obstacles, and whether the gate can
+/// judge at all: what [`Monitor::place_base`] finds, for the region
+/// queries of one check.
 #[derive(Clone, Debug, Default)]
 pub struct BasePlacement {
+    /// Why the sources cannot be judged now, if they cannot (see
+    /// [`fault`](Self::fault)).
+    fault: Option<SourceFault>,
     /// Aligned with the configured sources: `T(F ← B)` (`None`: identity),
-    /// or why the source cannot be used (no data, stale, malformed, not
-    /// placed); `Ok(None)` too for a disabled or polygon source.
+    /// or why the source cannot be used; `Ok(None)` too for a disabled or
+    /// polygon source.
     sources: Vec<Result<Option<Isometry2<f64>>, Cause>>,
     /// Aligned with the obstacle set's groups: `T(F ← B)` for the groups
     /// holding polygon sources' obstacles (`None`: identity, or a group
@@ -35,6 +39,38 @@ pub struct BasePlacement {
     /// The region queries' buffers, kept across checks (the caller reuses
     /// the placement every cycle): no allocation once they have grown.
     scratch: RefCell<Scratch>,
+}
+
+/// Why the sources cannot be judged: the cause, and the configured source
+/// it concerns (`None`: the clock, which every source is judged by).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SourceFault {
+    /// The source's index in [`MonitorConfig::sources`](super::MonitorConfig::sources);
+    /// `None` for the clock.
+    pub source: Option<usize>,
+    /// Why.
+    pub cause: Cause,
+}
+
+impl BasePlacement {
+    /// The first reason, in the order of [`Cause`], why the sources cannot
+    /// be judged now: the clock's cause (`no_clock`, `clock_stalled`),
+    /// any enabled source's data by the rule the flag uses
+    /// (`Monitor::source_data_cause`: nothing received, stale, from before
+    /// a clock jump, malformed, a polygon source holding no polygon or an
+    /// invalid one), or the base frame's placement in a source's frame.
+    /// The velocity gate stops on it; `None`: every enabled source can be
+    /// used.
+    pub fn fault(&self) -> Option<SourceFault> {
+        self.fault
+    }
+
+    /// Keeps `cause` of `source` when it comes before the fault so far.
+    fn note(&mut self, source: Option<usize>, cause: Cause) {
+        if self.fault.is_none_or(|f| cause < f.cause) {
+            self.fault = Some(SourceFault { source, cause });
+        }
+    }
 }
 
 /// Buffers of the region queries: zones moved into a source's frame, the
@@ -92,7 +128,11 @@ pub struct BaseFrames<'a> {
 impl Monitor {
     /// Places the base frame, now, in every source's frame and every
     /// polygon source's group (see the module documentation), judged at
-    /// `now` with the monitor's `transform_tolerance`.
+    /// `now` with the monitor's `transform_tolerance`, and judges whether
+    /// the sources can be used at all ([`BasePlacement::fault`]): the
+    /// clock and each source's data by the flag's own rule
+    /// (`Monitor::source_data_cause`), so the gate never acts on a source
+    /// whose data the flag calls unusable, then this placement.
     pub fn place_base(
         &self,
         tf: &(impl Transforms + ?Sized),
@@ -126,43 +166,47 @@ impl Monitor {
             };
             Ok(non_identity(pose))
         };
+        out.fault = None;
+        if let Some(cause) = self.clock_cause {
+            out.note(None, cause);
+        }
         out.sources.clear();
         for (index, spec) in self.config.sources.iter().enumerate() {
-            if !(spec.enabled && spec.kind.is_points()) {
+            if !spec.enabled {
                 out.sources.push(Ok(None));
                 continue;
             }
-            let data = self.sources.get(index).and_then(Option::as_ref);
-            out.sources.push(match data {
-                None => Err(Cause::NoSourceData),
-                Some(data) => match data.cause(at, spec.timeout) {
-                    Some(cause) => Err(cause),
-                    None => place(&data.frame_id, data.stamp),
-                },
-            });
+            if let Some(cause) = self.source_data_cause(index, at) {
+                out.note(Some(index), cause);
+                out.sources.push(Err(cause));
+                continue;
+            }
+            let placed = match self.sources.get(index).and_then(Option::as_ref) {
+                Some(data) if spec.kind.is_points() => place(&data.frame_id, data.stamp),
+                _ => Ok(None),
+            };
+            if let Err(cause) = placed {
+                out.note(Some(index), cause);
+            }
+            out.sources.push(placed);
         }
         out.groups.clear();
         for group in &self.set.groups {
             let obstacles = &self.set.obstacles()[group.range.clone()];
-            let polygons = obstacles
-                .iter()
-                .any(|o| self.polygon_source_of(&o.id).is_some());
-            out.groups
-                .push(polygons.then(|| place(&group.frame_id, group.stamp)));
+            let source = obstacles.iter().find_map(|o| self.polygon_source_of(&o.id));
+            let Some(source) = source else {
+                out.groups.push(None);
+                continue;
+            };
+            let placed = place(&group.frame_id, group.stamp);
+            if let Err(cause) = placed {
+                out.note(Some(source), cause);
+            }
+            out.groups.push(Some(placed));
         }
     }
 
-    /// The first enabled point source that cannot be used (see
-    /// [`BasePlacement`]), with why.
-    pub fn base_source_fault(&self, placed: &BasePlacement) -> Option<(usize, Cause)> {
-        placed
-            .sources
-            .iter()
-            .enumerate()
-            .find_map(|(i, p)| p.as_ref().err().map(|cause| (i, *cause)))
-    }
-
-    /// The index of the polygon source whose obstacle has this id
+    /// The index of the enabled polygon source whose obstacle has this id
     /// (`<source>/<id>`).
     fn polygon_source_of(&self, id: &str) -> Option<usize> {
         let (name, _) = id.split_once('/')?;

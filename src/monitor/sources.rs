@@ -15,7 +15,7 @@ use super::placement::Placement;
 use super::state::Monitor;
 use crate::broadphase::PointSet;
 use crate::geometry::{Point, Shape};
-use crate::model::{Cause, SourceOutcome, Status};
+use crate::model::{Cause, FirstCause, SourceOutcome, Status};
 use std::sync::Arc;
 
 /// A point source placed: its data and the footprint in its frame.
@@ -24,6 +24,18 @@ pub(super) struct PlacedSource<'a> {
     pub(super) index: usize,
     pub(super) points: &'a PointSet,
     pub(super) placement: &'a Placement,
+}
+
+/// The id of polygon `id` of the polygon source `source` (in reports,
+/// markers and the obstacle set): `<source>/<id>`.
+pub fn source_polygon_id(source: &str, id: i64) -> String {
+    format!("{}{id}", source_polygon_prefix(source))
+}
+
+/// What the ids of the polygon source `source`'s polygons start with:
+/// `<source>/` (a source's name holds no `/`, see `config`).
+pub fn source_polygon_prefix(source: &str) -> String {
+    format!("{source}/")
 }
 
 impl Monitor {
@@ -185,24 +197,83 @@ impl Monitor {
         self.config.min_points.max(1)
     }
 
-    /// The cause the source at `index` holds against an answer at `now`,
-    /// if it is an enabled point source: nothing received
-    /// ([`Cause::NoSourceData`]), stale, its message's fault, or its
-    /// placement's.
+    /// The cause the source at `index` holds against the flag and the
+    /// report at `now`, if it is enabled: its data's
+    /// ([`source_data_cause`](Self::source_data_cause)), or, for a point
+    /// source, the cause of placing the footprint in its frame. (A polygon
+    /// source's polygons are obstacles of groups, placed with them.)
     pub(super) fn source_cause(&self, index: usize, now: Now) -> Option<Cause> {
+        self.source_data_cause(index, now).or_else(|| {
+            let spec = self.config.sources.get(index)?;
+            if !(spec.enabled && spec.kind.is_points()) {
+                return None;
+            }
+            self.placements
+                .sources
+                .get(index)
+                .and_then(|p| p.as_ref().err().copied())
+        })
+    }
+
+    /// The cause the data of the source at `index` hold against using it
+    /// at `now`, if it is enabled: the one rule that says whether a
+    /// source's data can be used, for the flag, the report and the
+    /// velocity gate alike (each then places the data its own way: the
+    /// footprint into the data's frame, the gate's zones into it).
+    ///
+    /// * A point source: nothing received ([`Cause::NoSourceData`]), from
+    ///   before a clock jump, stale, or its message's fault.
+    /// * A polygon source (see [`polygon_source_cause`](Self::polygon_source_cause)):
+    ///   no polygon held, a polygon stale or from before a clock jump, or
+    ///   one whose shape is invalid.
+    pub(super) fn source_data_cause(&self, index: usize, now: Now) -> Option<Cause> {
         let spec = self.config.sources.get(index)?;
-        if !(spec.enabled && spec.kind.is_points()) {
+        if !spec.enabled {
             return None;
+        }
+        if !spec.kind.is_points() {
+            return self.polygon_source_cause(spec, now);
         }
         match self.sources.get(index).and_then(Option::as_ref) {
             None => Some(Cause::NoSourceData),
-            Some(data) => data.cause(now, spec.timeout).or_else(|| {
-                self.placements
-                    .sources
-                    .get(index)
-                    .and_then(|p| p.as_ref().err().copied())
-            }),
+            Some(data) => data.cause(now, spec.timeout),
         }
+    }
+
+    /// The cause a polygon source holds against an answer at `now`: as
+    /// nav2's polygon source, one that holds no polygon (none received,
+    /// or every one gone past its `source_timeout`) cannot be used
+    /// ([`Cause::NoSourceData`]); a polygon received before a backward
+    /// jump of the clock, or stale by the one freshness rule with the
+    /// source's timeout (before its expiry drops it), makes it
+    /// [`Cause::ClockJumpedBack`] or [`Cause::StaleSource`]; a polygon
+    /// whose shape is invalid (crossing itself, fewer than 3 vertices)
+    /// makes it [`Cause::InvalidSource`]: nav2 samples such a polygon's
+    /// edges and acts on them, this node cannot place a shape that is not
+    /// one, so it stops rather than ignore it. Where its polygons' frames
+    /// cannot be placed is the placement's cause, judged by who places them.
+    fn polygon_source_cause(&self, spec: &SourceSpec, now: Now) -> Option<Cause> {
+        let prefix = source_polygon_prefix(&spec.name);
+        let mut first = FirstCause::default();
+        let mut held = false;
+        let polygons = self.set.instances.range::<str, _>((
+            std::ops::Bound::Included(prefix.as_str()),
+            std::ops::Bound::Unbounded,
+        ));
+        for (_, polygon) in polygons.take_while(|(id, _)| id.starts_with(&prefix)) {
+            held = true;
+            if polygon.before_jump(now) {
+                first.note(Some(Cause::ClockJumpedBack));
+            } else if polygon.is_stale(now.time, spec.timeout) {
+                first.note(Some(Cause::StaleSource));
+            } else if !polygon.payload.valid {
+                first.note(Some(Cause::InvalidSource));
+            }
+        }
+        if !held {
+            return Some(Cause::NoSourceData);
+        }
+        first.get()
     }
 
     /// Some enabled point source has delivered a message: the monitor has

@@ -390,6 +390,7 @@ impl Monitor {
                     payload: InstanceState {
                         vertices,
                         lifetime: update.lifetime,
+                        valid: update.obstacle.shape.is_ok(),
                     },
                 };
                 let lifetime = instance.payload.lifetime(timeout);

@@ -47,17 +47,6 @@ pub fn instance_id(id: i64) -> String {
     format!("instance_{id}")
 }
 
-/// The report's id of polygon `id` of the polygon source `source`:
-/// `<source>/<id>`.
-pub fn source_instance_id(source: &str, id: i64) -> String {
-    format!("{}{id}", source_instance_prefix(source))
-}
-
-/// What the ids of a polygon source's polygons start with.
-pub fn source_instance_prefix(source: &str) -> String {
-    format!("{source}/")
-}
-
 /// A planar pose: position and yaw from the quaternion (roll and pitch
 /// are ignored: the check is planar). The quaternion need not be unit
 /// length: it is scaled by its largest component first, so huge or tiny

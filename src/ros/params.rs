@@ -15,10 +15,12 @@ use crate::gate::ZoneShape;
 use indexmap::IndexMap;
 use r2r::{Parameter, ParameterValue, RosParams};
 
-/// The node's parameters, shared with r2r's parameter services, and the
-/// notes start-up left for the log ([`Params::notes`]).
+/// The node's parameters, shared with r2r's parameter services, the
+/// notes start-up left for the log ([`Params::notes`]), whether the node
+/// is configured, and a revision that every change moves
+/// ([`Params::revision`]).
 #[derive(Clone, Debug, Default)]
-pub struct Params(pub NodeConfig, Vec<String>, Configured);
+pub struct Params(pub NodeConfig, Vec<String>, Configured, u64);
 
 /// Whether the node is configured (lifecycle): while it is not, the
 /// start-up parameters may be changed too, and apply at the next
@@ -88,6 +90,19 @@ impl Params {
     /// set and is read at the next configure.
     pub fn set_configured(&mut self, configured: bool) {
         self.2 = Configured(configured);
+    }
+
+    /// Changes whenever a parameter is set: who holds a copy of the values
+    /// compares it to know the copy is current, whether or not the change
+    /// event reached it (r2r's channel of events drops beyond 10).
+    pub fn revision(&self) -> u64 {
+        self.3
+    }
+
+    /// Sets `enabled` (the gate's switch) as `~/toggle` does.
+    pub fn set_gate_enabled(&mut self, enabled: bool) {
+        self.0.gate.enabled = enabled;
+        self.3 = self.3.wrapping_add(1);
     }
 }
 
@@ -161,7 +176,9 @@ impl RosParams for Params {
 
     fn set_parameter(&mut self, name: &str, v: &ParameterValue) -> r2r::Result<()> {
         self.check_parameter(name, v)?;
-        self.0.set(name, &value(v)).map_err(to_r2r)
+        self.0.set(name, &value(v)).map_err(to_r2r)?;
+        self.3 = self.3.wrapping_add(1);
+        Ok(())
     }
 
     fn check_parameter(&self, name: &str, v: &ParameterValue) -> r2r::Result<()> {

@@ -570,8 +570,59 @@ fn backing_away_from_a_wall_ahead_escapes_driving_on_does_not() {
     check_point(&zone, &from_origin((0.5, 0.0), 0.0), p, 2.0, false, true);
     // Backing away while turning a little: the front edge still recedes.
     check_point(&zone, &from_origin((-0.5, 0.0), 0.2), p, 2.0, true, false);
-    // Sliding along the wall keeps the depth exactly: a tie, refused.
-    check_point(&zone, &from_origin((0.0, 0.5), 0.0), p, 2.0, false, false);
+    // Sliding along the wall keeps the depth to the front edge exactly: a
+    // constant term, accepted (the point leaves by the far edge).
+    check_point(&zone, &from_origin((0.0, 0.5), 0.0), p, 2.0, true, false);
+    // Sliding while turning does not keep it: refused.
+    check_point(&zone, &from_origin((0.0, 0.5), 0.3), p, 2.0, false, true);
+}
+
+/// A stop zone `[-0.6, 0.6] × [-0.4, 0.4]` and a straight wall 5 cm inside
+/// its front edge (`x = 0.55`), as a scan sees it (a point every 1 cm):
+/// backing straight away escapes whether the wall stays within the zone's
+/// width or runs past its sides (a real wall: its points beside the side
+/// edges are deepest across those edges, which the motion runs parallel
+/// to); driving on does not, nor does sliding toward a side.
+#[test]
+fn backing_away_from_a_wall_wider_than_the_zone_escapes() {
+    let ring = [(0.6, 0.4), (0.6, -0.4), (-0.6, -0.4), (-0.6, 0.4)];
+    let ring: Vec<Point> = ring.iter().map(|&(x, y)| Point::new(x, y)).collect();
+    let zone = Zone {
+        shape: Shape::polygon(&ring).unwrap(),
+        outline: Outline::Ring(ring),
+    };
+    for half_width in [0.3f64, 0.45, 2.0] {
+        let n = (2.0 * half_width / 0.01).round() as usize;
+        let wall: Vec<Point> = (0..=n)
+            .map(|i| Point::new(0.55, -half_width + 0.01 * i as f64))
+            .collect();
+        let mut set = PointSet::new();
+        for &p in &wall {
+            assert!(set.push(p));
+        }
+        for horizon in [0.5, 1.0, 2.0] {
+            let back = from_origin((-0.3, 0.0), 0.0);
+            assert!(
+                set.escapes(&zone.shape, &back, horizon),
+                "{half_width} {horizon}"
+            );
+            for &p in &wall {
+                let excess = point_excess(&zone, &back, p, horizon);
+                assert!(excess <= SLACK, "{p:?}: {excess}");
+            }
+            let on = from_origin((0.3, 0.0), 0.0);
+            assert!(!set.escapes(&zone.shape, &on, horizon), "{half_width}");
+            // Back and toward a side: a wall past that side has points
+            // that come in; one within the width only gets shallower.
+            let aside = from_origin((-0.3, 0.2), 0.0);
+            let expected = half_width < 0.4;
+            assert_eq!(
+                set.escapes(&zone.shape, &aside, horizon),
+                expected,
+                "{half_width}"
+            );
+        }
+    }
 }
 
 #[test]

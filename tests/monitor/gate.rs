@@ -25,7 +25,7 @@ use sat_collision::gate::{
 use sat_collision::geometry::{Point, Vector};
 use sat_collision::model::{Cause, Obstacle, ObstacleGeometry};
 use sat_collision::monitor::{
-    BaseFrames, BasePlacement, Monitor, MonitorConfig, SourceKind, SourceSpec,
+    BaseFrames, BasePlacement, Monitor, MonitorConfig, SourceFault, SourceKind, SourceSpec,
 };
 use sat_collision_testkit::reference::inside_even_odd;
 use sat_collision_testkit::SplitMix64;
@@ -132,7 +132,7 @@ fn zones_hold_the_points_moved_to_now() {
         assert!(m.set_source_points("laser", "laser", 1.0, set(&in_laser), 2.0));
         let mut placed = BasePlacement::default();
         m.place_base(&tf, BASE, 2.0, &mut placed);
-        assert_eq!(m.base_source_fault(&placed), None, "case {case}");
+        assert_eq!(placed.fault(), None, "case {case}");
         let want = in_base_now
             .iter()
             .filter(|p| inside_even_odd(&outline, **p))
@@ -278,7 +278,10 @@ fn invalid_sources_stop_the_robot() {
     let out = check(&m, 2.0);
     assert_eq!(
         out.state.reason,
-        Reason::InvalidSource(0, Cause::NoSourceData)
+        Reason::InvalidSource(SourceFault {
+            source: Some(0),
+            cause: Cause::NoSourceData
+        })
     );
     assert_eq!(out.publish, Some(Command::ZERO));
     assert!(m.set_source_points("scan", "laser", 1.5, set(&[Point::new(5.0, 0.0)]), 2.0));
@@ -287,13 +290,22 @@ fn invalid_sources_stop_the_robot() {
     let out = check(&m, 3.6);
     assert_eq!(
         out.state.reason,
-        Reason::InvalidSource(0, Cause::StaleSource)
+        Reason::InvalidSource(SourceFault {
+            source: Some(0),
+            cause: Cause::StaleSource
+        })
     );
     // A frame TF does not know.
     assert!(m.set_source_points("scan", "nowhere", 2.0, set(&[Point::new(5.0, 0.0)]), 2.0));
     let out = check(&m, 2.0);
     assert!(
-        matches!(out.state.reason, Reason::InvalidSource(0, _)),
+        matches!(
+            out.state.reason,
+            Reason::InvalidSource(SourceFault {
+                source: Some(0),
+                ..
+            })
+        ),
         "{:?}",
         out.state
     );
@@ -355,17 +367,32 @@ fn a_trapped_robot_can_back_off_and_turn_away_but_not_drive_on() {
     assert_eq!(g.on_command(&checks, back, 0.0).publish, Some(back));
     let on = Command::new(0.2, 0.0, 0.0);
     assert_eq!(g.on_command(&checks, on, 0.1).publish, Some(Command::ZERO));
-    // Sideways along the wall: the points slide along the zone's front
-    // edge (no deeper), but new ones enter at its side: refused.
+    // Sideways along the wall (narrower than the zone): the points slide
+    // parallel to the zone's front edge, no deeper, and nothing new
+    // enters: an escape.
     let side = Command::new(0.0, 0.3, 0.0);
-    assert_eq!(
-        g.on_command(&checks, side, 0.2).publish,
-        Some(Command::ZERO)
-    );
+    assert_eq!(g.on_command(&checks, side, 0.2).publish, Some(side));
     // Back off while turning: away from the wall.
     let back_turn = Command::new(-0.3, 0.0, 0.2);
     assert_eq!(
         g.on_command(&checks, back_turn, 0.3).publish,
         Some(back_turn)
+    );
+    // A wall wider than the zone: backing straight away still escapes
+    // (the points beside the side edges run parallel to them); sideways,
+    // the points beyond the side enter: refused.
+    let wide: Vec<Point> = (0..=100)
+        .map(|i| Point::new(0.25, -0.5 + 0.01 * i as f64))
+        .collect();
+    assert!(m.set_source_points("scan", "base", 0.0, set(&wide), 0.0));
+    m.place_base(&tf, BASE, 0.0, &mut placed);
+    let checks = MonitorChecks {
+        monitor: &m,
+        placed: &placed,
+    };
+    assert_eq!(g.on_command(&checks, back, 0.4).publish, Some(back));
+    assert_eq!(
+        g.on_command(&checks, side, 0.5).publish,
+        Some(Command::ZERO)
     );
 }

@@ -278,6 +278,10 @@ fn a_polygon_sources_polygons_live_their_own_timeout_and_go_when_disabled() {
         received: 0.0,
         lifetime,
     };
+    let polygon_at = |id: &str, x: f64, received: f64| InstanceUpdate {
+        received,
+        ..polygon(id, x, Some(0.5))
+    };
     m.upsert_instances([
         polygon("people/1", 0.6, Some(0.5)),
         polygon("instance_7", 3.0, None),
@@ -295,10 +299,31 @@ fn a_polygon_sources_polygons_live_their_own_timeout_and_go_when_disabled() {
     assert_eq!(m.expire_instances(0.6), 1);
     let ids: Vec<&str> = m.obstacles().iter().map(|o| o.id.as_str()).collect();
     assert_eq!(ids, ["instance_7"]);
-    assert!(!m.evaluate(0.6).colliding);
+    // A polygon source holding no polygon cannot be used (nav2's rule):
+    // not valid, colliding under fail_safe.
+    let r = m.evaluate(0.6);
+    assert!(!r.valid && r.colliding, "{:?}", r.status);
+    assert_eq!(r.status, "no_source_data");
+    // A fresh polygon clear of the footprint: valid and clear.
+    m.upsert_instances([polygon_at("people/3", 3.0, 0.7)]);
+    let r = m.evaluate(0.8);
+    assert!(r.valid && !r.colliding, "{:?}", r.status);
+    // Past its timeout and not yet expired: stale.
+    assert_eq!(m.evaluate(1.3).status, "stale_source");
+    // A polygon that crosses itself: invalid, whatever else it holds.
+    let bow_tie = [(2.0, 0.0), (3.0, 1.0), (3.0, 0.0), (2.0, 1.0)]
+        .map(|(x, y)| Point::new(x, y))
+        .to_vec();
+    m.upsert_instances([InstanceUpdate {
+        obstacle: Obstacle::new("people/4", &ObstacleGeometry::Polygon(bow_tie)),
+        ..polygon_at("people/4", 0.0, 0.8)
+    }]);
+    let r = m.evaluate(0.9);
+    assert!(!r.valid && r.colliding);
+    assert_eq!(r.status, "invalid_source");
     // Disabled: its polygons go at once.
     m.upsert_instances([polygon("people/2", 0.6, Some(0.5))]);
-    assert_eq!(m.drop_instances_of("people/"), 1);
+    assert_eq!(m.drop_instances_of("people/"), 3);
     assert_eq!(m.drop_instances_of("people/"), 0);
     assert_eq!(m.obstacles().len(), 1);
 }

@@ -38,7 +38,12 @@ const TF_LOG_PERIOD: std::time::Duration = std::time::Duration::from_secs(5);
 /// The decision loop's state.
 pub(super) struct Decision {
     pub(super) monitor: Monitor,
+    /// The parameters as the decision last read them (see
+    /// [`follow_parameters`](Self::follow_parameters)).
     pub(super) config: NodeConfig,
+    /// The parameters, and the revision `config` was read at.
+    pub(super) params: Arc<Mutex<Params>>,
+    pub(super) params_revision: u64,
     pub(super) robot: Option<Result<Shape, FootprintTextError>>,
     pub(super) time: Arc<RosTime>,
     pub(super) pending: Arc<PendingObstacles>,
@@ -211,6 +216,7 @@ impl Decision {
     }
 
     pub(super) fn tick(&mut self) {
+        self.follow_parameters();
         let reading = self.clock();
         if let Some(gate) = &mut self.gate {
             gate.on_timer(&self.monitor, &self.tf, reading.ros);
@@ -239,13 +245,32 @@ impl Decision {
         }
     }
 
-    /// A `~/toggle` request.
+    /// A `~/toggle` request: sets `enabled`.
     pub(super) fn on_toggle(
         &mut self,
         request: r2r::ServiceRequest<r2r::nav2_msgs::srv::Toggle::Service>,
     ) {
         if let Some(gate) = &mut self.gate {
-            gate.toggle(request);
+            gate.toggle(request, &self.params, &mut self.config);
+        }
+    }
+
+    /// Reads the parameters again when they changed since `config` was
+    /// read (whether or not their change events arrived: r2r drops them
+    /// beyond 10), and makes the monitor, the clock's stall limit and the
+    /// gate follow them. At every change event and every period.
+    fn follow_parameters(&mut self) {
+        let params = lock(&self.params);
+        if params.revision() == self.params_revision {
+            return;
+        }
+        self.params_revision = params.revision();
+        self.config = params.0.clone();
+        drop(params);
+        self.monitor.set_config(self.config.monitor.clone());
+        *lock(&self.time.stall_limit) = stall_limit(&self.config);
+        if let Some(gate) = &mut self.gate {
+            gate.follow(&self.config);
         }
     }
 
@@ -348,10 +373,8 @@ impl Decision {
         self.publish(reading);
     }
 
-    pub(super) fn on_parameter(&mut self, name: &str, params: &Mutex<Params>) {
-        self.config = lock(params).0.clone();
-        self.monitor.set_config(self.config.monitor.clone());
-        *lock(&self.time.stall_limit) = stall_limit(&self.config);
+    pub(super) fn on_parameter(&mut self, name: &str) {
+        self.follow_parameters();
         // Every change applies; a flood of them is logged once per 5 s per
         // parameter, with a count.
         // A source's parameter (`<name>.enabled`) is throttled with the
@@ -361,9 +384,6 @@ impl Decision {
             None if self.config.runtime(name).is_some() => "<source>.enabled",
             None => "(other)",
         };
-        if let Some(gate) = &mut self.gate {
-            gate.on_parameter(name, &self.config);
-        }
         let shown = if key == "(other)" { key } else { name };
         let shown = super::logging::shown(shown);
         match self.parameter_log.admit(key, Instant::now()) {

@@ -37,6 +37,7 @@ use crate::monitor::{BaseFrames, BasePlacement, Monitor, Transforms};
 use crate::ros::inputs::{Arrival, FootprintInput};
 use crate::ros::markers::MAX_DRAWN_SOURCE_POINTS;
 use crate::ros::native;
+use crate::ros::params::Params;
 use crate::ros::tf::TfBuffer;
 use futures::{Stream, StreamExt};
 use r2r::builtin_interfaces::msg::Time as RosTimeMsg;
@@ -338,6 +339,8 @@ pub(super) struct GateNode {
     /// `transform_tolerance` (s): for a dynamic zone's shape.
     transform_tolerance: f64,
     logger: String,
+    /// The configured sources' names (`observation_sources`), for the log.
+    source_names: Vec<String>,
     warnings: Warnings,
     /// Lifecycle: outputs only while active.
     active: bool,
@@ -445,6 +448,7 @@ impl GateNode {
             marker_points: Vec::new(),
             transform_tolerance: config.monitor.transform_tolerance,
             logger: logger.to_owned(),
+            source_names: config.sources.iter().map(|s| s.name.clone()).collect(),
             warnings: Warnings::new(logger),
             active: false,
         };
@@ -533,6 +537,16 @@ impl GateNode {
         if !self.active {
             return;
         }
+        if let Some(index) = self.gate.zone_without_shape() {
+            let name = self.gate.config().zones[index].name.clone();
+            self.warnings.warn("gate_zone_shape", || {
+                format!(
+                    "Polygon shape is not set yet: zone {} stops the robot until its shape \
+                     arrives",
+                    shown(&name)
+                )
+            });
+        }
         self.place(monitor, tf, now);
         let checks = MonitorChecks {
             monitor,
@@ -590,17 +604,33 @@ impl GateNode {
     fn notify_state(&mut self, state: &GateState) {
         let name = self.gate.state_name(state).to_owned();
         let zone = match state.reason {
-            Reason::Zone(i) => self.gate.config().zones.get(i),
+            Reason::Zone(i) | Reason::NoZoneShape(i) => self.gate.config().zones.get(i),
             _ => None,
         };
         let logger = self.logger.as_str();
         match (state.action, state.reason) {
-            (Action::Stop, Reason::InvalidSource(source, cause)) => r2r::log_warn!(
+            (Action::Stop, Reason::InvalidSource(fault)) => {
+                let status = crate::model::Status::from(fault.cause);
+                match fault.source.and_then(|i| self.source_names.get(i)) {
+                    Some(source) => r2r::log_warn!(
+                        logger,
+                        "Robot to stop due to invalid source (source {}: {status}). Either due \
+                         to data not published yet, or to lack of new data received within the \
+                         sensor timeout, or if impossible to transform data to base frame",
+                        shown(source)
+                    ),
+                    None => r2r::log_warn!(
+                        logger,
+                        "Robot to stop due to invalid source (clock: {status}): ROS time cannot \
+                         judge any source's freshness"
+                    ),
+                }
+            }
+            (Action::Stop, Reason::NoZoneShape(_)) => r2r::log_warn!(
                 logger,
-                "Robot to stop due to invalid source (source {source}: {}). Either due to data \
-                 not published yet, or to lack of new data received within the sensor timeout, \
-                 or if impossible to transform data to base frame",
-                crate::model::Status::from(cause)
+                "Robot to stop: polygon shape of {} is not set yet (nothing received on its \
+                 topic, or not placed in the base frame)",
+                shown(zone.map_or("", |z| z.name.as_str()))
             ),
             (Action::Stop, Reason::InvalidCommand) => r2r::log_warn!(
                 logger,
@@ -834,10 +864,19 @@ impl GateNode {
         }
     }
 
-    /// `~/toggle`: enables or disables the gate, as nav2.
-    pub(super) fn toggle(&mut self, request: ServiceRequest<Toggle::Service>) {
+    /// `~/toggle`: enables or disables the gate, as nav2, by setting the
+    /// `enabled` parameter (in `params` and `config`, then followed): the
+    /// gate's state is always the parameters'.
+    pub(super) fn toggle(
+        &mut self,
+        request: ServiceRequest<Toggle::Service>,
+        params: &Mutex<Params>,
+        config: &mut NodeConfig,
+    ) {
         let enable = request.message.enable;
-        self.gate.set_enabled(enable);
+        lock(params).set_gate_enabled(enable);
+        config.gate.enabled = enable;
+        self.follow(config);
         let message = format!(
             "Collision monitor toggled {} successfully",
             if enable { "on" } else { "off" }
@@ -853,25 +892,11 @@ impl GateNode {
         }
     }
 
-    /// A run-time parameter changed: `enabled` and `<zone>.enabled` reach
-    /// the gate (only the one changed: `~/toggle`'s state stays otherwise).
-    pub(super) fn on_parameter(&mut self, name: &str, config: &NodeConfig) {
-        if name == "enabled" {
-            self.gate.set_enabled(config.gate.enabled);
-            return;
-        }
-        let Some(zone) = name.strip_suffix(".enabled") else {
-            return;
-        };
-        if let Some(z) = config.gate.zones.iter().find(|z| z.name == zone) {
-            let current = self
-                .gate
-                .zone_index(zone)
-                .and_then(|i| self.gate.config().zones.get(i));
-            if current.is_some_and(|c| c.enabled != z.enabled) {
-                self.gate.set_zone_enabled(zone, z.enabled);
-            }
-        }
+    /// Follows the run-time parameters as they are (`enabled`,
+    /// `<zone>.enabled`): after every change and every period, whichever
+    /// change events reached the node.
+    pub(super) fn follow(&mut self, config: &NodeConfig) {
+        self.gate.follow(&config.gate);
     }
 }
 

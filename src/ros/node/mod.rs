@@ -542,7 +542,7 @@ where
             }
             Some((name, _)) = param_events.next() => {
                 if let Some(p) = &mut life.pipeline {
-                    p.decision.on_parameter(&name, &life.params);
+                    p.decision.on_parameter(&name);
                 }
             }
             Some(mut req) = footprint_service.next() => {

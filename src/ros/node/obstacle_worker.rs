@@ -158,7 +158,7 @@ impl ObstacleWorker {
             .sources
             .iter()
             .filter(|s| s.kind == SourceKind::Polygon && !s.enabled)
-            .map(|s| convert::source_instance_prefix(&s.name))
+            .map(|s| crate::monitor::source_polygon_prefix(&s.name))
             .collect();
         disabled
             .iter()
@@ -194,7 +194,7 @@ impl ObstacleWorker {
                         None => (convert::instance_id(id), None),
                         Some(index) => match self.monitor.config().sources.get(index) {
                             Some(spec) if spec.enabled => (
-                                convert::source_instance_id(&spec.name, id),
+                                crate::monitor::source_polygon_id(&spec.name, id),
                                 Some(spec.timeout),
                             ),
                             _ => continue,

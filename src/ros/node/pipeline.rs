@@ -491,6 +491,9 @@ fn create_decision(
         active: false,
         health: super::decision::InputsHealth::new(&config),
         config,
+        params: Arc::clone(&shared.params),
+        // No revision yet: the first period reads the parameters again.
+        params_revision: u64::MAX,
     }
 }
 

@@ -48,15 +48,12 @@ impl RosTime {
     }
 }
 
-/// ROS time may stand still for this long before it counts as stalled: the
-/// smallest timeout in force (a clock stopped longer would hide staleness).
+/// ROS time may stand still for this long before it counts as stalled
+/// ([`MonitorConfig::stall_limit`](crate::monitor::MonitorConfig::stall_limit)).
 pub(super) fn stall_limit(config: &NodeConfig) -> f64 {
-    let config = &config.monitor;
-    [config.footprint_timeout, config.obstacles_timeout]
-        .into_iter()
-        .filter(|t| *t > 0.0)
-        .reduce(f64::min)
-        .unwrap_or(0.0)
+    config
+        .monitor
+        .stall_limit(!config.velocity_topic.is_empty())
 }
 
 pub(super) fn stamp_of(seconds: f64) -> Duration {
