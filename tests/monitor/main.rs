@@ -11,6 +11,8 @@
 //!   `config/sat_collision.yaml`;
 //! * `gate`: the velocity gate's zones on the monitor's sources, against
 //!   references computed in the test;
+//! * `gate_invariant`: the gate never passes a command while the clock, a
+//!   source or a zone cannot be judged, over random sequences of events;
 //! * `sensors`: laser scans, point clouds and range readings into points
 //!   (`sat_collision::sensors`) against an independent reference;
 //! * `common`: the scene builders several modules share (`pose`, `rect`);
@@ -34,6 +36,7 @@ mod common;
 mod frames;
 mod frames_properties;
 mod gate;
+mod gate_invariant;
 mod motion;
 mod params_table;
 mod sensors;
