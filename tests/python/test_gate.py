@@ -55,6 +55,12 @@ DYN_RATIO = 0.7
 POLY_RADIUS = 0.5
 
 
+# The polygon source's obstacle and the dynamic zone's shape while no test moves them:
+# away from every point the tests put.
+FAR_POLYGON = [(5.0, 5.0), (5.2, 5.0), (5.2, 5.2)]
+FAR_DYN_SHAPE = (3.0, 4.0)
+
+
 def text(points):
     return '[' + ', '.join(f'[{x}, {y}]' for x, y in points) + ']'
 
@@ -164,7 +170,7 @@ class GatePeer(Pumped):
     """Commands in, outputs and states out, the scans fed at 20 Hz."""
 
     def __init__(self, peer, ns, stamped):
-        from geometry_msgs.msg import PolygonInstanceStamped, Twist, TwistStamped
+        from geometry_msgs.msg import PolygonInstanceStamped, PolygonStamped, Twist, TwistStamped
         from nav2_msgs.msg import CollisionMonitorState
         from rclpy.qos import qos_profile_sensor_data
         from sensor_msgs.msg import LaserScan
@@ -185,9 +191,15 @@ class GatePeer(Pumped):
                           for s in SOURCES if s != 's_poly'}
         self.poly_pub = self.node.create_publisher(PolygonInstanceStamped, f'{ns}/s_poly',
                                                    qos_profile_sensor_data)
+        self.dyn_pub = self.node.create_publisher(PolygonStamped, f'{ns}/dyn_shape', 10)
         self.ranges = {s: [math.inf] * BEAMS for s in self.scan_pubs}
         self.paused = set()
-        self.polygon = None  # points of the polygon source's obstacle, or None
+        # The polygon source's obstacle (a source that holds no polygon stops the robot,
+        # as nav2's), far away unless a test moves it.
+        self.polygon = FAR_POLYGON
+        # The dynamic zone's shape, published with the scans (a dynamic zone without a
+        # shape stops the robot): x from, x to (a triangle), or a list of points as is.
+        self.dyn_shape = FAR_DYN_SHAPE
         self.seq = 0
         self._start_pump()
 
@@ -223,6 +235,7 @@ class GatePeer(Pumped):
             with self.cond:
                 feeds = [(s, list(r)) for s, r in self.ranges.items() if s not in self.paused]
                 polygon = self.polygon
+                dyn_shape = self.dyn_shape
             for s, ranges in feeds:
                 self.scan_pubs[s].publish(self._scan(ranges))
             if polygon is not None:
@@ -233,7 +246,22 @@ class GatePeer(Pumped):
                 msg.polygon.polygon.points = [Point32(x=float(x), y=float(y), z=0.0)
                                               for x, y in polygon]
                 self.poly_pub.publish(msg)
+            if dyn_shape is not None:
+                self.dyn_pub.publish(self.dyn_msg(dyn_shape))
             time.sleep(0.05)
+
+    def dyn_msg(self, shape):
+        """The dynamic zone's PolygonStamped: a triangle from x0 to x1, or the points."""
+        from geometry_msgs.msg import Point32, PolygonStamped
+
+        if isinstance(shape, tuple):
+            x0, x1 = shape
+            shape = [(x0, -0.5), (x1, -0.5), (x1, 0.5)]
+        msg = PolygonStamped()
+        msg.header.frame_id = BASE
+        msg.header.stamp = self.node.get_clock().now().to_msg()
+        msg.polygon.points = [Point32(x=float(x), y=float(y), z=0.0) for x, y in shape]
+        return msg
 
     # scene
     def put(self, source, points):
@@ -614,52 +642,34 @@ def test_polygon_source(gate):
         gate.gate(CMD, passes(CMD), 'the command with the polygon outside the circle')
     finally:
         with gate.cond:
-            gate.polygon = [(5.0, 5.0), (5.2, 5.0), (5.2, 5.2)]
+            gate.polygon = FAR_POLYGON
 
 
 def test_dynamic_zone_from_polygon_sub_topic(gate):
-    from geometry_msgs.msg import Point32, PolygonStamped
-    from rclpy.qos import QoSProfile
-
-    pub = gate.node.create_publisher(PolygonStamped, f'{gate.ns}/dyn_shape', QoSProfile(depth=1))
     # Points at x = 1.5: outside the stop zone (x <= 0.5), inside the dynamic zone once
-    # it is set there.
+    # its shape is set there (the peer publishes the shape with the scans).
     gate.put('s_stop', cluster(1.5, 0.0))
 
-    def shape(x0, x1):
-        msg = PolygonStamped()
-        msg.header.frame_id = BASE
-        msg.header.stamp = gate.node.get_clock().now().to_msg()
-        msg.polygon.points = [Point32(x=x0, y=-0.5, z=0.0), Point32(x=x1, y=-0.5, z=0.0),
-                              Point32(x=x1, y=0.5, z=0.0)]  # a triangle
-        return msg
-
+    def slowed(t):
+        return scaled(CMD, DYN_RATIO)(t)
     try:
-        gate.gate(CMD, passes(CMD), 'no dynamic shape yet: the command passes')
+        gate.gate(CMD, passes(CMD), 'the dynamic shape away from the points: passes')
         mark = gate.state_mark()
-        deadline = time.monotonic() + 10
-
-        def slowed(t):
-            return scaled(CMD, DYN_RATIO)(t)
-        while True:
-            pub.publish(shape(1.0, 2.0))
-            try:
-                gate.gate(CMD, slowed, 'the command slowed by the dynamic zone', timeout=0.5)
-                break
-            except AssertionError:
-                if time.monotonic() > deadline:
-                    raise
+        with gate.cond:
+            gate.dyn_shape = (1.0, 2.0)
+        gate.gate(CMD, slowed, 'the command slowed by the dynamic zone')
         gate.wait_state(mark, SLOWDOWN, 'dyn')
         # A bad shape (two points) is refused: the zone keeps its shape.
-        bad = shape(1.0, 2.0)
-        bad.polygon.points = bad.polygon.points[:2]
-        pub.publish(bad)
+        with gate.cond:
+            gate.dyn_shape = [(1.0, -0.5), (2.0, -0.5)]
         gate.gate(CMD, slowed, 'still slowed after a refused shape')
-        pub.publish(shape(3.0, 4.0))
+        with gate.cond:
+            gate.dyn_shape = FAR_DYN_SHAPE
         gate.gate(CMD, passes(CMD), 'the command with the shape moved away')
     finally:
         gate.clear('s_stop')
-        gate.node.destroy_publisher(pub)
+        with gate.cond:
+            gate.dyn_shape = FAR_DYN_SHAPE
     gate.gate(CMD, passes(CMD), 'the command once clear')
 
 
@@ -994,8 +1004,11 @@ def test_ros2_launch_collision_monitor_gates(tmp_path, ros_peer):
     config = yaml.safe_load((ROOT / 'config/collision_monitor.yaml').read_text())
     section = config['collision_monitor']['ros__parameters']
     node = ros_peer.node
-    # nav2's launch remaps TF into the namespace.
-    scene = Scene(node, f'/{ns}/scan', tf=f'/{ns}/tf', tf_static=f'/{ns}/tf_static')
+    # nav2's launch remaps TF into the namespace. The approach zone's shape comes from
+    # the local costmap's footprint (a dynamic zone without a shape stops the robot).
+    scene = Scene(node, f'/{ns}/scan', tf=f'/{ns}/tf', tf_static=f'/{ns}/tf_static',
+                  footprint_topic=section['FootprintApproach']['footprint_topic'],
+                  footprint=NAV2_FOOTPRINT)
     outputs = Outputs(node, f'/{ns}/{section["cmd_vel_out_topic"]}')
     cmd_pub = node.create_publisher(Twist, f'/{ns}/{section["cmd_vel_in_topic"]}', 10)
     # Through the command line's own Python: its scripts' #! names the place it was
