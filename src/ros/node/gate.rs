@@ -200,17 +200,18 @@ fn footprint_zone(shape: &ZoneShape, action: Action) -> bool {
 }
 
 impl GateSubs {
-    /// Subscribes the gate's topics on `node` (on the I/O thread).
-    pub(super) fn subscribe(node: &mut r2r::Node, sinks: GateSinks) -> r2r::Result<Self> {
+    /// Subscribes the gate's topics (on the I/O thread, through its pool).
+    pub(super) fn subscribe(
+        subscriber: &mut super::io_thread::Subscriber<'_>,
+        sinks: GateSinks,
+    ) -> r2r::Result<Self> {
         let topic = sinks.config.cmd_vel_in_topic.as_str();
         let command = if sinks.config.stamped {
             CommandSub::Stamped(Box::new(
-                node.subscribe_native::<TwistStamped>(topic, COMMAND_QOS)?,
+                subscriber.subscribe::<TwistStamped>(topic, COMMAND_QOS)?,
             ))
         } else {
-            CommandSub::Twist(Box::new(
-                node.subscribe_native::<Twist>(topic, COMMAND_QOS)?,
-            ))
+            CommandSub::Twist(Box::new(subscriber.subscribe::<Twist>(topic, COMMAND_QOS)?))
         };
         let mut shapes = Vec::new();
         for (index, zone) in sinks.config.zones.iter().enumerate() {
@@ -218,10 +219,8 @@ impl GateSubs {
                 continue;
             };
             if footprint_zone(&zone.shape, zone.action) {
-                let sub = node.subscribe_native::<PolygonStamped>(
-                    &zone.footprint_topic,
-                    QosProfile::default(),
-                )?;
+                let sub = subscriber
+                    .subscribe::<PolygonStamped>(&zone.footprint_topic, QosProfile::default())?;
                 shapes.push(ShapeSub::Polygon(index, Box::new(sub)));
                 continue;
             }
@@ -233,11 +232,11 @@ impl GateSubs {
             shapes.push(match circle {
                 true => ShapeSub::Radius(
                     index,
-                    Box::new(node.subscribe_native::<Float32>(topic, qos)?),
+                    Box::new(subscriber.subscribe::<Float32>(topic, qos)?),
                 ),
                 false => ShapeSub::Polygon(
                     index,
-                    Box::new(node.subscribe_native::<PolygonStamped>(topic, qos)?),
+                    Box::new(subscriber.subscribe::<PolygonStamped>(topic, qos)?),
                 ),
             });
         }

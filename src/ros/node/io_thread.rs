@@ -1,5 +1,9 @@
 //! The I/O thread (`ros_io`): spins r2r, takes every input message the
-//! moment rcl has it, stamps its arrival and hands it on.
+//! moment rcl has it, stamps its arrival and hands it on. The inputs'
+//! subscriptions are kept in its [`pool`] from one configuration to the
+//! next: r2r cannot destroy one.
+
+mod pool;
 
 use super::gate::{GateSinks, GateSubs};
 use super::ros_time::RosTime;
@@ -13,7 +17,8 @@ use crate::ros::inputs::{
 use crate::ros::sources::{LatestSources, SourceReader, SOURCE_QOS};
 use crate::ros::spin::{StopFlag, SPIN_TIMEOUT};
 use crate::ros::tf::TfBuffer;
-use futures::StreamExt;
+pub(super) use pool::Subscriber;
+use pool::{Lease, Pool};
 use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped, Twist, TwistStamped};
 use r2r::nav_msgs::msg::Odometry;
 use r2r::sat_collision_msgs::msg::ObstacleArray;
@@ -100,27 +105,22 @@ enum VelocitySub<O, T, S> {
 /// large: memory is trimmed once they are freed.
 const LARGE_MESSAGE_BYTES: usize = 1 << 20;
 
-/// The next item of `stream` if one is ready now.
-fn ready_now<S: futures::Stream + Unpin>(stream: &mut S) -> Option<S::Item> {
-    futures::FutureExt::now_or_never(stream.next()).flatten()
-}
-
 /// What the I/O thread is asked to do between two spins.
 enum IoCommand {
     /// Runs with the node: publishers and services are made (configure)
     /// and destroyed (cleanup) on the thread that owns it.
     Node(Box<dyn FnOnce(&mut r2r::Node) + Send>),
-    /// Subscribes the inputs (configure); the outcome is sent back.
+    /// Subscribes the inputs (configure), with the pool's subscriptions
+    /// where it has them; the outcome is sent back.
     Subscribe(Box<Sinks>, tokio::sync::oneshot::Sender<Result<(), String>>),
-    /// Drops every input subscription (cleanup). r2r destroys a dropped
-    /// subscription when its next message arrives; until then nothing it
-    /// takes is read.
+    /// Ends the inputs' leases (cleanup): their subscriptions go back to the
+    /// pool, where nothing they take is read.
     Unsubscribe(tokio::sync::oneshot::Sender<()>),
 }
 
 /// The I/O thread (`ros_io`): it owns the node for the process's whole
 /// life and spins it, so the lifecycle services answer in every state; the
-/// inputs' subscriptions exist between configure and cleanup.
+/// inputs are read between configure and cleanup.
 pub(super) struct IoThread {
     commands: std::sync::mpsc::Sender<IoCommand>,
     stop: StopFlag,
@@ -166,7 +166,8 @@ impl IoThread {
         rx.await.map_err(|_| ENDED.to_owned())?
     }
 
-    /// Drops the inputs' subscriptions (cleanup); returns once they are.
+    /// Hands the inputs' subscriptions back to the pool (cleanup): nothing
+    /// they take is read any more once this returns.
     pub(super) async fn unsubscribe(&self) {
         let (tx, rx) = tokio::sync::oneshot::channel();
         if self.commands.send(IoCommand::Unsubscribe(tx)).is_ok() {
@@ -185,23 +186,28 @@ impl IoThread {
 const ENDED: &str = "the ROS thread has ended";
 
 /// Spins the node until `stop`, taking the inputs' messages after every
-/// spin and carrying out the commands.
+/// spin (and releasing the pool's unused subscriptions that took one) and
+/// carrying out the commands.
 fn io_thread(
     mut node: r2r::Node,
     commands: &std::sync::mpsc::Receiver<IoCommand>,
     stop: &StopFlag,
 ) {
     let mut inputs: Option<Inputs> = None;
+    let mut pool = Pool::default();
     while !stop.is_stopped() {
         node.spin_once(SPIN_TIMEOUT);
         if let Some(inputs) = &mut inputs {
             inputs.take();
         }
+        pool.release_busy();
         while let Ok(command) = commands.try_recv() {
             match command {
                 IoCommand::Node(work) => work(&mut node),
                 IoCommand::Subscribe(sinks, done) => {
-                    let outcome = Inputs::subscribe(&mut node, *sinks).map(|new| {
+                    pool.settle(&mut node);
+                    let mut subscriber = Subscriber::new(&mut node, &mut pool);
+                    let outcome = Inputs::subscribe(&mut subscriber, *sinks).map(|new| {
                         inputs = Some(new);
                     });
                     let _ = done.send(outcome);
@@ -215,9 +221,9 @@ fn io_thread(
     }
 }
 
-/// The inputs' subscriptions and where their messages go: made at
-/// configure (r2r's native messages are not `Send`, so on this thread),
-/// dropped at cleanup.
+/// The inputs' subscriptions (leased from the pool) and where their
+/// messages go: made at configure (r2r's native messages are not `Send`, so
+/// on this thread), dropped at cleanup.
 struct Inputs {
     gate: Option<GateSubs>,
     sources: Vec<SourceSub<ScanSub, CloudSub, RangeSub, InstanceSub>>,
@@ -237,52 +243,45 @@ struct Inputs {
     latest_sources: Arc<LatestSources>,
 }
 
-/// A native subscription's stream.
-type Native<T> = std::pin::Pin<Box<dyn futures::Stream<Item = r2r::NativeMsg<T>>>>;
-type ScanSub = Native<LaserScan>;
-type CloudSub = Native<PointCloud2>;
-type RangeSub = Native<Range>;
-type InstanceSub = Native<PolygonInstanceStamped>;
-type OdometrySub = Native<Odometry>;
-type TwistSub = Native<Twist>;
-type TwistStampedSub = Native<TwistStamped>;
-type FootprintSub = Native<PolygonStamped>;
-type ArraySub = Native<ObstacleArray>;
-type TfSub = Native<TFMessage>;
-
-/// A native subscription, boxed.
-fn native<T: r2r::WrappedTypesupport + 'static>(
-    node: &mut r2r::Node,
-    topic: &str,
-    qos: QosProfile,
-) -> r2r::Result<Native<T>> {
-    Ok(Box::pin(node.subscribe_native::<T>(topic, qos)?))
-}
+type ScanSub = Lease<LaserScan>;
+type CloudSub = Lease<PointCloud2>;
+type RangeSub = Lease<Range>;
+type InstanceSub = Lease<PolygonInstanceStamped>;
+type OdometrySub = Lease<Odometry>;
+type TwistSub = Lease<Twist>;
+type TwistStampedSub = Lease<TwistStamped>;
+type FootprintSub = Lease<PolygonStamped>;
+type ArraySub = Lease<ObstacleArray>;
+type TfSub = Lease<TFMessage>;
 
 impl Inputs {
     /// Subscribes every input `sinks` names.
-    fn subscribe(node: &mut r2r::Node, mut sinks: Sinks) -> Result<Self, String> {
+    fn subscribe(subscriber: &mut Subscriber<'_>, mut sinks: Sinks) -> Result<Self, String> {
         let input = input_qos(sinks.reliability);
         let gate = sinks
             .gate
             .take()
-            .map(|g| GateSubs::subscribe(node, g))
+            .map(|g| GateSubs::subscribe(subscriber, g))
             .transpose()
             .map_err(|e| format!("cannot subscribe the gate's topics: {e}"))?;
         let subscribed = (|| -> r2r::Result<_> {
             let footprint = match sinks.footprints {
-                Some(_) => Some(native::<PolygonStamped>(node, "footprint", input.clone())?),
+                Some(_) => {
+                    Some(subscriber.subscribe::<PolygonStamped>("footprint", input.clone())?)
+                }
                 None => None,
             };
             let velocity = match &sinks.velocity {
                 None => None,
                 Some((topic, kind, _)) => Some(match kind {
-                    VelocityType::Twist => VelocitySub::Twist(native(node, topic, input.clone())?),
+                    VelocityType::Twist => {
+                        VelocitySub::Twist(subscriber.subscribe(topic, input.clone())?)
+                    }
                     VelocityType::TwistStamped => {
-                        VelocitySub::TwistStamped(native(node, topic, input.clone())?)
+                        VelocitySub::TwistStamped(subscriber.subscribe(topic, input.clone())?)
                     }
                     VelocityType::Odometry => {
-                        VelocitySub::Odometry(native(node, topic, input.clone())?)
+                        VelocitySub::Odometry(subscriber.subscribe(topic, input.clone())?)
                     }
                 }),
             };
@@ -290,20 +289,25 @@ impl Inputs {
             for reader in &sinks.sources {
                 let topic = reader.config.topic.as_str();
                 sources.push(match reader.kind() {
-                    SourceKind::Scan => SourceSub::Scan(native(node, topic, SOURCE_QOS)?),
-                    SourceKind::PointCloud => SourceSub::Cloud(native(node, topic, SOURCE_QOS)?),
-                    SourceKind::Range => SourceSub::Range(native(node, topic, SOURCE_QOS)?),
-                    SourceKind::Polygon => SourceSub::Polygon(native(node, topic, SOURCE_QOS)?),
+                    SourceKind::Scan => SourceSub::Scan(subscriber.subscribe(topic, SOURCE_QOS)?),
+                    SourceKind::PointCloud => {
+                        SourceSub::Cloud(subscriber.subscribe(topic, SOURCE_QOS)?)
+                    }
+                    SourceKind::Range => SourceSub::Range(subscriber.subscribe(topic, SOURCE_QOS)?),
+                    SourceKind::Polygon => {
+                        SourceSub::Polygon(subscriber.subscribe(topic, SOURCE_QOS)?)
+                    }
                 });
             }
             Ok((
                 sources,
                 velocity,
                 footprint,
-                native::<ObstacleArray>(node, "obstacles", input.clone())?,
-                native::<PolygonInstanceStamped>(node, "obstacle_instances", input.clone())?,
-                native::<TFMessage>(node, "/tf", TF_QOS)?,
-                native::<TFMessage>(node, "/tf_static", TF_STATIC_QOS)?,
+                subscriber.subscribe::<ObstacleArray>("obstacles", input.clone())?,
+                subscriber
+                    .subscribe::<PolygonInstanceStamped>("obstacle_instances", input.clone())?,
+                subscriber.subscribe::<TFMessage>("/tf", TF_QOS)?,
+                subscriber.subscribe::<TFMessage>("/tf_static", TF_STATIC_QOS)?,
             ))
         })();
         let (sources, velocity, footprint, array, instances, tf, tf_static) =
@@ -344,19 +348,20 @@ impl Inputs {
     /// newest when full) never fill.
     fn take(&mut self) {
         let time = &self.time;
+        let tf_buffer = &self.tf_buffer;
         let mut large = false;
         // TF first: a footprint or obstacles read in the same spin are
         // then placed with the transforms that came with them.
         let mut moved = false;
-        while let Some(msg) = ready_now(&mut self.tf_static) {
+        self.tf_static.each(|msg| {
             let arrival = time.arrival();
-            lock(&self.tf_buffer).take(&msg, true, arrival);
-        }
-        while let Some(msg) = ready_now(&mut self.tf) {
+            lock(tf_buffer).take(msg, true, arrival);
+        });
+        self.tf.each(|msg| {
             let arrival = time.arrival();
-            lock(&self.tf_buffer).take(&msg, false, arrival);
+            lock(tf_buffer).take(msg, false, arrival);
             moved = true;
-        }
+        });
         if moved {
             if let Some(notify) = &self.tf_moved {
                 notify.notify_one();
@@ -371,19 +376,11 @@ impl Inputs {
             let mut latest = None;
             match sub {
                 VelocitySub::Odometry(sub) => {
-                    while let Some(msg) = ready_now(sub) {
-                        latest = Some(VelocityInput::odometry(&msg));
-                    }
+                    sub.each(|msg| latest = Some(VelocityInput::odometry(msg)));
                 }
-                VelocitySub::Twist(sub) => {
-                    while let Some(msg) = ready_now(sub) {
-                        latest = Some(VelocityInput::twist(&msg));
-                    }
-                }
+                VelocitySub::Twist(sub) => sub.each(|msg| latest = Some(VelocityInput::twist(msg))),
                 VelocitySub::TwistStamped(sub) => {
-                    while let Some(msg) = ready_now(sub) {
-                        latest = Some(VelocityInput::twist_stamped(&msg));
-                    }
+                    sub.each(|msg| latest = Some(VelocityInput::twist_stamped(msg)));
                 }
             }
             if let Some(input) = latest {
@@ -391,63 +388,54 @@ impl Inputs {
             }
         }
         if let (Some(sub), Some(footprints)) = (self.footprint.as_mut(), self.footprints.as_ref()) {
-            while let Some(msg) = ready_now(sub) {
-                large |= inputs::footprint_bytes(&msg) > LARGE_MESSAGE_BYTES;
-                footprints.put(&msg, time.arrival());
-            }
+            sub.each(|msg| {
+                large |= inputs::footprint_bytes(msg) > LARGE_MESSAGE_BYTES;
+                footprints.put(msg, time.arrival());
+            });
         }
-        while let Some(msg) = ready_now(&mut self.array) {
+        let pending = &self.pending;
+        self.array.each(|msg| {
             let arrival = time.arrival();
-            large |= inputs::array_bytes(&msg) > LARGE_MESSAGE_BYTES;
-            self.pending.put_array(ArrayInput::read(&msg), arrival);
-        }
-        while let Some(msg) = ready_now(&mut self.instances) {
+            large |= inputs::array_bytes(msg) > LARGE_MESSAGE_BYTES;
+            pending.put_array(ArrayInput::read(msg), arrival);
+        });
+        self.instances.each(|msg| {
             let arrival = time.arrival();
-            large |= inputs::instance_bytes(&msg) > LARGE_MESSAGE_BYTES;
-            self.pending
-                .put_instance(InstanceInput::read(&msg), arrival);
-        }
+            large |= inputs::instance_bytes(msg) > LARGE_MESSAGE_BYTES;
+            pending.put_instance(InstanceInput::read(msg), arrival);
+        });
         let latest_sources = &self.latest_sources;
-        let tf_buffer = &self.tf_buffer;
         for (reader, sub) in self.readers.iter_mut().zip(self.sources.iter_mut()) {
             match sub {
-                SourceSub::Scan(sub) => {
-                    while let Some(msg) = ready_now(sub) {
-                        let arrival = time.arrival();
-                        let input = reader.scan(&msg, latest_sources.buffer());
-                        latest_sources.put(input, arrival);
-                    }
-                }
-                SourceSub::Cloud(sub) => {
-                    // Never `large`: a cloud comes every sensor period, the
-                    // size of the one before, into the memory that one
-                    // freed. Trimming after each would hand those pages back
-                    // only for the next take to fault them in again, before
-                    // decoding starts (a 3.2 MB cloud: 781 page faults, about
-                    // 1 ms; BENCHMARKS.md, "Node latency, point clouds").
-                    while let Some(msg) = ready_now(sub) {
-                        let arrival = time.arrival();
-                        let buffer = latest_sources.buffer();
-                        let tree = || TreeGuard(lock(tf_buffer));
-                        let input = reader.cloud(&msg, tree, arrival.time, buffer);
-                        latest_sources.put(input, arrival);
-                    }
-                }
-                SourceSub::Range(sub) => {
-                    while let Some(msg) = ready_now(sub) {
-                        let arrival = time.arrival();
-                        let input = reader.range(&msg, latest_sources.buffer());
-                        latest_sources.put(input, arrival);
-                    }
-                }
-                SourceSub::Polygon(sub) => {
-                    while let Some(msg) = ready_now(sub) {
-                        let arrival = time.arrival();
-                        large |= inputs::instance_bytes(&msg) > LARGE_MESSAGE_BYTES;
-                        let input = InstanceInput::read_from(&msg, Some(reader.index));
-                        self.pending.put_instance(input, arrival);
-                    }
-                }
+                SourceSub::Scan(sub) => sub.each(|msg| {
+                    let arrival = time.arrival();
+                    let input = reader.scan(msg, latest_sources.buffer());
+                    latest_sources.put(input, arrival);
+                }),
+                // Never `large`: a cloud comes every sensor period, the size
+                // of the one before, into the memory that one freed.
+                // Trimming after each would hand those pages back only for
+                // the next take to fault them in again, before decoding
+                // starts (a 3.2 MB cloud: 781 page faults, about 1 ms;
+                // BENCHMARKS.md, "Node latency, point clouds").
+                SourceSub::Cloud(sub) => sub.each(|msg| {
+                    let arrival = time.arrival();
+                    let buffer = latest_sources.buffer();
+                    let tree = || TreeGuard(lock(tf_buffer));
+                    let input = reader.cloud(msg, tree, arrival.time, buffer);
+                    latest_sources.put(input, arrival);
+                }),
+                SourceSub::Range(sub) => sub.each(|msg| {
+                    let arrival = time.arrival();
+                    let input = reader.range(msg, latest_sources.buffer());
+                    latest_sources.put(input, arrival);
+                }),
+                SourceSub::Polygon(sub) => sub.each(|msg| {
+                    let arrival = time.arrival();
+                    large |= inputs::instance_bytes(msg) > LARGE_MESSAGE_BYTES;
+                    let input = InstanceInput::read_from(msg, Some(reader.index));
+                    pending.put_instance(input, arrival);
+                }),
             }
         }
         if large {

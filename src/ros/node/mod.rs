@@ -52,7 +52,7 @@
 //!   owns the node). A failure is logged and answered `success: false`;
 //!   what was made is released and the node stays unconfigured.
 //!   **Cleanup** releases it all again (publishers destroyed, inputs
-//!   unsubscribed, workers joined).
+//!   released to the I/O thread's pool of subscriptions, workers joined).
 //! * **Activate** switches the outputs on and starts the bond's heartbeat
 //!   (`bond`); **deactivate** switches every output off (`collision`,
 //!   `collision_ahead`, the report, the markers, the gate's command, state

@@ -281,8 +281,10 @@ impl Pipeline {
         }
     }
 
-    /// Cleanup: running service jobs stop, the inputs are unsubscribed,
-    /// the workers end and are joined, the publishers destroyed.
+    /// Cleanup: running service jobs stop, the inputs are released (their
+    /// subscriptions go back to the I/O thread's pool, where nothing they
+    /// take is read), the workers end and are joined, the publishers
+    /// destroyed.
     pub(super) async fn release(mut self, io: &IoThread) {
         self.set_active(false);
         self.decision.jobs.cancel();
