@@ -297,23 +297,13 @@ impl Gate {
                 },
             );
         }
+        // What the command cannot be judged by stops it: the sources (by
+        // the flag's rule) and the clock, then a zone without a shape.
         if let Some(fault) = checks.invalid_source() {
-            return (
-                0.0,
-                GateState {
-                    action: Action::Stop,
-                    reason: Reason::InvalidSource(fault),
-                },
-            );
+            return (0.0, stop(Reason::InvalidSource(fault)));
         }
         if let Some(index) = self.zone_without_shape() {
-            return (
-                0.0,
-                GateState {
-                    action: Action::Stop,
-                    reason: Reason::NoZoneShape(index),
-                },
-            );
+            return (0.0, stop(Reason::NoZoneShape(index)));
         }
         let mut best = (1.0, GateState::CLEAR);
         for (index, zone) in self.zones.iter_mut().enumerate() {
@@ -366,11 +356,16 @@ impl Gate {
     }
 }
 
-fn invalid_command() -> GateState {
+/// A stop, for `reason`.
+fn stop(reason: Reason) -> GateState {
     GateState {
         action: Action::Stop,
-        reason: Reason::InvalidCommand,
+        reason,
     }
+}
+
+fn invalid_command() -> GateState {
+    stop(Reason::InvalidCommand)
 }
 
 /// What the zone scales `command` by when it acts (`None`: it does not:

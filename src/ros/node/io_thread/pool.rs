@@ -148,7 +148,7 @@ impl Pool {
 }
 
 /// Makes the inputs' subscriptions on the node, through its pool.
-pub(in crate::ros::node) struct Subscriber<'a> {
+pub(crate) struct Subscriber<'a> {
     node: &'a mut r2r::Node,
     pool: &'a mut Pool,
 }
@@ -161,7 +161,7 @@ impl<'a> Subscriber<'a> {
     /// A lease on a subscription to `topic` with `qos`: one of the pool's
     /// that no lease holds, else a new one. Read it with [`Lease::each`], or
     /// as a stream.
-    pub(in crate::ros::node) fn subscribe<T: WrappedTypesupport + 'static>(
+    pub(crate) fn subscribe<T: WrappedTypesupport + 'static>(
         &mut self,
         topic: &str,
         qos: QosProfile,
@@ -213,7 +213,7 @@ impl<'a> Subscriber<'a> {
 
 /// A configuration's hold on a pooled subscription; dropped at cleanup,
 /// which hands the subscription back to the pool.
-pub(in crate::ros::node) struct Lease<T: WrappedTypesupport + 'static> {
+pub(crate) struct Lease<T: WrappedTypesupport + 'static> {
     subscription: Rc<RefCell<Subscription<T>>>,
     /// Kept latched messages not yet handed to this lease (the newest ones).
     replay: usize,
@@ -223,7 +223,7 @@ impl<T: WrappedTypesupport + 'static> Lease<T> {
     /// Calls `read` with every message ready now, in order: first, once,
     /// the latched messages the subscription kept before this lease (when
     /// transient local), then those that have arrived.
-    pub(in crate::ros::node) fn each(&mut self, mut read: impl FnMut(&NativeMsg<T>)) {
+    pub(crate) fn each(&mut self, mut read: impl FnMut(&NativeMsg<T>)) {
         let mut subscription = self.subscription.borrow_mut();
         let Subscription { messages, latched } = &mut *subscription;
         if let Some(latched) = latched.as_ref() {
@@ -277,7 +277,7 @@ impl<T: Replica> Stream for Lease<T> {
 /// A native message type that can be copied exactly (every byte of its
 /// strings, every element of its sequences): what a transient-local
 /// subscription read as a stream hands out.
-pub(in crate::ros::node) trait Replica: WrappedTypesupport + 'static {
+pub(crate) trait Replica: WrappedTypesupport + 'static {
     /// A message of its own with `msg`'s content; `None` when a string could
     /// not be allocated.
     fn replica(msg: &NativeMsg<Self>) -> Option<NativeMsg<Self>>;
