@@ -536,7 +536,8 @@ impl GateNode {
         if !self.active {
             return;
         }
-        if let Some(index) = self.gate.zone_without_shape() {
+        let enabled = self.gate.config().enabled;
+        if let Some(index) = self.gate.zone_without_shape().filter(|_| enabled) {
             let name = self.gate.config().zones[index].name.clone();
             self.warnings.warn("gate_zone_shape", || {
                 format!(
