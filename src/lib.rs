@@ -241,5 +241,5 @@ pub mod visual;
 
 /// The README's Rust snippets, compiled and run as doctests.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
+#[doc = include_str!("../docs/library.md")]
 pub struct ReadmeDoctests;

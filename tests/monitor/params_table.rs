@@ -2,10 +2,10 @@
 //! two documents that repeat it, so that none of the three can drift:
 //! `config/sat_collision.yaml` (every parameter at its default, with its
 //! range and whether it changes at run time in the comment above it) and
-//! the README's table under "### Parameters"; the sensor sources' table
-//! (`SOURCE_PARAMS`) against the README's "#### Sensor sources"; the
-//! zones' tables (`ZONE_PARAMS`, `VELOCITY_SHAPE_PARAMS`) against its
-//! "#### Zones".
+//! the node's reference, `docs/node.md`, its table under "## Parameters";
+//! the sensor sources' table (`SOURCE_PARAMS`) against its "### Sensor
+//! sources"; the zones' tables (`ZONE_PARAMS`, `VELOCITY_SHAPE_PARAMS`)
+//! against its "### Zones".
 
 use sat_collision::config::{
     Kind, ParamSpec, SourceConfig, ZoneDefault, PARAMS, SOURCE_PARAMS, VELOCITY_SHAPE_PARAMS,
@@ -131,7 +131,7 @@ fn params_file_holds_every_parameter_at_its_default() {
     }
 }
 
-/// One row of the README's parameter table.
+/// One row of a parameter table of the node's reference.
 struct Row {
     name: String,
     default: String,
@@ -139,13 +139,16 @@ struct Row {
     runtime: String,
 }
 
-/// The cells of the first table after the line `heading`, header first,
-/// every row with as many cells as the header.
-fn readme_table(heading: &str) -> Vec<Vec<String>> {
-    let readme = read("README.md");
-    let section = readme
+/// The node's reference, which holds the parameter tables.
+const REFERENCE: &str = "docs/node.md";
+
+/// The cells of the first table after the line `heading` of the node's
+/// reference, header first, every row with as many cells as the header.
+fn reference_table(heading: &str) -> Vec<Vec<String>> {
+    let reference = read(REFERENCE);
+    let section = reference
         .split_once(&format!("\n{heading}\n"))
-        .unwrap_or_else(|| panic!("README has a {heading} section"))
+        .unwrap_or_else(|| panic!("{REFERENCE} has a {heading} section"))
         .1;
     let cells = |line: &str| -> Vec<String> {
         line.trim()
@@ -161,17 +164,21 @@ fn readme_table(heading: &str) -> Vec<Vec<String>> {
     let header = cells(lines.next().expect("a table"));
     let rows: Vec<Vec<String>> = lines.skip(1).map(cells).collect(); // | --- | --- | ...
     for row in &rows {
-        assert_eq!(row.len(), header.len(), "README {heading} row: {row:?}");
+        assert_eq!(
+            row.len(),
+            header.len(),
+            "{REFERENCE} {heading} row: {row:?}"
+        );
     }
     std::iter::once(header).chain(rows).collect()
 }
 
-fn readme_rows() -> Vec<Row> {
-    let mut table = readme_table("### Parameters").into_iter();
+fn reference_rows() -> Vec<Row> {
+    let mut table = reference_table("## Parameters").into_iter();
     assert_eq!(
         table.next().expect("a header"),
         ["name", "default", "range", "run-time change", "meaning"],
-        "README parameter table columns"
+        "docs/node.md parameter table columns"
     );
     table
         .map(|c| Row {
@@ -183,7 +190,7 @@ fn readme_rows() -> Vec<Row> {
         .collect()
 }
 
-/// A number as the README spells it: `1e6`, `3600`, `π`, `π/180`.
+/// A number as the reference spells it: `1e6`, `3600`, `π`, `π/180`.
 fn number(text: &str) -> Option<f64> {
     match text.trim() {
         "π" => Some(std::f64::consts::PI),
@@ -194,7 +201,7 @@ fn number(text: &str) -> Option<f64> {
 }
 
 /// `"[lo, hi]..."` with [`number`]'s spellings.
-fn readme_range(text: &str) -> Option<(f64, f64)> {
+fn reference_range(text: &str) -> Option<(f64, f64)> {
     let (inside, _) = text.strip_prefix('[')?.split_once(']')?;
     let (lo, hi) = inside.split_once(", ")?;
     Some((number(lo)?, number(hi)?))
@@ -206,56 +213,56 @@ fn check_row<C>(spec: &ParamSpec<C>, row: &Row) {
         Kind::Number { default, .. } => assert_eq!(
             number(&row.default),
             Some(default),
-            "{name}: README default {}",
+            "{name}: docs/node.md default {}",
             row.default
         ),
         Kind::Integer { default, .. } => assert_eq!(
             row.default.parse::<f64>().ok(),
             Some(default as f64),
-            "{name}: README default {}",
+            "{name}: docs/node.md default {}",
             row.default
         ),
         Kind::TextList { default, .. } => assert_eq!(
             serde_json::from_str::<Vec<String>>(&row.default).ok(),
             Some(default.iter().map(|s| (*s).to_owned()).collect()),
-            "{name}: README default {} (a JSON list)",
+            "{name}: docs/node.md default {} (a JSON list)",
             row.default
         ),
         Kind::Bool { default, .. } => assert_eq!(
             row.default.parse::<bool>().ok(),
             Some(default),
-            "{name}: README default {}",
+            "{name}: docs/node.md default {}",
             row.default
         ),
         Kind::Text { default, .. } => assert_eq!(
             serde_json::from_str::<String>(&row.default).ok().as_deref(),
             Some(default),
-            "{name}: README default {} (a quoted string)",
+            "{name}: docs/node.md default {} (a quoted string)",
             row.default
         ),
     }
     match spec.range() {
         // `[lo, hi] unit`
         Some(range) => assert_eq!(
-            readme_range(&row.range),
+            reference_range(&row.range),
             Some(range),
-            "{name}: README range {}",
+            "{name}: docs/node.md range {}",
             row.range
         ),
         None => assert_eq!(row.range, "", "{name}: no range"),
     }
     let runtime = if spec.runtime { "yes" } else { "no" };
-    assert_eq!(row.runtime, runtime, "{name}: README run-time change");
+    assert_eq!(row.runtime, runtime, "{name}: docs/node.md run-time change");
 }
 
 #[test]
-fn readme_table_matches() {
-    let rows = readme_rows();
-    let readme_names: Vec<&str> = rows.iter().map(|row| row.name.as_str()).collect();
+fn reference_table_matches() {
+    let rows = reference_rows();
+    let reference_names: Vec<&str> = rows.iter().map(|row| row.name.as_str()).collect();
     assert_eq!(
-        readme_names,
+        reference_names,
         names(),
-        "the README's parameter table lists exactly the parameters of config::PARAMS, in its order"
+        "docs/node.md's parameter table lists exactly the parameters of config::PARAMS, in its order"
     );
     for (spec, row) in PARAMS.iter().zip(&rows) {
         check_row(spec, row);
@@ -263,8 +270,8 @@ fn readme_table_matches() {
 }
 
 #[test]
-fn readme_sources_table_matches() {
-    let mut table = readme_table("#### Sensor sources").into_iter();
+fn reference_sources_table_matches() {
+    let mut table = reference_table("### Sensor sources").into_iter();
     assert_eq!(
         table.next().expect("a header"),
         [
@@ -275,7 +282,7 @@ fn readme_sources_table_matches() {
             "run-time change",
             "meaning"
         ],
-        "README sensor sources table columns"
+        "docs/node.md sensor sources table columns"
     );
     let rows: Vec<Vec<String>> = table.collect();
     let names: Vec<String> = rows.iter().map(|row| row[0].clone()).collect();
@@ -285,7 +292,7 @@ fn readme_sources_table_matches() {
         .collect();
     assert_eq!(
         names, expected,
-        "the README's sensor sources table lists exactly config::SOURCE_PARAMS, in its order"
+        "docs/node.md's sensor sources table lists exactly config::SOURCE_PARAMS, in its order"
     );
     for (param, cells) in SOURCE_PARAMS.iter().zip(&rows) {
         let name = param.spec.name;
@@ -295,7 +302,7 @@ fn readme_sources_table_matches() {
             let kinds: Vec<&str> = param.kinds.iter().map(|k| k.as_str()).collect();
             kinds.join(", ")
         };
-        assert_eq!(cells[1], types, "{name}: README types");
+        assert_eq!(cells[1], types, "{name}: docs/node.md types");
         let row = Row {
             name: name.to_owned(),
             default: cells[2].clone(),
@@ -313,9 +320,9 @@ fn readme_sources_table_matches() {
             continue;
         }
         let runtime = if param.spec.runtime { "yes" } else { "no" };
-        assert_eq!(row.runtime, runtime, "{name}: README run-time change");
+        assert_eq!(row.runtime, runtime, "{name}: docs/node.md run-time change");
         assert_eq!(
-            readme_range(&row.range),
+            reference_range(&row.range),
             param.spec.range(),
             "{name}: range"
         );
@@ -336,15 +343,15 @@ fn check_zone_row<C>(spec: &ParamSpec<C>, default: ZoneDefault, cells: &[String]
         ZoneDefault::Required => "required",
         ZoneDefault::Computed(words) => words,
     };
-    assert_eq!(row.default, shown, "{}: README default", spec.name);
+    assert_eq!(row.default, shown, "{}: docs/node.md default", spec.name);
     let runtime = if spec.runtime { "yes" } else { "no" };
     assert_eq!(
         row.runtime, runtime,
-        "{}: README run-time change",
+        "{}: docs/node.md run-time change",
         spec.name
     );
     assert_eq!(
-        readme_range(&row.range),
+        reference_range(&row.range),
         spec.range(),
         "{}: range",
         spec.name
@@ -352,8 +359,8 @@ fn check_zone_row<C>(spec: &ParamSpec<C>, default: ZoneDefault, cells: &[String]
 }
 
 #[test]
-fn readme_zones_table_matches() {
-    let mut table = readme_table("#### Zones").into_iter();
+fn reference_zones_table_matches() {
+    let mut table = reference_table("### Zones").into_iter();
     assert_eq!(
         table.next().expect("a header"),
         [
@@ -364,7 +371,7 @@ fn readme_zones_table_matches() {
             "run-time change",
             "meaning"
         ],
-        "README zones table columns"
+        "docs/node.md zones table columns"
     );
     let rows: Vec<Vec<String>> = table.collect();
     let names: Vec<String> = rows.iter().map(|row| row[0].clone()).collect();
@@ -379,12 +386,16 @@ fn readme_zones_table_matches() {
         .collect();
     assert_eq!(
         names, expected,
-        "the README's zones table lists exactly config::ZONE_PARAMS, then \
+        "docs/node.md's zones table lists exactly config::ZONE_PARAMS, then \
          config::VELOCITY_SHAPE_PARAMS, in their order"
     );
     let (zone_rows, shape_rows) = rows.split_at(ZONE_PARAMS.len());
     for (param, cells) in ZONE_PARAMS.iter().zip(zone_rows) {
-        assert_eq!(cells[1], param.zones, "{}: README zones", param.spec.name);
+        assert_eq!(
+            cells[1], param.zones,
+            "{}: docs/node.md zones",
+            param.spec.name
+        );
         check_zone_row::<ZoneConfig>(&param.spec, param.default, cells);
     }
     for (param, cells) in VELOCITY_SHAPE_PARAMS.iter().zip(shape_rows) {
@@ -393,7 +404,7 @@ fn readme_zones_table_matches() {
         } else {
             "velocity_polygon zones"
         };
-        assert_eq!(cells[1], zones, "{}: README zones", param.spec.name);
+        assert_eq!(cells[1], zones, "{}: docs/node.md zones", param.spec.name);
         check_zone_row::<VelocityShape>(&param.spec, param.default, cells);
     }
 }

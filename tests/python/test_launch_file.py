@@ -3,7 +3,8 @@
 Without ROS (always run):
 * the file compiles, and its syntax tree declares exactly the documented arguments (ARGUMENTS),
   uses each of them, and has a generate_launch_description function;
-* REMAPPINGS names every topic and the service of the README's table, by relative name.
+* REMAPPINGS names every topic and the service of the node's reference (docs/node.md), by
+  relative name.
 
 For real, with `ros2 launch` (the `launched` fixture): msg/ and the package built by
 colcon (the session's `colcon_workspace`, shared with test_colcon_layout.py), then
@@ -93,10 +94,11 @@ PADDING, PUBLISH_RATE = 0.25, 20.0
 SERVICES = {'check_footprint', 'check_path'}
 
 
-def _readme_topics():
-    """Topics and the service of the README's table of the node's names."""
-    readme = (ROOT / 'README.md').read_text()
-    return set(re.findall(r'^\| `([a-z_]+)` \| `[a-z_]+/', readme, re.M))
+def _reference_topics():
+    """Topics and services of the table of the node's names in its reference, docs/node.md,
+    named by a relative name of their own (not by a parameter)."""
+    reference = (ROOT / 'docs' / 'node.md').read_text()
+    return set(re.findall(r'^\| `([a-z_]+)` \| `[a-z_]+/', reference, re.M))
 
 
 # --- without ROS ------------------------------------------------------------------------
@@ -138,7 +140,7 @@ def _remappings():
 
 def test_remappings_name_every_topic_and_service_by_relative_name():
     remapped = [a for a, _ in _remappings()]
-    assert sorted(remapped) == sorted(_readme_topics())
+    assert sorted(remapped) == sorted(_reference_topics())
     assert all(not a.startswith('/') for a in remapped)
 
 
@@ -395,7 +397,7 @@ def test_launch_shows_the_documented_arguments(ros2_env):
 
 def test_launch_topics_and_service_in_the_namespace(launched):
     launch, env, _ = launched
-    topics = _readme_topics() - SERVICES
+    topics = _reference_topics() - SERVICES
     want = {f'{NS}/{t}' for t in topics}
     out = ros2_until(env, ['topic', 'list', '--no-daemon'],
                      lambda out: want <= set(out.split()), f'topics {sorted(want)}')
