@@ -7,8 +7,11 @@
 //!   `predict`;
 //! * `steady_state_allocation`: the monitor's per-message work allocates
 //!   nothing;
-//! * `params_table`: the parameter table against the README and
-//!   `config/sat_collision.yaml`;
+//! * `params_table`: the parameter tables against the node's reference
+//!   (`docs/node.md`) and `config/sat_collision.yaml`;
+//! * `docs_reference`: the documentation's relative links and anchors, and
+//!   the statuses, topics and services of the node's reference against the
+//!   code;
 //! * `gate`: the velocity gate's zones on the monitor's sources, against
 //!   references computed in the test;
 //! * `gate_invariant`: the gate never passes a command while the clock, a
@@ -33,6 +36,7 @@ static ALLOCATOR: sat_collision_testkit::alloc::CountingAllocator =
 
 mod cli;
 mod common;
+mod docs_reference;
 mod frames;
 mod frames_properties;
 mod gate;
