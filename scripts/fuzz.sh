@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Fuzz the library with cargo fuzz (libFuzzer). Not part of scripts/test.sh:
-# the committed corpora are replayed by `cargo test` (tests/geometry/fuzz_corpus.rs).
+# the committed corpora are replayed by `cargo test` (tests/geometry/fuzz_corpus.rs;
+# the bag reader's, tests/bag/fuzz_corpus.rs).
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
 #   SECONDS_PER_TARGET  default 600
-#   TARGET              scene_yaml, polygon, pair_query (default: all three)
+#   TARGET              scene_yaml, polygon, pair_query, bag (default: all four)
 #
 # Environment knobs:
 #   FUZZ_JOBS       targets run at the same time (default 1)
@@ -13,15 +14,17 @@
 #   FUZZ_RSS_MB     libFuzzer -rss_limit_mb (default 2048)
 #   FUZZ_ARGS       more libFuzzer arguments (e.g. "-max_len=8192")
 #   FUZZ_SANITIZER  cargo fuzz -s for every target (default: address for
-#                   scene_yaml, none for the geometry targets)
+#                   scene_yaml, none for the geometry targets and bag)
 #
 # Needs a nightly toolchain (rustup toolchain install nightly); installs
 # cargo-fuzz when missing. New inputs go into fuzz/corpus/<target>/; before
 # committing, minimise to the inputs that keep every covered edge (a few
-# hundred files at most; tests/geometry/fuzz_corpus.rs replays them all):
+# hundred files at most; tests/geometry/fuzz_corpus.rs and tests/bag/fuzz_corpus.rs
+# replay them all):
 #   cargo +nightly fuzz cmin -O -a -s none --target-dir fuzz/target/none polygon \
 #       -- -use_counters=0          (scene_yaml: -s address, fuzz/target/address)
-#   python3 fuzz/make_seeds.py      (the hand-made seeds back)
+#   python3 fuzz/make_seeds.py      (the hand-made seeds back; bag's:
+#   cargo test --no-default-features --test bag -- --ignored write_seeds)
 # Crashes go into
 # fuzz/artifacts/<target>/, the libFuzzer output into
 # fuzz/artifacts/logs/<target>.log. Prints one summary line per target and
@@ -36,7 +39,7 @@ shift || true
 if [ "$#" -gt 0 ]; then
     TARGETS=("$@")
 else
-    TARGETS=(scene_yaml polygon pair_query)
+    TARGETS=(scene_yaml polygon pair_query bag)
 fi
 JOBS="${FUZZ_JOBS:-1}"
 TIMEOUT="${FUZZ_TIMEOUT:-10}"
@@ -64,7 +67,8 @@ mkdir -p "$LOGS"
 
 # AddressSanitizer only where unsafe code runs: serde_yaml's YAML parser
 # (unsafe-libyaml, translated from C). The geometry is safe Rust, where ASan
-# finds nothing and halves the speed. One target directory per sanitizer, so
+# finds nothing and halves the speed; so is the bag reader (its zstd and lz4
+# decompressors are C built by cc, which -s address does not instrument). One target directory per sanitizer, so
 # that switching does not rebuild everything.
 sanitizer() {
     case "$1" in

@@ -208,6 +208,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bag;
 pub mod broadphase;
 // Serves the crate's binaries (their command-line rule); not API.
 #[doc(hidden)]

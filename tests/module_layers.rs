@@ -20,7 +20,7 @@ use syn::visit::Visit;
 /// its own layer's *own subtree* and of lower layers only.
 const LAYERS: &[&[&str]] = &[
     &["geometry", "text", "limits", "cli"],
-    &["model", "frames", "sensors"],
+    &["model", "frames", "sensors", "bag"],
     &["broadphase", "visual"],
     &["planner"],
     &["monitor", "scene"],

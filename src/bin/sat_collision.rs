@@ -53,6 +53,19 @@ enum Command {
         args_override_self = true
     )]
     Check(CheckArgs),
+    /// Prints a bag's messages as JSON, one line each (a debugging aid)
+    #[command(hide = true)]
+    BagDump(BagDumpArgs),
+}
+
+#[derive(Args)]
+struct BagDumpArgs {
+    /// The bag: a rosbag2 directory, an .mcap or an .mcap.zstd file
+    #[arg(value_name = "BAG", value_parser = path())]
+    bag: PathBuf,
+    /// Also write every decoded message, encoded again, into this MCAP
+    #[arg(long, value_name = "OUT.mcap", value_parser = path(), allow_hyphen_values = true)]
+    rewrite: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -213,12 +226,87 @@ fn run(args: CheckArgs) -> Result<u8, String> {
     })
 }
 
+/// `bag-dump`: one line per message on stdout, `{"log_time_ns": N,
+/// "topic": ..., "type": ..., "message": {...}}` (`message` null for a type
+/// not known or a message that does not decode, both counted on stderr).
+/// Exit 0 when the bag was read to its end, 2 when an error stopped it
+/// (after the messages before it).
+fn bag_dump(args: BagDumpArgs) -> Result<u8, String> {
+    use sat_collision::bag::{self, BagWriter, JsonLine};
+    use std::io::Write;
+    let mut messages = bag::open(&args.bag).map_err(|e| e.to_string())?;
+    let mut rewrite = match &args.rewrite {
+        Some(path) => Some(BagWriter::create(path).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let stdout = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::new(stdout);
+    let (mut unknown, mut undecodable, mut failure) = (0u64, 0u64, None);
+    for record in messages.by_ref() {
+        let record = match record {
+            Ok(record) => record,
+            Err(e) => {
+                failure = Some(e.to_string());
+                break;
+            }
+        };
+        let message = match record.decode() {
+            Ok(Some(message)) => Some(message),
+            Ok(None) => {
+                unknown += 1;
+                None
+            }
+            Err(e) => {
+                undecodable += 1;
+                if undecodable <= 10 {
+                    eprintln!(
+                        "sat_collision: {} at {} ns: {e}",
+                        record.topic, record.log_time_ns
+                    );
+                }
+                None
+            }
+        };
+        let line = JsonLine {
+            log_time_ns: record.log_time_ns,
+            topic: &record.topic,
+            type_name: &record.schema_name,
+            message: message.as_ref(),
+        };
+        serde_json::to_writer(&mut out, &line)
+            .map_err(|e| e.to_string())
+            .and_then(|()| writeln!(out).map_err(|e| e.to_string()))?;
+        if let (Some(writer), Some(message)) = (rewrite.as_mut(), &message) {
+            writer
+                .write_message(&record.topic, record.log_time_ns, message)
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    if let Some(writer) = rewrite {
+        writer.finish().map_err(|e| e.to_string())?;
+    }
+    let stats = messages.stats();
+    eprintln!(
+        "sat_collision: {} messages, {unknown} of unknown type, {undecodable} not decoded, \
+         {} with a log time before the previous one",
+        stats.messages, stats.backwards
+    );
+    match failure {
+        Some(message) => Err(message),
+        None => Ok(EXIT_CLEAR),
+    }
+}
+
 fn main() -> ExitCode {
-    let Command::Check(args) = match sat_collision::cli::parse::<Cli>() {
-        Ok(cli) => cli.command,
+    let result = match sat_collision::cli::parse::<Cli>() {
+        Ok(cli) => match cli.command {
+            Command::Check(args) => run(args),
+            Command::BagDump(args) => bag_dump(args),
+        },
         Err(code) => return code,
     };
-    match run(args) {
+    match result {
         Ok(code) => ExitCode::from(code),
         Err(message) => {
             eprintln!("sat_collision: {message}");
