@@ -240,7 +240,7 @@ pub mod svg;
 pub(crate) mod text;
 pub mod visual;
 
-/// The README's Rust snippets, compiled and run as doctests.
+/// The Rust snippets of `docs/library.md`, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/library.md")]
-pub struct ReadmeDoctests;
+pub struct LibraryPageDoctests;

@@ -2,8 +2,8 @@
 //!
 //! Each bounds the memory and time one sender can cost the node; a message
 //! over a limit is refused as a whole before its contents are copied, and
-//! the report names the limit in its status (see the README, "Limits and
-//! failure behaviour").
+//! the report names the limit in its status (see `docs/failsafe.md`,
+//! "Limits and failure behaviour").
 
 /// Most obstacles in one `obstacles` message (`too_many_obstacles`).
 pub const MAX_OBSTACLES_PER_MESSAGE: usize = 10_000;

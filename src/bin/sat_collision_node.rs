@@ -1,5 +1,6 @@
-//! `sat_collision_node`: the ROS 2 collision monitor. See the README for
-//! topics, parameters and the fail-safe rule.
+//! `sat_collision_node`: the ROS 2 collision monitor. See `docs/node.md`
+//! for topics, parameters and statuses, `docs/failsafe.md` for the
+//! fail-safe rule.
 
 use std::process::ExitCode;
 use std::time::Duration;

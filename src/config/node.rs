@@ -50,7 +50,7 @@ impl Default for NodeConfig {
 /// you mean" hint ([`NodeConfig::check_other`]), and in `ros::params` the
 /// r2r parameter descriptors and which names may change at run time.
 /// `tests/monitor/params_table.rs` holds `config/sat_collision.yaml` and the
-/// README's parameter table to it.
+/// parameter table of `docs/node.md` to it.
 ///
 /// Shape: a slice of specs whose [`Kind`] carries the default, the range
 /// and typed accessors together, rather than an id enum with one match per

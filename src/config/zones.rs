@@ -32,7 +32,7 @@ pub struct ZoneParam {
     /// The zones it applies to (by type, action and shape, as nav2 reads
     /// it). On another zone it is accepted and ignored, with a note.
     pub applies: fn(&ZoneConfig) -> bool,
-    /// Those zones in words, for the note and the README ("slowdown
+    /// Those zones in words, for the note and `docs/node.md` ("slowdown
     /// zones").
     pub zones: &'static str,
     /// Where its value comes from when it is not given.

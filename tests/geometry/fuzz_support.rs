@@ -379,7 +379,7 @@ pub fn check_polygon(points: &[Point]) {
     }
 }
 
-/// Validation decides at the tolerance (README, "Tolerance policy"): a
+/// Validation decides at the tolerance (docs/library.md, "Tolerance policy"): a
 /// point within `tol` of the one kept before it is merged, a vertex within
 /// `tol` of the edge replacing it is dropped, a vertex within `tol` of
 /// another edge is a self-intersection, `|2A| <= tol × perimeter` is zero
@@ -556,7 +556,7 @@ pub fn check_pair_bytes(data: &[u8]) {
     check_pair(&a, &c, padding);
 }
 
-/// The library's tolerance for a pair (README, "Tolerance policy").
+/// The library's tolerance for a pair (docs/library.md, "Tolerance policy").
 pub fn pair_tolerance(a: &Shape, b: &Shape, padding: f64) -> f64 {
     length_tolerance(a.aabb().magnitude().max(b.aabb().magnitude()).max(padding))
 }
