@@ -22,6 +22,10 @@
 //! bag. An MCAP's chunks may be compressed with zstd or lz4; a file may be
 //! one zstd stream (`.mcap.zstd`, rosbag2's `--compression-mode file`),
 //! and each message's data one zstd frame (`--compression-mode message`).
+//! On its way to `mcap` the stream's framing is followed (`guard`, private):
+//! `mcap` 0.26 panics on a record running past its chunk and on an
+//! attachment too short for its CRC, which become [`BagError::Malformed`]
+//! here.
 //!
 //! # Bad input
 //!
@@ -43,7 +47,7 @@
 //! | a chunk compression other than zstd or lz4 | [`BagError::UnsupportedCompression`] (`chunk`) |
 //! | a record over [`MAX_RECORD_BYTES`] | [`BagError::TooLarge`], before it is read |
 //! | compressed data that does not decompress | [`BagError::Decompress`] |
-//! | anything else malformed (a message on a channel never defined, conflicting channels) | [`BagError::Malformed`] |
+//! | anything else malformed (a message on a channel never defined, conflicting channels, a record running past the end of its chunk) | [`BagError::Malformed`] |
 //! | log times going backwards | delivered in the file's order, counted in [`Stats::backwards`] |
 //! | a message encoding other than `cdr` | [`DecodeError::Encoding`] from [`Record::decode`] |
 //! | a type not in [`KNOWN_TYPES`] (or a channel without schema) | `Ok(None)` from [`Record::decode`] |
@@ -75,6 +79,7 @@
 mod any;
 mod cdr;
 mod error;
+mod guard;
 mod metadata;
 pub mod msgs;
 mod read;

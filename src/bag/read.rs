@@ -4,6 +4,7 @@
 
 use super::any::Message;
 use super::error::{BagError, DecodeError};
+use super::guard::{ChunkGuard, Overrun};
 use super::metadata::{self, Compression};
 use mcap::sans_io::{LinearReaderOptions, MessageReadEvent, MessageReader};
 use mcap::McapError;
@@ -275,7 +276,7 @@ impl FileReader {
             .with_record_length_limit(MAX_RECORD_BYTES);
         Self {
             path,
-            source,
+            source: Box::new(ChunkGuard::new(source)),
             compressed: false,
             reader: MessageReader::new_with_options(options),
             channels: HashMap::new(),
@@ -306,7 +307,22 @@ impl FileReader {
 
     fn next_message(&mut self) -> Option<Result<mcap::Message<'static>, BagError>> {
         loop {
-            match self.reader.next_event()? {
+            // The guard (`super::guard`) keeps the reader from the inputs it
+            // is known to panic on; any other panic of it ends the file as
+            // malformed rather than the program (the reader is not used
+            // again).
+            let event =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.reader.next_event()));
+            let event = match event {
+                Ok(event) => event?,
+                Err(_) => {
+                    return Some(Err(BagError::Malformed {
+                        path: self.path.clone(),
+                        reason: "the MCAP reader failed on it".into(),
+                    }))
+                }
+            };
+            match event {
                 Ok(MessageReadEvent::ReadRequest(need)) => {
                     let buf = self.reader.insert(need.clamp(1, READ_BLOCK));
                     let read = loop {
@@ -326,7 +342,12 @@ impl FileReader {
 
     fn read_error(&self, e: std::io::Error) -> BagError {
         let path = self.path.clone();
-        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        if e.get_ref().is_some_and(|inner| inner.is::<Overrun>()) {
+            BagError::Malformed {
+                path,
+                reason: e.to_string(),
+            }
+        } else if e.kind() == std::io::ErrorKind::UnexpectedEof {
             BagError::Truncated(path)
         } else if self.compressed {
             BagError::Decompress {

@@ -407,3 +407,55 @@ fn the_writer_writes_what_the_reader_reads() {
     }
     assert_eq!(w.finish().expect("finish").into_inner(), data);
 }
+
+/// The first record of `opcode` in `data`: its offset.
+fn first(data: &[u8], opcode: u8) -> usize {
+    records(data)
+        .into_iter()
+        .find(|r| r.1 == opcode)
+        .map(|r| r.0)
+        .expect("a record")
+}
+
+#[test]
+fn framing_that_mcap_would_panic_on_is_malformed() {
+    // A record inside an uncompressed chunk (CRC 0: not checked) running
+    // past the chunk's end.
+    let mut data = mcap(&sample(), None, Some(200));
+    let chunk = first(&data, CHUNK) + 9;
+    data[chunk + 24..chunk + 28].copy_from_slice(&[0; 4]);
+    let records = chunk + 32 + 8;
+    let records_len = data[records - 8..records].to_vec();
+    data[records + 1..records + 9].copy_from_slice(&records_len);
+    let (got, error) = read(&data);
+    assert!(got.is_empty());
+    assert!(
+        matches!(&error, Some(BagError::Malformed { reason, .. }) if reason.contains("past the end")),
+        "{error:?}"
+    );
+
+    // An attachment whose body ends 3 bytes after its header (mcap slices
+    // its data up to 4 bytes before the end).
+    let mut w = mcap::WriteOptions::new()
+        .create(Cursor::new(Vec::new()))
+        .expect("writer");
+    w.attach(&mcap::Attachment {
+        log_time: 1,
+        create_time: 2,
+        name: "a".into(),
+        media_type: "b".into(),
+        data: std::borrow::Cow::Borrowed(b"xyz"),
+    })
+    .expect("attach");
+    w.finish().expect("finish");
+    let mut data = w.into_inner().into_inner();
+    let at = first(&data, 0x09);
+    let header = 20 + 1 + 4 + 1 + 8;
+    data[at + 1..at + 9].copy_from_slice(&(header as u64 + 3).to_le_bytes());
+    data.truncate(at + 9 + header + 3);
+    let (_, error) = read(&data);
+    assert!(
+        matches!(error, Some(BagError::Malformed { .. })),
+        "{error:?}"
+    );
+}
