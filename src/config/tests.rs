@@ -1,5 +1,7 @@
+use super::names::closest_name;
 use super::*;
-use crate::monitor::SourceSpec;
+use crate::geometry::Shape;
+use crate::monitor::{SourceKind, SourceSpec};
 
 #[test]
 fn defaults_match_documentation() {

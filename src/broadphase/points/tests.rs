@@ -4,8 +4,11 @@
 //! included (the geometry itself is checked against an independent
 //! reference in `tests/geometry/points.rs`).
 
+use super::set::{BLOCK, LANES};
 use super::*;
-use crate::geometry::{point_contact, point_escapes, Vector};
+use crate::geometry::{
+    point_contact, point_escapes, point_time_of_impact, Impact, Motion, Point, Shape, Vector,
+};
 use nalgebra::Isometry2;
 use sat_collision_testkit::shapes::{ellipse_ring, random_star};
 use sat_collision_testkit::SplitMix64 as Rng;

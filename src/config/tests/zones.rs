@@ -3,7 +3,7 @@
 //! own parameters files (`tests/data/nav2/`) and on every error path.
 
 use super::{list, started, text, values};
-use crate::config::zones::velocity_shape;
+use crate::config::zones::{velocity_shape, SHAPE_SUFFIXES};
 use crate::config::*;
 use crate::gate::{Action, GateConfig, VelocityShape, ZoneConfig, ZoneShape};
 use crate::geometry::Point;
