@@ -567,17 +567,14 @@ const NAMED_BY_PARAMETERS: &[(&str, &str, &[&str])] = &[
         "topic",
         &["velocity_topic", "<name>.topic"],
     ),
+    ("node/gate.rs", "topic", &["cmd_vel_out_topic"]),
     (
-        "node/gate.rs",
+        "node/gate/inputs.rs",
         "topic",
-        &[
-            "cmd_vel_in_topic",
-            "cmd_vel_out_topic",
-            "<zone>.polygon_sub_topic",
-        ],
+        &["cmd_vel_in_topic", "<zone>.polygon_sub_topic"],
     ),
     (
-        "node/gate.rs",
+        "node/gate/inputs.rs",
         "&zone.footprint_topic",
         &["<zone>.footprint_topic"],
     ),
