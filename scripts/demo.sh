@@ -3,8 +3,9 @@
 #
 #   scripts/demo.sh            # Ctrl-C stops both
 #
-# Runs scripts/setup.sh (ROS 2 + sat_collision_msgs, once, cached), sources scripts/env.sh,
-# builds `cargo build --release --bins`, then starts
+# Runs scripts/setup.sh (ROS 2 + sat_collision_msgs, once, cached; meanwhile, on a fresh
+# clone, the crates that need no ROS are compiled in the background), sources
+# scripts/env.sh, builds `cargo build --release --bins`, then starts
 # target/release/sat_collision_node (with --params-file config/sat_collision.yaml and the
 # arguments `sat_collision_demo --node-args` prints: -p base_frame:=base_link
 # -p global_frame:=map -p robot_footprint:="[[...]]", the demo scene's robot) and
@@ -24,17 +25,49 @@
 #                         target/release/sat_collision_demo --help lists them; a --scene
 #                         here also gives the node that scene's robot and frame)
 #   SAT_DEMO_SVG          snapshot file (default demo_snapshot.svg in the repository)
+#   SAT_DEMO_PREBUILD     0: no background build of the crates that need no ROS while the
+#                         set-up runs (default 1: on a fresh clone; docs/demo-time.md)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$ROOT"
 
+[ -f Cargo.toml ] || { echo "ERROR: no Cargo.toml in $ROOT" >&2; exit 1; }
 echo "==== environment: scripts/setup.sh, source scripts/env.sh ===="
+# While the set-up has work to do (a fresh clone: wheels, the message packages), the crates
+# that need no ROS are compiled meanwhile, in the background at a lower priority: the same
+# `cargo build` without ROS_DISTRO, with --keep-going, so that r2r's build scripts, which
+# need the set-up's messages, stop at once and everything else is built (docs/demo-time.md).
+# Its errors are expected; the build after the set-up does the rest.
+# Only before r2r's first release build in this target directory: r2r's build script,
+# run again later with the environment of its cached bindings, would take them from its
+# cache without the cfg flags it sets when it generates them (the build would then fail).
+prebuild_pid=""
+target_dir="${CARGO_TARGET_DIR:-$ROOT/target}"
+if [ "${SAT_DEMO_PREBUILD:-1}" != 0 ] && ! (SAT_ENV_QUIET=1 source "$ROOT/scripts/env.sh" >/dev/null 2>&1) &&
+    ! compgen -G "$target_dir/release/build/r2r-*" >/dev/null &&
+    command -v cargo >/dev/null 2>&1; then
+    prebuild_log="$target_dir/demo-prebuild.log"
+    mkdir -p "$(dirname "$prebuild_log")"
+    echo "(set-up to do: meanwhile, the crates that need no ROS are compiled; log: ${prebuild_log#"$ROOT"/})"
+    # A process group of its own (to stop it as a whole), in this session: the kernel
+    # shares the CPU between sessions first, and nice counts only within one.
+    set -m
+    nice -n 10 env -u ROS_DISTRO cargo build --release --bins --keep-going \
+        >"$prebuild_log" 2>&1 </dev/null &
+    prebuild_pid=$!
+    set +m
+    trap 'kill -TERM -- "-$prebuild_pid" 2>/dev/null' EXIT
+fi
 "$ROOT/scripts/setup.sh"
 # shellcheck source=scripts/env.sh
 source "$ROOT/scripts/env.sh"
+if [ -n "$prebuild_pid" ]; then
+    kill -0 "$prebuild_pid" 2>/dev/null && echo "(set-up done: waiting for the crates that need no ROS)"
+    wait "$prebuild_pid" || true
+    trap - EXIT
+fi
 
-[ -f Cargo.toml ] || { echo "ERROR: no Cargo.toml in $ROOT" >&2; exit 1; }
 echo "==== cargo build --release --bins ===="
 cargo build --release --bins
 

@@ -22,7 +22,8 @@
 # - Missing Debian packages (libclang-dev for r2r's bindgen, a C/C++ toolchain, ...) are
 #   installed with apt-get (as root, or with passwordless sudo).
 # - msg/ (package sat_collision_msgs) is built with colcon whenever its sources change,
-#   into .ros2/msgs/<hash of msg/ and of the ROS prefix> (symlink: .ros2/msgs_install).
+#   into .ros2/msgs/<hash of msg/ and of the ROS prefix> (symlink: .ros2/msgs_install),
+#   in C and Python only (what r2r and rclpy load; no C++ type support: see setup_msgs).
 #   When the ROS install has no tf2_msgs (the wheels), msg/tf2_msgs (TFMessage, the same
 #   definition as upstream) is built with it; when it has no nav2_msgs (the wheels, or an
 #   install without nav2), msg/nav2_msgs (CollisionMonitorState and Toggle, upstream's
@@ -214,6 +215,21 @@ setup_msgs() {
             paths+=("$_SAT_ROOT/msg/bond")
             _sat_say "colcon: this ROS has no bond: building msg/bond (Status, Constants) as well"
         fi
+        # This build serves r2r (C: the headers, the C and introspection type supports) and
+        # rclpy (Python), never C++: a project-include file run after each package's
+        # project() drops rosidl's C++ generators and type supports, which were half of the
+        # build's time (the packages themselves are unchanged: scripts/colcon_build.sh builds
+        # them whole).
+        local hook="$_SAT_R/msgs_c_only.cmake"
+        cat >"$hook" <<'CMAKE' || return 1
+# Written by scripts/setup.sh: included after project() of each package of msg/ built
+# into .ros2/msgs (CMAKE_PROJECT_INCLUDE). No C++ code: that build serves r2r and rclpy.
+enable_language(C)
+find_package(ament_cmake_core REQUIRED)
+find_package(rosidl_default_generators REQUIRED)
+list(FILTER AMENT_EXTENSIONS_rosidl_generate_idl_interfaces EXCLUDE REGEX
+  "^rosidl_(generator_cpp|typesupport_cpp|typesupport_fastrtps_cpp|typesupport_introspection_cpp):")
+CMAKE
         (
             cd "$_SAT_R" &&
                 colcon --log-base "$_SAT_R/logs/colcon" build \
@@ -223,7 +239,7 @@ setup_msgs() {
                     --merge-install \
                     --event-handlers console_direct+ desktop_notification- status- terminal_title- \
                     --cmake-args -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
-                    "-DPython3_EXECUTABLE=$(command -v python3)"
+                    "-DPython3_EXECUTABLE=$(command -v python3)" "-DCMAKE_PROJECT_INCLUDE=$hook"
         ) >"$log" 2>&1 </dev/null || {
             tail -n 40 "$log" >&2
             _sat_err "colcon build of msg/ failed (log: $log)"
@@ -247,7 +263,7 @@ setup_msgs() {
         fi
         echo "$mkey" >"$mstamp"
         rm -rf "$_SAT_R/msgs_build"
-        _sat_say "colcon: done ($((SECONDS - t0)) s)"
+        _sat_say "colcon: done ($((SECONDS - t0)) s:$(sed -n 's/^Finished <<< \([^ ]*\) \[\(.*\)\]$/ \1 \2,/p' "$log" | tr -d '\n' | sed 's/,$//'))"
     fi
     if [ "$(readlink "$_SAT_R/msgs_install" 2>/dev/null)" != "msgs/${mkey:0:16}" ]; then
         rm -rf "$_SAT_R/msgs_install" && ln -s "msgs/${mkey:0:16}" "$_SAT_R/msgs_install" || return 1

@@ -10,14 +10,22 @@ and a "clear" line, and the SVG snapshot must be a well-formed SVG drawing of th
 An rclpy peer checks what the node publishes meanwhile: reports in map, valid both
 colliding and clear, and the footprint drawn (markers, map) where the demo's loop puts the
 robot, through odom's offset. Both programs must stop cleanly.
+
+How long the demo takes to its first flag line (docs/demo-time.md) is measured by
+scripts/demo_time.sh, not here; what is tested here is what that time rests on and that
+holds on any machine: a second set-up only checks (it installs and builds nothing), and
+the release profile leaves unoptimised only the code generators that r2r links into the
+binaries without calling them, never a crate the node or the CLI runs.
 """
 
+import json
 import math
 import os
 import re
 import signal
 import subprocess
 import threading
+import tomllib
 import xml.etree.ElementTree as ET
 
 import yaml
@@ -191,3 +199,74 @@ def test_demo_stops_cleanly_on_sigterm_and_sigint():
         with Proc([binary('sat_collision_demo'), '--ros-args', '-r', f'__ns:={ns}']) as demo:
             demo.wait_for(r'^demo: driving the footprint', timeout=30)
             assert demo.stop(sig) == 0, demo.output
+
+
+def test_a_second_setup_only_checks():
+    # The set-up is in place (scripts/test.sh ran it): running it again installs, fixes and
+    # builds nothing, and leaves the venv's and the message build's stamps as they were.
+    ros2 = ROOT / '.ros2'
+    stamps = [p for p in [ros2 / 'venv' / '.sat_collision_stamp',
+                          *ros2.glob('msgs/*/.sat_collision_stamp')] if p.exists()]
+    assert stamps, 'no set-up stamps in .ros2'
+    before = {p: p.stat().st_mtime_ns for p in stamps}
+    result = subprocess.run([ROOT / 'scripts' / 'setup.sh'], cwd=ROOT, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ, SAT_ENV_QUIET='0'))
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith('[setup] ready: '), result.stdout
+    assert not result.stderr, result.stderr
+    assert {p: p.stat().st_mtime_ns for p in stamps} == before
+
+
+# r2r's code generation, which its build-time crates (r2r_common, and r2r_msg_gen's own
+# generators) use and the node never calls: the edges from r2r's crates to them.
+CODEGEN_EDGES = {('r2r', 'r2r_common'), ('r2r_actions', 'r2r_common'),
+                 ('r2r_msg_gen', 'r2r_common'), ('r2r_rcl', 'r2r_common'),
+                 ('r2r_msg_gen', 'syn'), ('r2r_msg_gen', 'quote'),
+                 ('r2r_msg_gen', 'proc-macro2'), ('r2r_msg_gen', 'rayon')}
+
+
+def test_release_profile_leaves_only_build_time_crates_unoptimised():
+    # Cargo.toml builds r2r's code generators without optimisation in release (they were
+    # most of the demo's build time): each of them must be linked only through r2r's
+    # code-generation edges, never reached by the code the binaries run.
+    profile = tomllib.loads((ROOT / 'Cargo.toml').read_text())['profile']
+    release = profile['release']
+    unoptimised = {name for name, over in release.get('package', {}).items()
+                   if over.get('opt-level', release.get('opt-level', 3)) in (0, '0')}
+    assert unoptimised, 'no unoptimised package in [profile.release.package]'
+    assert release.get('opt-level', 3) == 3
+    host = re.search(r'^host: (\S+)$', subprocess.run(
+        ['rustc', '-vV'], capture_output=True, text=True, check=True).stdout, re.M).group(1)
+    meta = json.loads(subprocess.run(
+        ['cargo', 'metadata', '--format-version', '1', '--filter-platform', host],
+        cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=True,
+        timeout=300).stdout)
+    name = {p['id']: p['name'] for p in meta['packages']}
+    proc_macro = {p['id'] for p in meta['packages']
+                  if any('proc-macro' in t['kind'] for t in p['targets'])}
+    deps = {n['id']: [d['pkg'] for d in n['deps']
+                      if any(k['kind'] is None for k in d['dep_kinds'])]
+            for n in meta['resolve']['nodes']}
+    root = next(i for i, n in name.items() if n == 'sat_collision')
+
+    def linked(skip_codegen):
+        """The crates linked into the binaries (proc macros run in the compiler)."""
+        seen, todo = {root}, [root]
+        while todo:
+            i = todo.pop()
+            for d in deps[i]:
+                if d in seen or d in proc_macro or \
+                        (skip_codegen and (name[i], name[d]) in CODEGEN_EDGES):
+                    continue
+                seen.add(d)
+                todo.append(d)
+        return {name[i] for i in seen}
+
+    run_time, everything = linked(True), linked(False)
+    assert 'r2r' in run_time and 'bindgen' in everything - run_time
+    assert not unoptimised & run_time, sorted(unoptimised & run_time)
+    assert unoptimised <= everything, sorted(unoptimised - everything)
+    # The benchmarks keep their own debug information for perf and callgrind.
+    assert profile.get('bench', {}).get('debug') == 1
