@@ -5,6 +5,7 @@
 //! * [`SplitMix64`]: the deterministic generator behind every random case;
 //! * [`alloc`]: a global allocator that counts the current thread's
 //!   allocation calls;
+//! * [`corpus`]: a committed fuzz corpus replayed through its target's check;
 //! * [`nav2`]: the benchmarks' peer, a faithful port of nav2 Jazzy's
 //!   collision monitor algorithm (its point-in-polygon count, collision
 //!   time, `padFootprint`);
@@ -24,6 +25,7 @@
 //! (`tests/geometry/reference.rs`, `tests/geometry/fuzz_support.rs`, `tests/node/node_common.rs`).
 
 pub mod alloc;
+pub mod corpus;
 pub mod nav2;
 pub mod process;
 pub mod reference;

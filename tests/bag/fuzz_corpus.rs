@@ -7,24 +7,8 @@ use std::path::PathBuf;
 #[test]
 fn bag_corpus() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/bag");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.is_file())
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "empty corpus {}", dir.display());
-    for path in &files {
-        let data = match std::fs::read(path) {
-            Ok(data) => data,
-            // A fuzzer running meanwhile replaces corpus files.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => panic!("{}: {e}", path.display()),
-        };
-        let result = std::panic::catch_unwind(|| check_bag_bytes(&data));
-        assert!(result.is_ok(), "corpus file {} fails", path.display());
-    }
-    println!("bag: {} files replayed", files.len());
+    let n = sat_collision_testkit::corpus::replay(&dir, check_bag_bytes);
+    println!("bag: {n} files replayed");
 }
 
 /// Writes the hand-made seeds of the corpus (`fuzz/corpus/bag/seed_*`):

@@ -13,24 +13,8 @@ fn replay(target: &str, check: fn(&[u8])) {
         .join("fuzz")
         .join("corpus")
         .join(target);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.is_file())
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "empty corpus {}", dir.display());
-    for path in &files {
-        let data = match std::fs::read(path) {
-            Ok(data) => data,
-            // A fuzzer running meanwhile replaces corpus files.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => panic!("{}: {e}", path.display()),
-        };
-        let result = std::panic::catch_unwind(|| check(&data));
-        assert!(result.is_ok(), "corpus file {} fails", path.display());
-    }
-    println!("{target}: {} files replayed", files.len());
+    let n = sat_collision_testkit::corpus::replay(&dir, check);
+    println!("{target}: {n} files replayed");
 }
 
 #[test]
