@@ -224,6 +224,7 @@ pub mod lifecycle;
 pub(crate) mod limits;
 pub mod model;
 pub mod monitor;
+pub mod node;
 // The node's (feature `ros`); its unit tests run in every build.
 #[cfg(any(feature = "ros", test))]
 pub(crate) mod params_file;

@@ -26,7 +26,8 @@ const LAYERS: &[&[&str]] = &[
     &["monitor", "scene"],
     &["gate"],
     &["config", "diagnostics", "lifecycle", "params_file", "svg"],
-    &["ros"],
+    &["node"],
+    &["ros", "replay"],
 ];
 
 /// Top-level modules that use no other module of the crate ("may use: —"

@@ -29,6 +29,7 @@ use crate::limits::{
     MAX_INSTANCES, MAX_INSTANCE_VERTICES, MAX_OBSTACLES_PER_MESSAGE, MAX_VERTICES_PER_MESSAGE,
 };
 use crate::model::{ObstacleGeometry, Rejection, Status};
+pub use crate::node::{shrink, ArrayInput, Arrival, FootprintInput, InstanceInput, VelocityInput};
 use r2r::geometry_msgs::msg::Pose;
 use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
 use r2r::{WrappedServiceTypeSupport, WrappedTypesupport};
@@ -50,16 +51,6 @@ use r2r_rcl::{
 use serde::{Deserialize, Serialize};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
-
-/// When an input was taken from rcl.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Arrival {
-    /// ROS time (s).
-    pub time: f64,
-    /// The clock generation it was read under (see
-    /// [`crate::monitor::clock::ClockWatch`]).
-    pub generation: u32,
-}
 
 fn points_of(polygon: &NativePolygon) -> &[NativePoint] {
     native::items(&polygon.points)
@@ -107,20 +98,6 @@ pub fn seconds_of(stamp: &r2r::builtin_interfaces::msg::Time) -> f64 {
     f64::from(stamp.sec) + f64::from(stamp.nanosec) * 1e-9
 }
 
-/// A footprint message, its buffers reused from message to message.
-#[derive(Debug, Default)]
-pub struct FootprintInput {
-    /// The header's frame id.
-    pub frame_id: String,
-    /// Header stamp (s).
-    pub stamp: f64,
-    /// The polygon's points.
-    pub points: Vec<Point>,
-    /// Set when the message was refused; `frame_id` and `points` are then
-    /// meaningless.
-    pub rejected: Option<Rejection>,
-}
-
 impl FootprintInput {
     /// Reads a native footprint into `self`. More points than a polygon may
     /// have are refused unread (validation would refuse them anyway).
@@ -139,22 +116,6 @@ impl FootprintInput {
         push_points(points, &mut self.points);
         shrink(&mut self.points);
     }
-}
-
-/// An obstacle array, or why it was refused.
-#[derive(Debug)]
-pub enum ArrayInput {
-    /// The obstacles as received.
-    Obstacles {
-        /// The header's frame id.
-        frame_id: String,
-        /// Header stamp (s).
-        stamp: f64,
-        /// `(id, geometry)` in message order.
-        obstacles: Vec<(String, ObstacleGeometry)>,
-    },
-    /// The message was refused as a whole.
-    Rejected(Rejection),
 }
 
 impl ArrayInput {
@@ -195,28 +156,6 @@ impl ArrayInput {
     }
 }
 
-/// One obstacle instance, or why it was refused.
-#[derive(Debug)]
-pub enum InstanceInput {
-    /// The instance as received.
-    Instance {
-        /// The header's frame id.
-        frame_id: String,
-        /// Header stamp (s).
-        stamp: f64,
-        /// The instance's id (reported as `instance_<id>`, or
-        /// `<source>/<id>` for a polygon source's).
-        id: i64,
-        /// The polygon source it came from (its position in
-        /// `observation_sources`); `None`: `obstacle_instances`.
-        source: Option<usize>,
-        /// The polygon's points.
-        points: Vec<Point>,
-    },
-    /// The message was refused as a whole.
-    Rejected(Rejection),
-}
-
 impl InstanceInput {
     /// Reads a native obstacle instance; more points than a polygon may
     /// have are refused unread.
@@ -243,24 +182,6 @@ impl InstanceInput {
             points: out,
         }
     }
-}
-
-/// A velocity message: the frame whose motion it is and its planar twist
-/// (`vx`, `vy` in that frame's axes, m/s; `wz`, rad/s). Roll, pitch, `vz`
-/// are ignored: the robot moves in the plane.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct VelocityInput {
-    /// Empty: the robot's frame (`base_frame`; without one the velocity
-    /// is not used).
-    pub frame_id: String,
-    /// Header stamp (s); 0 for a `Twist` (no header).
-    pub stamp: f64,
-    /// `(vx, vy)` (m/s), in `frame_id`'s axes.
-    pub linear: (f64, f64),
-    /// `wz` (rad/s).
-    pub angular: f64,
-    /// The frame id was refused; the rest is meaningless.
-    pub rejected: bool,
 }
 
 impl VelocityInput {
@@ -461,13 +382,6 @@ impl LatestVelocity {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take()
-    }
-}
-
-/// Gives a reused buffer's memory back after a large message.
-pub fn shrink<T>(buffer: &mut Vec<T>) {
-    if buffer.capacity() > 4 * buffer.len().max(1024) {
-        buffer.shrink_to_fit();
     }
 }
 

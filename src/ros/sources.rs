@@ -17,15 +17,10 @@
 use super::inputs::Arrival;
 use super::native;
 use crate::broadphase::PointSet;
-use crate::config::SourceConfig;
-use crate::frames::{FrameTree, LookupFault};
-use crate::geometry::Point;
+use crate::frames::FrameTree;
 use crate::model::Cause;
-use crate::monitor::SourceKind;
-use crate::sensors::{
-    cloud_points, range_points, scan_points, CloudFilter, LaserScan, PointCloud, PointField,
-    RangeReading, MAX_SENSOR_POINTS,
-};
+use crate::node::MAX_CLOUD_FIELDS;
+use crate::sensors::{LaserScan, PointCloud, PointField, RangeReading, MAX_SENSOR_POINTS};
 use r2r_msg_gen::{
     sensor_msgs__msg__LaserScan as NativeScan, sensor_msgs__msg__PointCloud2 as NativeCloud,
     sensor_msgs__msg__Range as NativeRange,
@@ -37,102 +32,29 @@ use std::sync::{Mutex, MutexGuard};
 /// every spin.
 pub const SOURCE_QOS: r2r::QosProfile = r2r::QosProfile::default().best_effort().keep_last(5);
 
-/// Fields of a point cloud read at most: x, y, z, a height and a few more
-/// are all a cloud needs; more is refused as malformed.
-const MAX_CLOUD_FIELDS: usize = 64;
+/// A source's reader, with the readings of rcl's native messages.
+pub use crate::node::{SourceInput, SourceReader};
 
-/// One source's latest message, read: its points (in `frame_id`), or why it
-/// cannot be used.
-#[derive(Debug)]
-pub struct SourceInput {
-    /// The source's position in `observation_sources`.
-    pub index: usize,
-    /// The frame of the points (a cloud's: `base_frame`).
-    pub frame_id: String,
-    /// Header stamp (s).
-    pub stamp: f64,
-    /// The points, or the cause the message holds against the answer.
-    pub points: Result<PointSet, Cause>,
-    /// Why it was refused, for the log (empty when it was not).
-    pub reason: &'static str,
-}
-
-/// Reads one source's messages.
-#[derive(Debug)]
-pub struct SourceReader {
-    /// The source's position in `observation_sources`.
-    pub index: usize,
-    /// Its configuration.
-    pub config: SourceConfig,
-    /// The robot's frame: where a cloud's heights are compared.
-    base_frame: String,
-    /// `transform_tolerance` (s).
-    tolerance: f64,
-    /// Decoded points before they go into a [`PointSet`].
-    scratch: Vec<Point>,
-}
-
-impl SourceReader {
-    /// A reader for the source at `index`.
-    pub fn new(index: usize, config: SourceConfig, base_frame: &str, tolerance: f64) -> Self {
-        SourceReader {
-            index,
-            config,
-            base_frame: base_frame.to_owned(),
-            tolerance,
-            scratch: Vec::new(),
-        }
-    }
-
-    /// What it reads.
-    pub fn kind(&self) -> SourceKind {
-        self.config.kind
-    }
-
-    fn input(&self, frame_id: &str, stamp: f64) -> SourceInput {
-        SourceInput {
-            index: self.index,
-            frame_id: frame_id.to_owned(),
-            stamp,
-            points: Err(Cause::InvalidSource),
-            reason: "",
-        }
-    }
-
-    fn refused(&self, reason: &'static str, cause: Cause) -> SourceInput {
-        SourceInput {
-            points: Err(cause),
-            reason,
-            ..self.input("", 0.0)
-        }
-    }
-
-    /// The points `decode` reads (into the reader's scratch buffer), in
-    /// `frame_id` stamped `stamp`, moved into `out`; or the source refused
-    /// with the reason `decode` gives.
-    fn decoded(
+/// `reader` reads native messages: their frame ids and sizes checked
+/// before anything is copied, their numbers and slices lent to the core's
+/// [`SourceReader`].
+pub trait NativeSource {
+    /// A native `sensor_msgs/LaserScan`.
+    fn native_scan(&mut self, msg: &NativeScan, out: PointSet) -> SourceInput;
+    /// A native `sensor_msgs/Range`.
+    fn native_range(&mut self, msg: &NativeRange, out: PointSet) -> SourceInput;
+    /// A native `sensor_msgs/PointCloud2`; `tf` is asked for its transform.
+    fn native_cloud<T: std::ops::Deref<Target = FrameTree>>(
         &mut self,
-        frame_id: &str,
-        stamp: f64,
-        mut out: PointSet,
-        decode: impl FnOnce(&mut Vec<Point>) -> Result<(), &'static str>,
-    ) -> SourceInput {
-        self.scratch.clear();
-        if let Err(reason) = decode(&mut self.scratch) {
-            return self.refused(reason, Cause::InvalidSource);
-        }
-        let mut input = self.input(frame_id, stamp);
-        out.clear();
-        for p in self.scratch.drain(..) {
-            out.push(p);
-        }
-        input.points = Ok(out);
-        input
-    }
+        msg: &NativeCloud,
+        tf: impl FnOnce() -> T,
+        now: f64,
+        out: PointSet,
+    ) -> SourceInput;
+}
 
-    /// A `sensor_msgs/LaserScan`: ranges within its limits become points in
-    /// its frame.
-    pub fn scan(&mut self, msg: &NativeScan, out: PointSet) -> SourceInput {
+impl NativeSource for SourceReader {
+    fn native_scan(&mut self, msg: &NativeScan, out: PointSet) -> SourceInput {
         let Ok(frame) = native::frame_id(&msg.header.frame_id) else {
             return self.refused("invalid frame id", Cause::InvalidSource);
         };
@@ -148,14 +70,10 @@ impl SourceReader {
             ranges,
         };
         let stamp = native::seconds(&msg.header.stamp);
-        self.decoded(frame, stamp, out, |points| {
-            scan_points(&scan, points).map(drop).map_err(|e| e.as_str())
-        })
+        self.scan(frame, stamp, &scan, out)
     }
 
-    /// A `sensor_msgs/Range`: a reading within its limits becomes an arc
-    /// of points in its frame (REP 117).
-    pub fn range(&mut self, msg: &NativeRange, out: PointSet) -> SourceInput {
+    fn native_range(&mut self, msg: &NativeRange, out: PointSet) -> SourceInput {
         let Ok(frame) = native::frame_id(&msg.header.frame_id) else {
             return self.refused("invalid frame id", Cause::InvalidSource);
         };
@@ -166,19 +84,10 @@ impl SourceReader {
             range: msg.range,
         };
         let stamp = native::seconds(&msg.header.stamp);
-        let spacing = self.config.obstacles_angle;
-        self.decoded(frame, stamp, out, |points| {
-            range_points(&reading, spacing, points)
-                .map(drop)
-                .map_err(|e| e.as_str())
-        })
+        self.range(frame, stamp, &reading, out)
     }
 
-    /// A `sensor_msgs/PointCloud2`: its points moved into `base_frame` by
-    /// the full 3-D transform at its stamp, kept within the height band,
-    /// planar there. `tf` is asked for that one transform (the node holds
-    /// its TF buffer's lock for the lookup only, not for the decoding).
-    pub fn cloud<T: std::ops::Deref<Target = FrameTree>>(
+    fn native_cloud<T: std::ops::Deref<Target = FrameTree>>(
         &mut self,
         msg: &NativeCloud,
         tf: impl FnOnce() -> T,
@@ -205,17 +114,6 @@ impl SourceReader {
                 count: native_field.count,
             };
         }
-        let to_base = if frame == self.base_frame {
-            nalgebra::Isometry3::identity()
-        } else {
-            let found = tf().lookup_3d(&self.base_frame, frame, stamp, now, self.tolerance);
-            match found {
-                Ok(pose) => pose,
-                Err(fault) => {
-                    return self.refused("no transform to base_frame", transform_cause(fault))
-                }
-            }
-        };
         let cloud = PointCloud {
             height: msg.height,
             width: msg.width,
@@ -225,32 +123,7 @@ impl SourceReader {
             row_step: msg.row_step,
             data: native::items(&msg.data),
         };
-        let filter = CloudFilter {
-            to_base,
-            min_height: self.config.min_height,
-            max_height: self.config.max_height,
-            min_range: self.config.min_range,
-            use_global_height: self.config.use_global_height,
-        };
-        let base = std::mem::take(&mut self.base_frame);
-        let input = self.decoded(&base, stamp, out, |points| {
-            cloud_points(&cloud, &filter, points)
-                .map(drop)
-                .map_err(|e| e.as_str())
-        });
-        self.base_frame = base;
-        input
-    }
-}
-
-/// A failed 3-D lookup as the cause the source reports.
-fn transform_cause(fault: LookupFault) -> Cause {
-    match fault {
-        LookupFault::Unavailable => Cause::TransformUnavailable,
-        LookupFault::TooManyFrames => Cause::TooManyFrames,
-        LookupFault::Stale => Cause::StaleTransform,
-        LookupFault::Invalid(_) => Cause::InvalidTransform,
-        LookupFault::Conflict => Cause::TransformConflict,
+        self.cloud(frame, stamp, &cloud, tf, now, out)
     }
 }
 

@@ -1,29 +1,26 @@
-//! The decision loop's state: takes each new footprint and obstacle set,
-//! decides and publishes `collision`, hands the state on to the report
-//! worker, and takes what a `check_footprint` request needs.
+//! The decision loop's state: takes each input from its slot, hands it to
+//! the core ([`crate::node::Core`]) at the time the clock reads, and
+//! publishes what the core answers: the flag first, then the prediction,
+//! the gate's command, state and zones, and a report job for the report
+//! worker. It also takes what a `check_footprint` or `check_path` request
+//! needs.
 
 use super::change_log::{ChangeLog, LogLine};
-use super::gate::GateNode;
-use super::logging::{shown, Admit, Throttle, Warnings};
+use super::gate::GateEdge;
+use super::logging::{Admit, Throttle, Warnings};
 use super::report_worker::{ReportJob, ReportSlot};
-use super::ros_time::{stall_limit, RosTime};
+use super::ros_time::RosTime;
 use super::service::{PathJob, ServiceJob};
 use super::threads::lock;
-use crate::config::{FootprintTextError, NodeConfig};
-use crate::diagnostics::{DecisionTimes, InputStats};
-use crate::geometry::Shape;
-use crate::geometry::Vector;
-use crate::model::Flag;
-use crate::model::Status;
-use crate::monitor::clock::ClockReading;
-use crate::monitor::{is_stale, Monitor, ObstacleSet};
+use crate::broadphase::PointSet;
+use crate::monitor::ObstacleSet;
+use crate::node::{Core, Now, Outputs};
 use crate::planner::Cancel;
 use crate::ros::inputs::{
-    Arrival, CheckedRequest, FootprintInput, LatestFootprint, LatestVelocity, PendingObstacles,
+    Arrival, CheckedRequest, LatestFootprint, LatestVelocity, PendingObstacles,
 };
 use crate::ros::params::Params;
 use crate::ros::sources::{LatestSources, SourceInput};
-use crate::ros::tf::TfBuffer;
 use r2r::sat_collision_msgs::msg::CollisionReport;
 use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
 use r2r::std_msgs::msg::Bool;
@@ -37,124 +34,143 @@ const TF_LOG_PERIOD: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The decision loop's state.
 pub(super) struct Decision {
-    pub(super) monitor: Monitor,
-    /// The parameters as the decision last read them (see
-    /// [`follow_parameters`](Self::follow_parameters)).
-    pub(super) config: NodeConfig,
-    /// The parameters, and the revision `config` was read at.
+    /// The decisions.
+    pub(super) core: Core,
+    /// What the core answered the current event with.
+    out: Outputs,
+    /// The parameters (the core follows them by their revision).
     pub(super) params: Arc<Mutex<Params>>,
-    pub(super) params_revision: u64,
-    pub(super) robot: Option<Result<Shape, FootprintTextError>>,
     pub(super) time: Arc<RosTime>,
     pub(super) pending: Arc<PendingObstacles>,
     pub(super) footprints: Arc<LatestFootprint>,
-    /// The sensor sources' newest inputs, and a buffer to take them into.
+    /// The sensor sources' newest inputs, a buffer to take them into and
+    /// the point buffers they replaced.
     pub(super) sources: Arc<LatestSources>,
     pub(super) source_inputs: Vec<(SourceInput, Arrival)>,
-    pub(super) tf: Arc<Mutex<TfBuffer>>,
-    /// The robot's shape when the footprint comes from TF: placed in
-    /// `base_frame` at every decision.
-    pub(super) tf_footprint: Option<Shape>,
+    spare: Vec<PointSet>,
+    /// With `velocity_topic`: the newest velocity.
+    pub(super) velocities: Option<Arc<LatestVelocity>>,
     /// When TF's refusals were last logged.
     pub(super) tf_log: Instant,
     pub(super) reports: Arc<ReportSlot>,
     pub(super) logger: String,
     pub(super) collision: Publisher<Bool>,
+    /// `collision_ahead` (published only with `velocity_topic`).
+    pub(super) ahead: Publisher<Bool>,
     /// Subscriber counts only: the report worker publishes on them.
     pub(super) report_pub: Publisher<CollisionReport>,
     pub(super) markers_pub: Publisher<MarkerArray>,
-    /// The `collision` message, published in place (r2r's `publish` would
-    /// build a new C message each time).
+    /// The `collision` and `collision_ahead` messages, published in place
+    /// (r2r's `publish` would build a new C message each time).
     pub(super) flag_msg: NativeMsg<Bool>,
+    pub(super) ahead_msg: NativeMsg<Bool>,
     pub(super) changes: ChangeLog,
     pub(super) warnings: Warnings,
     /// "parameter ... changed" lines, throttled per parameter.
     pub(super) parameter_log: Throttle,
-    /// With `velocity_topic`: the newest velocity, `collision_ahead` and
-    /// its message (published in place).
-    pub(super) prediction: Option<PredictionOutput>,
     /// Set at shutdown: every running service job stops.
     pub(super) jobs: Cancel,
-    /// The velocity gate, when `polygons` names zones.
-    pub(super) gate: Option<GateNode>,
-    /// `collision_ahead`'s publisher (also held by `prediction`), to
-    /// destroy at cleanup.
-    pub(super) ahead_pub: Publisher<Bool>,
-    /// Lifecycle: decisions are made in every configured state, published
-    /// only while active.
-    pub(super) active: bool,
-    /// The inputs' ages and rates and the decisions' durations, for
-    /// `/diagnostics`.
-    pub(super) health: InputsHealth,
+    /// The velocity gate's edge, when `polygons` names zones.
+    pub(super) gate: Option<GateEdge>,
 }
 
-/// What the prediction needs on the decision loop.
-pub(super) struct PredictionOutput {
-    pub(super) velocities: Arc<LatestVelocity>,
+/// The parts of a [`Decision`] made at configure.
+pub(super) struct DecisionParts {
+    pub(super) core: Core,
+    pub(super) params: Arc<Mutex<Params>>,
+    pub(super) time: Arc<RosTime>,
+    pub(super) pending: Arc<PendingObstacles>,
+    pub(super) footprints: Arc<LatestFootprint>,
+    pub(super) sources: Arc<LatestSources>,
+    pub(super) velocities: Option<Arc<LatestVelocity>>,
+    pub(super) reports: Arc<ReportSlot>,
+    pub(super) logger: String,
+    pub(super) collision: Publisher<Bool>,
     pub(super) ahead: Publisher<Bool>,
-    pub(super) ahead_msg: NativeMsg<Bool>,
+    pub(super) report_pub: Publisher<CollisionReport>,
+    pub(super) markers_pub: Publisher<MarkerArray>,
 }
 
 impl Decision {
-    /// Reads the clock into the monitor; the reading.
-    /// The newest velocity is taken first: its arrival is then never
-    /// after the reading (which would read as a clock that jumped back).
-    fn clock(&mut self) -> ClockReading {
-        let velocity = self.prediction.as_ref().and_then(|o| o.velocities.take());
-        let reading = self.time.read();
-        self.monitor.set_clock(reading.generation, reading.cause);
-        if let Some((input, arrival)) = velocity {
-            self.health.velocity.record(arrival.time);
-            if arrival.generation == reading.generation {
-                let timeout = self.monitor.config().velocity_timeout;
-                self.warn_stamp("velocity", timeout, input.stamp, arrival);
-                match input.rejected {
-                    true => self.monitor.reject_velocity(arrival.time),
-                    false => self.monitor.set_velocity_at(
-                        &input.frame_id,
-                        input.stamp,
-                        Vector::new(input.linear.0, input.linear.1),
-                        input.angular,
-                        arrival.time,
-                    ),
-                }
-            }
+    /// The decision of `parts`, without a gate yet.
+    pub(super) fn new(parts: DecisionParts) -> Self {
+        Decision {
+            core: parts.core,
+            out: Outputs::default(),
+            params: parts.params,
+            time: parts.time,
+            pending: parts.pending,
+            footprints: parts.footprints,
+            sources: parts.sources,
+            source_inputs: Vec::new(),
+            spare: Vec::new(),
+            velocities: parts.velocities,
+            tf_log: Instant::now(),
+            reports: parts.reports,
+            warnings: Warnings::new(&parts.logger),
+            logger: parts.logger,
+            collision: parts.collision,
+            ahead: parts.ahead,
+            report_pub: parts.report_pub,
+            markers_pub: parts.markers_pub,
+            flag_msg: NativeMsg::new(),
+            ahead_msg: NativeMsg::new(),
+            changes: ChangeLog::default(),
+            parameter_log: Throttle::default(),
+            jobs: Cancel::new(),
+            gate: None,
         }
-        self.monitor
-            .set_pending_obstacles(self.pending.pending_since());
-        reading
     }
 
-    /// Decides and publishes the flag first (it is what a safety consumer
-    /// waits for); then hands the state to the report worker when a
-    /// report, markers or a log line may be wanted.
-    fn publish(&mut self, reading: ClockReading) {
-        let now = reading.ros;
-        let started = Instant::now();
-        self.place(now);
-        let flag = self.monitor.flag(now);
-        self.health
-            .decisions
-            .record(now, started.elapsed().as_secs_f64());
-        self.health.flag = Some(flag);
-        if !self.active {
-            return;
+    /// The time of the next event: the newest velocity is handed to the
+    /// core first (its arrival is then never after the reading, which
+    /// would read as a clock that jumped back), then the clock read.
+    fn now(&mut self) -> Now {
+        let velocity = self.velocities.as_ref().and_then(|slot| slot.take());
+        let now = Now {
+            reading: self.time.read(),
+            pending_obstacles: self.pending.pending_since(),
+        };
+        if let Some((input, arrival)) = velocity {
+            self.core.on_velocity(&input, arrival, now, &mut self.out);
         }
-        self.flag_msg.data = flag.colliding;
-        if let Err(e) = self.collision.publish_native(&mut self.flag_msg) {
-            self.warnings
-                .warn("publish", || format!("could not publish collision: {e}"));
+        now
+    }
+
+    /// Publishes what the core answered, in order: the gate's command,
+    /// state and zones, then the flag (what a safety consumer waits for),
+    /// the prediction, and the report job when a report, markers or a log
+    /// line may be wanted; then logs the notices.
+    fn publish(&mut self, now: Now) {
+        if let Some(gate) = &mut self.gate {
+            gate.publish(&self.core, &self.out, now.ros());
         }
-        // After the flag: the prediction never delays it.
-        if let Some(output) = &mut self.prediction {
-            let prediction = self.monitor.predict(&lock(&self.tf).tree, now);
-            output.ahead_msg.data = prediction.ahead;
-            if let Err(e) = output.ahead.publish_native(&mut output.ahead_msg) {
+        if let Some(flag) = self.out.flag {
+            self.flag_msg.data = flag.colliding;
+            if let Err(e) = self.collision.publish_native(&mut self.flag_msg) {
+                self.warnings
+                    .warn("publish", || format!("could not publish collision: {e}"));
+            }
+        }
+        if let Some(ahead) = self.out.ahead {
+            self.ahead_msg.data = ahead;
+            if let Err(e) = self.ahead.publish_native(&mut self.ahead_msg) {
                 self.warnings.warn("publish", || {
                     format!("could not publish collision_ahead: {e}")
                 });
             }
         }
+        if let (true, Some(flag)) = (self.out.report, self.out.flag) {
+            self.submit_report(flag);
+        }
+        self.warnings.notices(&mut self.out.notices);
+        self.out.clear();
+        self.log_tf();
+    }
+
+    /// Hands the state to the report worker when a report, markers or a
+    /// log line may be wanted.
+    fn submit_report(&mut self, flag: crate::model::Flag) {
         let log = self
             .changes
             .next((flag.colliding, flag.status), Instant::now());
@@ -169,80 +185,73 @@ impl Decision {
                 .is_ok_and(|n| n > 0);
         if wanted {
             self.reports.submit(ReportJob {
-                monitor: self.monitor.clone(),
+                monitor: self.core.monitor().clone(),
                 log,
-                predict: self.prediction.is_some(),
+                predict: !self.core.config().velocity_topic.is_empty(),
             });
         }
     }
 
-    /// Places the footprint with the current transforms (the robot's own
-    /// shape in `base_frame` first, when it comes from TF), and logs what
-    /// TF refused since the last time.
-    fn place(&mut self, now: f64) {
-        if let Some(shape) = &self.tf_footprint {
-            self.monitor
-                .set_footprint_shape(&self.config.monitor.base_frame, shape.clone(), now);
+    /// Logs what TF refused since the last time, summed over the period.
+    fn log_tf(&mut self) {
+        if self.tf_log.elapsed() < TF_LOG_PERIOD {
+            return;
         }
-        let mut tf = lock(&self.tf);
-        self.monitor.place(&tf.tree, now);
-        // What TF refused, summed over the warning period.
-        if self.tf_log.elapsed() >= TF_LOG_PERIOD {
-            let intake = tf.take_intake();
-            drop(tf);
-            self.tf_log = Instant::now();
-            if !intake.is_clean() {
-                r2r::log_warn!(
-                    &self.logger,
-                    "TF refused in the last {} s: {intake}",
-                    TF_LOG_PERIOD.as_secs()
-                );
-            }
+        self.tf_log = Instant::now();
+        let intake = lock(self.core.tf()).take_intake();
+        if !intake.is_clean() {
+            r2r::log_warn!(
+                &self.logger,
+                "TF refused in the last {} s: {intake}",
+                TF_LOG_PERIOD.as_secs()
+            );
         }
     }
 
-    /// Warns (throttled) when an input is stale on arrival by its stamp:
-    /// most often the publisher's clock is not the node's.
-    fn warn_stamp(&mut self, input: &'static str, timeout: f64, stamp: f64, arrival: Arrival) {
-        if is_stale(timeout, arrival.time, arrival.time, stamp) {
-            let age = arrival.time - stamp;
-            self.warnings.warn(input, || {
-                format!(
-                    "{input} stamped {age:.3} s before it arrived, beyond its timeout: \
-                     stale (is the publisher's clock the node's?)"
-                )
-            });
+    /// Makes the core follow the parameters when they changed (by their
+    /// revision: whether or not their change events arrived), and the
+    /// clock's stall limit with them.
+    fn follow_parameters(&mut self) {
+        let params = lock(&self.params);
+        let revision = params.revision();
+        if self.core.follow(revision, || params.0.clone()) {
+            drop(params);
+            *lock(&self.time.stall_limit) = self.core.stall_limit();
         }
     }
 
+    /// A decision at `publish_rate` (and at each `/tf` message while the
+    /// footprint comes from TF).
     pub(super) fn tick(&mut self) {
         self.follow_parameters();
-        let reading = self.clock();
-        if let Some(gate) = &mut self.gate {
-            gate.on_timer(&self.monitor, &self.tf, reading.ros);
-        }
-        self.publish(reading);
+        let now = self.now();
+        self.core.tick(now, &mut self.out);
+        self.publish(now);
         self.log_parameters_counted();
     }
 
     /// A command for the gate: gated and published before anything else.
     pub(super) fn on_command(&mut self) {
-        if !self.gate.as_mut().is_some_and(GateNode::take_command) {
+        let now = self.now();
+        let Some(gate) = &mut self.gate else {
             return;
-        }
-        let reading = self.clock();
-        self.health.command.record(reading.ros);
-        if let Some(gate) = &mut self.gate {
-            gate.on_command(&self.monitor, &self.tf, reading.ros);
-        }
+        };
+        let Some((command, arrival)) = gate.take_command() else {
+            return;
+        };
+        self.core.on_command(command, arrival, now, &mut self.out);
+        self.publish(now);
     }
 
     /// New shapes of the gate's dynamic zones.
     pub(super) fn on_zone_shapes(&mut self) {
-        let reading = self.time.read();
-        if let Some(gate) = &mut self.gate {
-            gate.on_shapes(&self.tf, reading.ros);
-        }
+        let now = Now::of(self.time.read());
+        let Some(gate) = &mut self.gate else {
+            return;
+        };
+        let shapes = gate.take_shapes();
+        self.core.on_zone_shapes(shapes, now, &mut self.out);
+        self.publish(now);
     }
 
     /// A `~/toggle` request: sets `enabled`.
@@ -251,26 +260,7 @@ impl Decision {
         request: r2r::ServiceRequest<r2r::nav2_msgs::srv::Toggle::Service>,
     ) {
         if let Some(gate) = &mut self.gate {
-            gate.toggle(request, &self.params, &mut self.config);
-        }
-    }
-
-    /// Reads the parameters again when they changed since `config` was
-    /// read (whether or not their change events arrived: r2r drops them
-    /// beyond 10), and makes the monitor, the clock's stall limit and the
-    /// gate follow them. At every change event and every period.
-    fn follow_parameters(&mut self) {
-        let params = lock(&self.params);
-        if params.revision() == self.params_revision {
-            return;
-        }
-        self.params_revision = params.revision();
-        self.config = params.0.clone();
-        drop(params);
-        self.monitor.set_config(self.config.monitor.clone());
-        *lock(&self.time.stall_limit) = stall_limit(&self.config);
-        if let Some(gate) = &mut self.gate {
-            gate.follow(&self.config);
+            gate.toggle(request, &self.params, &mut self.core);
         }
     }
 
@@ -278,37 +268,13 @@ impl Decision {
         let Some((input, arrival)) = self.footprints.take() else {
             return;
         };
-        let reading = self.clock();
-        self.health.footprint.record(arrival.time);
-        if arrival.generation == reading.generation {
-            self.apply_footprint(&input, arrival);
-        }
+        let now = self.now();
+        self.core.on_footprint(&input, arrival, now, &mut self.out);
         self.footprints.give_back(input);
-        self.publish(reading);
+        self.publish(now);
     }
 
-    fn apply_footprint(&mut self, input: &FootprintInput, arrival: Arrival) {
-        if let Some(rejection) = input.rejected {
-            self.monitor.reject_footprint(rejection, arrival.time);
-            self.warnings
-                .warn("footprint", || format!("footprint refused: {}", rejection));
-            return;
-        }
-        self.monitor
-            .set_footprint_at(&input.frame_id, input.stamp, &input.points, arrival.time);
-        let timeout = self.monitor.config().footprint_timeout;
-        self.warn_stamp("footprint", timeout, input.stamp, arrival);
-        if let Some(error) = self.monitor.footprint_error() {
-            let message = format!(
-                "footprint rejected: {} ({} points)",
-                Status::from(error),
-                input.points.len()
-            );
-            self.warnings.warn("footprint", || message);
-        }
-    }
-
-    /// Takes the sources' newest inputs into the monitor, then decides.
+    /// Takes the sources' newest inputs into the core, then decides.
     pub(super) fn on_sources(&mut self) {
         let mut inputs = std::mem::take(&mut self.source_inputs);
         self.sources.take(&mut inputs);
@@ -316,61 +282,20 @@ impl Decision {
             self.source_inputs = inputs;
             return;
         }
-        let reading = self.clock();
-        for (input, arrival) in inputs.drain(..) {
-            if arrival.generation != reading.generation {
-                if let Ok(points) = input.points {
-                    self.sources.give_back(points);
-                }
-                continue;
-            }
-            self.apply_source(input, arrival);
-        }
+        let now = self.now();
+        self.core
+            .on_sources(&mut inputs, &mut self.spare, now, &mut self.out);
         self.source_inputs = inputs;
-        self.publish(reading);
-    }
-
-    fn apply_source(&mut self, input: SourceInput, arrival: Arrival) {
-        let Some(spec) = self.config.monitor.sources.get(input.index) else {
-            return;
-        };
-        let name = spec.name.clone();
-        if let Some(stats) = self.health.sources.get_mut(input.index) {
-            stats.record(arrival.time);
+        for points in self.spare.drain(..) {
+            self.sources.give_back(points);
         }
-        match input.points {
-            Ok(points) => {
-                let timeout = spec.timeout;
-                let old = self.monitor.recycle_source_points(&name);
-                self.sources.give_back(old);
-                self.monitor.set_source_points(
-                    &name,
-                    &input.frame_id,
-                    input.stamp,
-                    points,
-                    arrival.time,
-                );
-                self.warn_stamp("source", timeout, input.stamp, arrival);
-            }
-            Err(cause) => {
-                self.monitor.reject_source(&name, cause, arrival.time);
-                let reason = input.reason;
-                self.warnings.warn("source", || {
-                    format!(
-                        "source {} refused a message: {reason} ({})",
-                        shown(&name),
-                        crate::model::Status::from(cause)
-                    )
-                });
-            }
-        }
+        self.publish(now);
     }
 
     pub(super) fn on_obstacle_set(&mut self, set: Arc<ObstacleSet>) {
-        self.monitor.set_obstacle_set(set);
-        let reading = self.clock();
-        self.health.obstacles.record(reading.ros);
-        self.publish(reading);
+        let now = self.now();
+        self.core.on_obstacle_set(set, now, &mut self.out);
+        self.publish(now);
     }
 
     pub(super) fn on_parameter(&mut self, name: &str) {
@@ -381,7 +306,7 @@ impl Decision {
         // others of its kind, and logged by its own name.
         let key = match crate::config::param(name) {
             Some(spec) => spec.name,
-            None if self.config.runtime(name).is_some() => "<source>.enabled",
+            None if self.core.config().runtime(name).is_some() => "<source>.enabled",
             None => "(other)",
         };
         let shown = if key == "(other)" { key } else { name };
@@ -408,15 +333,23 @@ impl Decision {
         }
     }
 
+    /// Activate (`true`): the core publishes again, at once; deactivate:
+    /// nothing is published.
+    pub(super) fn set_active(&mut self, active: bool) {
+        self.follow_parameters();
+        let now = self.now();
+        self.core.set_active(active, now, &mut self.out);
+        self.publish(now);
+    }
+
     /// The publishers, to destroy at cleanup (the gate's too).
     pub(super) fn release(self) -> Vec<super::threads::Release> {
         let mut all = vec![
             super::threads::release(self.collision),
-            super::threads::release(self.ahead_pub),
+            super::threads::release(self.ahead),
             super::threads::release(self.report_pub),
             super::threads::release(self.markers_pub),
         ];
-        drop(self.prediction);
         if let Some(gate) = self.gate {
             all.extend(gate.release());
         }
@@ -429,13 +362,13 @@ impl Decision {
         &mut self,
         request: CheckedRequest<CheckFootprint::Request>,
     ) -> ServiceJob {
-        let reading = self.clock();
-        self.place(reading.ros);
+        let now = self.now();
+        let monitor = self.core.snapshot(now);
         ServiceJob {
-            monitor: self.monitor.clone(),
-            robot: self.robot.clone(),
-            fail_safe: self.config.monitor.fail_safe,
-            max_checks: self.config.max_service_checks,
+            monitor,
+            robot: self.core.robot().clone(),
+            fail_safe: self.core.config().monitor.fail_safe,
+            max_checks: self.core.config().max_service_checks,
             time: Arc::clone(&self.time),
             cancel: self.jobs.clone(),
             request,
@@ -444,44 +377,17 @@ impl Decision {
 
     /// What a `check_path` request needs, taken now.
     pub(super) fn path_job(&mut self, request: CheckedRequest<CheckPath::Request>) -> PathJob {
-        let reading = self.clock();
-        self.place(reading.ros);
+        let now = self.now();
+        let monitor = self.core.snapshot(now);
         PathJob {
-            monitor: self.monitor.clone(),
-            robot: self.robot.clone(),
-            fail_safe: self.config.monitor.fail_safe,
-            max_checks: self.config.max_service_checks,
+            monitor,
+            robot: self.core.robot().clone(),
+            fail_safe: self.core.config().monitor.fail_safe,
+            max_checks: self.core.config().max_service_checks,
             time: Arc::clone(&self.time),
-            tf: Arc::clone(&self.tf),
+            tf: Arc::clone(self.core.tf()),
             cancel: self.jobs.clone(),
             request,
-        }
-    }
-}
-
-/// The decision loop's statistics of its inputs and decisions.
-pub(super) struct InputsHealth {
-    pub(super) footprint: InputStats,
-    pub(super) obstacles: InputStats,
-    pub(super) velocity: InputStats,
-    pub(super) command: InputStats,
-    /// Aligned with `observation_sources`.
-    pub(super) sources: Vec<InputStats>,
-    pub(super) decisions: DecisionTimes,
-    /// The last decision's flag.
-    pub(super) flag: Option<Flag>,
-}
-
-impl InputsHealth {
-    pub(super) fn new(config: &NodeConfig) -> Self {
-        InputsHealth {
-            footprint: InputStats::new(),
-            obstacles: InputStats::new(),
-            velocity: InputStats::new(),
-            command: InputStats::new(),
-            sources: config.sources.iter().map(|_| InputStats::new()).collect(),
-            decisions: DecisionTimes::new(),
-            flag: None,
         }
     }
 }

@@ -9,33 +9,32 @@
 //!   (`polygon_sub_topic`: a `PolygonStamped`, or a `std_msgs/Float32`
 //!   radius for a circle; `footprint_topic`: a `PolygonStamped`) go to
 //!   [`ZoneShapes`], newest per zone.
-//! * **Decision loop** ([`GateNode`], where the monitor and its sources
-//!   live): a command is gated and published at once
-//!   ([`Gate::on_command`]: the base frame placed by TF in each source's
-//!   frame, then the zones checked), the state on `state_topic` when it
-//!   changes with a log line as nav2's; at `publish_rate` the re-check
-//!   ([`Gate::on_timer`]), the zones' `PolygonStamped` and, while somebody
-//!   subscribes, `~/collision_points_marker`. A dynamic zone's shape is
-//!   moved into `base_frame_id` with the latest transform when it arrives
-//!   (retried at `publish_rate` while TF cannot place it). `~/toggle`
-//!   (`nav2_msgs/srv/Toggle`) and the run-time parameters `enabled` and
-//!   `<zone>.enabled` reach the gate here too.
+//! * **Decision loop** ([`GateEdge`]): the command is handed to the core
+//!   ([`crate::node::Core::on_command`]: the base frame placed by TF in
+//!   each source's frame, then the zones checked), and what it answers is
+//!   published: the command on `cmd_vel_out_topic`, the state on
+//!   `state_topic` when it changes (nav2's log line is the core's notice);
+//!   at `publish_rate` the re-check ([`crate::node::Core::tick`]), the
+//!   zones' `PolygonStamped` and, while somebody subscribes,
+//!   `~/collision_points_marker`. A dynamic zone's shape goes to the core
+//!   when it arrives ([`crate::node::Core::on_zone_shapes`]: moved into
+//!   `base_frame_id` with the latest transform, retried at `publish_rate`
+//!   while TF cannot place it). `~/toggle` (`nav2_msgs/srv/Toggle`) sets
+//!   the parameter `enabled`; the run-time parameters `enabled` and
+//!   `<zone>.enabled` reach the gate through the core's
+//!   [`follow`](crate::node::Core::follow).
 //!
 //! Nothing on the command's path waits for the report worker, the
 //! markers or the obstacle worker.
 
-use super::logging::{shown, Warnings};
+use super::logging::Warnings;
 use super::threads::lock;
-use crate::config::NodeConfig;
-use crate::gate::{
-    Action, Command, Gate, GateConfig, GateState, MonitorChecks, Output, Reason, ZoneChecks,
-};
-use crate::geometry::{Point, Shape};
-use crate::monitor::{BaseFrames, BasePlacement, Monitor, Transforms};
+use crate::gate::{Action, Command, GateConfig, GateState};
+use crate::geometry::Point;
+use crate::node::{CommandIn, Core, GatedCommand, Outputs, ShapeInput, ZonePolygons};
 use crate::ros::markers::MAX_DRAWN_SOURCE_POINTS;
 use crate::ros::native;
 use crate::ros::params::Params;
-use crate::ros::tf::TfBuffer;
 use futures::StreamExt;
 use r2r::builtin_interfaces::msg::Time as RosTimeMsg;
 use r2r::geometry_msgs::msg::{
@@ -51,7 +50,6 @@ use std::sync::{Arc, Mutex};
 
 mod inputs;
 
-use inputs::{CommandIn, ShapeInput};
 pub(super) use inputs::{CommandSlot, GateSinks, GateSubs, ZoneShapes, COMMAND_QOS};
 
 /// Points drawn per zone on `~/collision_points_marker` at most.
@@ -71,17 +69,13 @@ enum CommandOut {
 pub(super) type ToggleRequests =
     futures::stream::LocalBoxStream<'static, ServiceRequest<Toggle::Service>>;
 
-/// The gate on the decision loop.
-pub(super) struct GateNode {
-    gate: Gate,
+/// The gate's edge on the decision loop: its slots and publishers.
+pub(super) struct GateEdge {
     commands: Arc<CommandSlot>,
     shapes: Arc<ZoneShapes>,
-    /// The last command taken, and a scratch for the next.
+    /// Scratch for the command taken, and the shapes.
     command: CommandIn,
-    placed: BasePlacement,
-    /// Shapes received and not yet moved into the base frame (TF could not
-    /// place them yet), aligned with the zones.
-    pending: Vec<Option<ShapeInput>>,
+    taken_shapes: Vec<Option<ShapeInput>>,
     out: CommandOut,
     state_pub: Option<Publisher<CollisionMonitorState>>,
     points_pub: Publisher<MarkerArray>,
@@ -89,19 +83,13 @@ pub(super) struct GateNode {
     polygon_pubs: Vec<(usize, Publisher<PolygonStamped>)>,
     /// Scratch for the markers' points.
     marker_points: Vec<Point>,
-    /// `transform_tolerance` (s): for a dynamic zone's shape.
-    transform_tolerance: f64,
     logger: String,
-    /// The configured sources' names (`observation_sources`), for the log.
-    source_names: Vec<String>,
     warnings: Warnings,
-    /// Lifecycle: outputs only while active.
-    active: bool,
 }
 
 /// The gate's parts, made at configure.
 pub(super) struct GateParts {
-    pub(super) node: GateNode,
+    pub(super) edge: GateEdge,
     pub(super) sinks: GateSinks,
     pub(super) toggle: ToggleRequests,
 }
@@ -160,15 +148,13 @@ impl GateEndpoints {
     }
 }
 
-impl GateNode {
-    /// The gate of `config` (which has zones) on its `endpoints`.
+impl GateEdge {
+    /// The gate's edge of `gate_config` on its `endpoints`.
     pub(super) fn create(
         endpoints: GateEndpoints,
-        config: &NodeConfig,
+        gate_config: &GateConfig,
         logger: &str,
-    ) -> Result<GateParts, Box<dyn std::error::Error>> {
-        let gate_config = &config.gate;
-        let gate = Gate::new(gate_config.clone())?;
+    ) -> GateParts {
         let GateEndpoints {
             out,
             state_pub,
@@ -187,29 +173,24 @@ impl GateNode {
             commands: Arc::clone(&commands),
             shapes: Arc::clone(&shapes),
         };
-        let node = GateNode {
-            gate,
+        let edge = GateEdge {
             commands,
             shapes,
             command: CommandIn::default(),
-            placed: BasePlacement::default(),
-            pending: Vec::new(),
+            taken_shapes: Vec::new(),
             out,
             state_pub,
             points_pub,
             polygon_pubs,
             marker_points: Vec::new(),
-            transform_tolerance: config.monitor.transform_tolerance,
             logger: logger.to_owned(),
-            source_names: config.sources.iter().map(|s| s.name.clone()).collect(),
             warnings: Warnings::new(logger),
-            active: false,
         };
-        Ok(GateParts {
-            node,
+        GateParts {
+            edge,
             sinks,
             toggle: toggle.boxed_local(),
-        })
+        }
     }
 
     /// The gate's publishers, to destroy at cleanup.
@@ -228,17 +209,6 @@ impl GateNode {
         all
     }
 
-    /// Activate (true) or deactivate: while inactive nothing is published,
-    /// and commands are taken and dropped (nav2's `process_active_`).
-    pub(super) fn set_active(&mut self, active: bool) {
-        self.active = active;
-    }
-
-    /// The gate (its state and configuration, for `/diagnostics`).
-    pub(super) fn gate(&self) -> &Gate {
-        &self.gate
-    }
-
     /// The slot commands arrive in.
     pub(super) fn commands(&self) -> Arc<CommandSlot> {
         Arc::clone(&self.commands)
@@ -249,82 +219,45 @@ impl GateNode {
         Arc::clone(&self.shapes)
     }
 
-    /// Takes the newest command; false when none came.
-    pub(super) fn take_command(&mut self) -> bool {
-        self.commands.take_into(&mut self.command).is_some()
+    /// The newest command, when one came since the last call, with its
+    /// arrival.
+    pub(super) fn take_command(&mut self) -> Option<(&CommandIn, crate::node::Arrival)> {
+        let arrival = self.commands.take_into(&mut self.command)?;
+        Some((&self.command, arrival))
     }
 
-    /// Places the base frame in every source's frame for one check.
-    fn place(&mut self, monitor: &Monitor, tf: &Mutex<TfBuffer>, now: f64) {
-        let config = self.gate.config();
-        let frames = BaseFrames {
-            base: &config.base_frame,
-            fixed: config
-                .base_shift_correction
-                .then_some(config.odom_frame.as_str()),
-        };
-        let tree = lock(tf);
-        monitor.place_base(&tree.tree, frames, now, &mut self.placed);
+    /// The dynamic zones' newest shapes (aligned with the zones).
+    pub(super) fn take_shapes(&mut self) -> &mut Vec<Option<ShapeInput>> {
+        self.shapes.take_into(&mut self.taken_shapes);
+        &mut self.taken_shapes
     }
 
-    /// Gates the command taken by [`take_command`](Self::take_command) and
-    /// publishes what the gate says, at `now` (ROS time, s).
-    pub(super) fn on_command(&mut self, monitor: &Monitor, tf: &Mutex<TfBuffer>, now: f64) {
-        if !self.active {
-            return;
+    /// Publishes the gate's part of `out`: the command, the state, the
+    /// zones' polygons and, while somebody subscribes, the points the
+    /// zones act on.
+    pub(super) fn publish(&mut self, core: &Core, out: &Outputs, now: f64) {
+        if let Some(command) = &out.command {
+            self.publish_command(core, command);
         }
-        self.place(monitor, tf, now);
-        let checks = MonitorChecks {
-            monitor,
-            placed: &self.placed,
-        };
-        let out = self.gate.on_command(&checks, self.command.command, now);
-        self.emit(&out, None);
-    }
-
-    /// The re-check at `publish_rate`: publishes what is more restrictive
-    /// (and the zeros of a stop run), the state on change, the zones'
-    /// polygons and, while subscribed, the points the zones act on.
-    pub(super) fn on_timer(&mut self, monitor: &Monitor, tf: &Mutex<TfBuffer>, now: f64) {
-        self.apply_pending(tf, now);
-        if !self.active {
-            return;
+        if let Some(state) = &out.state {
+            self.publish_state(core, state);
         }
-        let enabled = self.gate.config().enabled;
-        if let Some(index) = self.gate.zone_without_shape().filter(|_| enabled) {
-            let name = self.gate.config().zones[index].name.clone();
-            self.warnings.warn("gate_zone_shape", || {
-                format!(
-                    "Polygon shape is not set yet: zone {} stops the robot until its shape \
-                     arrives",
-                    shown(&name)
-                )
-            });
+        match out.zone_polygons {
+            ZonePolygons::None => {}
+            ZonePolygons::All => self.publish_polygons(core, None, now),
+            ZonePolygons::Changed => {
+                for &index in &out.changed_zones {
+                    self.publish_polygons(core, Some(index), now);
+                }
+            }
         }
-        self.place(monitor, tf, now);
-        let checks = MonitorChecks {
-            monitor,
-            placed: &self.placed,
-        };
-        let out = self.gate.on_timer(&checks, now);
-        self.emit(&out, Some(now));
-        self.publish_polygons(None, now);
-        self.publish_points(monitor, now);
-    }
-
-    /// Publishes the output and the state of one check; `restamp`: the
-    /// stamped output carries this time (a re-check) rather than the
-    /// command's.
-    fn emit(&mut self, out: &Output, restamp: Option<f64>) {
-        if let Some(command) = out.publish {
-            self.publish_command(&command, restamp);
-        }
-        if out.state_changed {
-            self.notify_state(&out.state);
+        if out.zone_points {
+            self.publish_points(core, now);
         }
     }
 
-    fn publish_command(&mut self, command: &Command, restamp: Option<f64>) {
+    fn publish_command(&mut self, core: &Core, gated: &GatedCommand) {
+        let command: &Command = &gated.command;
         let result = match &mut self.out {
             CommandOut::Twist(publisher, msg) => {
                 write_twist(msg, command);
@@ -332,13 +265,16 @@ impl GateNode {
             }
             CommandOut::Stamped(publisher, msg) => {
                 write_twist(&mut msg.twist, command);
-                let (sec, nanosec) = match restamp {
-                    Some(now) => split_seconds(now),
-                    None => (self.command.sec, self.command.nanosec),
+                let last = core.last_command();
+                let (sec, nanosec) = match (gated.restamp, last) {
+                    (Some(now), _) => split_seconds(now),
+                    (None, Some(c)) => (c.sec, c.nanosec),
+                    (None, None) => (0, 0),
                 };
                 msg.header.stamp.sec = sec;
                 msg.header.stamp.nanosec = nanosec;
-                if native::set_string(&mut msg.header.frame_id, &self.command.frame_id).is_err() {
+                let frame = last.map_or("", |c| c.frame_id.as_str());
+                if native::set_string(&mut msg.header.frame_id, frame).is_err() {
                     self.warnings.warn("gate_publish", || {
                         "could not copy the command's frame id".to_owned()
                     });
@@ -353,179 +289,34 @@ impl GateNode {
         }
     }
 
-    /// The log line nav2's `notifyActionState` writes, and the state
-    /// message.
-    fn notify_state(&mut self, state: &GateState) {
-        let name = self.gate.state_name(state).to_owned();
-        let zone = match state.reason {
-            Reason::Zone(i) | Reason::NoZoneShape(i) => self.gate.config().zones.get(i),
-            _ => None,
-        };
-        let logger = self.logger.as_str();
-        match (state.action, state.reason) {
-            (Action::Stop, Reason::InvalidSource(fault)) => {
-                let status = crate::model::Status::from(fault.cause);
-                match fault.source.and_then(|i| self.source_names.get(i)) {
-                    Some(source) => r2r::log_warn!(
-                        logger,
-                        "Robot to stop due to invalid source (source {}: {status}). Either due \
-                         to data not published yet, or to lack of new data received within the \
-                         sensor timeout, or if impossible to transform data to base frame",
-                        shown(source)
-                    ),
-                    None => r2r::log_warn!(
-                        logger,
-                        "Robot to stop due to invalid source (clock: {status}): ROS time cannot \
-                         judge any source's freshness"
-                    ),
-                }
-            }
-            (Action::Stop, Reason::NoZoneShape(_)) => r2r::log_warn!(
-                logger,
-                "Robot to stop: polygon shape of {} is not set yet (nothing received on its \
-                 topic, or not placed in the base frame)",
-                shown(zone.map_or("", |z| z.name.as_str()))
-            ),
-            (Action::Stop, Reason::InvalidCommand) => r2r::log_warn!(
-                logger,
-                "Robot to stop due to an invalid command (NaN or infinite velocity)"
-            ),
-            (Action::Stop, _) => {
-                r2r::log_info!(logger, "Robot to stop due to {} polygon", shown(&name))
-            }
-            (Action::Slowdown, _) => r2r::log_info!(
-                logger,
-                "Robot to slowdown for {} percents due to {} polygon",
-                zone.map_or(0.0, |z| z.slowdown_ratio * 100.0),
-                shown(&name)
-            ),
-            (Action::Limit, _) => r2r::log_info!(
-                logger,
-                "Robot to limit speed due to {} polygon",
-                shown(&name)
-            ),
-            (Action::Approach, _) => r2r::log_info!(
-                logger,
-                "Robot to approach for {} seconds away from collision ({} polygon)",
-                zone.map_or(0.0, |z| z.time_before_collision),
-                shown(&name)
-            ),
-            (Action::DoNothing, Reason::Disabled) => {
-                r2r::log_info!(logger, "Collision monitor disabled: commands pass")
-            }
-            (Action::DoNothing, _) => r2r::log_info!(logger, "Robot to continue normal operation"),
-        }
-        if let Some(publisher) = &self.state_pub {
-            let msg = CollisionMonitorState {
-                action_type: state.action.code(),
-                polygon_name: name,
-            };
-            if let Err(e) = publisher.publish(&msg) {
-                self.warnings.warn("gate_publish", || {
-                    format!("could not publish the state: {e}")
-                });
-            }
-        }
-    }
-
-    /// Takes the dynamic zones' new shapes and sets those TF can place.
-    pub(super) fn on_shapes(&mut self, tf: &Mutex<TfBuffer>, now: f64) {
-        self.shapes.take_into(&mut self.pending);
-        self.apply_pending(tf, now);
-    }
-
-    /// Moves each pending shape into the base frame and sets it; one TF
-    /// cannot place yet stays pending; a bad one is refused with a
-    /// warning (the zone keeps its previous shape).
-    fn apply_pending(&mut self, tf: &Mutex<TfBuffer>, now: f64) {
-        if self.pending.iter().all(Option::is_none) {
+    /// The state message (nav2's log line is the core's notice).
+    fn publish_state(&mut self, core: &Core, state: &GateState) {
+        let (Some(publisher), Some(gate)) = (&self.state_pub, core.gate()) else {
             return;
-        }
-        let base = self.gate.config().base_frame.clone();
-        let tolerance = self.transform_tolerance;
-        let mut changed = Vec::new();
-        for index in 0..self.pending.len() {
-            let Some(input) = self.pending[index].take() else {
-                continue;
-            };
-            let name = self
-                .gate
-                .config()
-                .zones
-                .get(index)
-                .map_or(String::new(), |z| z.name.clone());
-            let shape = match &input {
-                ShapeInput::Radius(radius) => Shape::circle(Point::origin(), *radius)
-                    .map_err(|e| format!("radius {radius}: {e:?}")),
-                ShapeInput::Polygon(polygon) => {
-                    if let Some(rejection) = polygon.rejected {
-                        Err(format!("{rejection}"))
-                    } else {
-                        let pose = {
-                            let tree = lock(tf);
-                            Transforms::lookup(
-                                &tree.tree,
-                                &base,
-                                &polygon.frame_id,
-                                0.0,
-                                now,
-                                tolerance,
-                            )
-                        };
-                        match pose {
-                            Ok(pose) => {
-                                let points: Vec<Point> =
-                                    polygon.points.iter().map(|p| pose * p).collect();
-                                Shape::polygon(&points)
-                                    .map_err(|e| format!("{} points: {e:?}", polygon.points.len()))
-                            }
-                            Err(cause) => {
-                                let frame = shown(&polygon.frame_id);
-                                self.warnings.warn("gate_zone_tf", || {
-                                    format!(
-                                        "zone {}: cannot move its shape from {frame} into {}: {} \
-                                         (retried at publish_rate)",
-                                        shown(&name),
-                                        shown(&base),
-                                        crate::model::Status::from(cause)
-                                    )
-                                });
-                                self.pending[index] = Some(input);
-                                continue;
-                            }
-                        }
-                    }
-                }
-            };
-            match shape {
-                Ok(shape) => {
-                    if self.gate.set_zone_shape(index, shape) {
-                        changed.push(index);
-                    }
-                }
-                Err(why) => self.warnings.warn("gate_zone", || {
-                    format!(
-                        "zone {} refused a shape ({why}): it keeps its previous one",
-                        shown(&name)
-                    )
-                }),
-            }
-        }
-        for index in changed {
-            self.publish_polygons(Some(index), now);
+        };
+        let msg = CollisionMonitorState {
+            action_type: state.action.code(),
+            polygon_name: gate.state_name(state).to_owned(),
+        };
+        if let Err(e) = publisher.publish(&msg) {
+            self.warnings.warn("gate_publish", || {
+                format!("could not publish the state: {e}")
+            });
         }
     }
 
     /// Publishes the `visualize` zones' shapes (only zone `only` when
     /// given) in the base frame.
-    fn publish_polygons(&mut self, only: Option<usize>, now: f64) {
-        let frame = &self.gate.config().base_frame;
+    fn publish_polygons(&mut self, core: &Core, only: Option<usize>, now: f64) {
+        let Some(gate) = core.gate() else {
+            return;
+        };
+        let frame = &gate.config().base_frame;
         for (index, publisher) in &self.polygon_pubs {
             if only.is_some_and(|o| o != *index) {
                 continue;
             }
-            let points = self
-                .gate
+            let points = core
                 .zone_shape(*index)
                 .map(|s| s.outline(CIRCLE_SEGMENTS))
                 .unwrap_or_default();
@@ -553,7 +344,7 @@ impl GateNode {
     /// `~/collision_points_marker`, while somebody subscribes: per zone a
     /// `POINTS` marker (ns: the zone's name) of the points inside it,
     /// coloured by its action.
-    fn publish_points(&mut self, monitor: &Monitor, now: f64) {
+    fn publish_points(&mut self, core: &Core, now: f64) {
         if !self
             .points_pub
             .get_inter_process_subscription_count()
@@ -561,22 +352,13 @@ impl GateNode {
         {
             return;
         }
-        let checks = MonitorChecks {
-            monitor,
-            placed: &self.placed,
+        let Some(gate) = core.gate() else {
+            return;
         };
-        let config = self.gate.config();
+        let config = gate.config();
         let mut markers = Vec::with_capacity(config.zones.len());
         for (index, zone) in config.zones.iter().enumerate() {
-            self.marker_points.clear();
-            if let (true, Some(shape)) = (zone.enabled, self.gate.zone_shape(index)) {
-                checks.points_in(
-                    shape,
-                    &zone.sources,
-                    MAX_DRAWN_ZONE_POINTS,
-                    &mut self.marker_points,
-                );
-            }
+            core.zone_points(index, MAX_DRAWN_ZONE_POINTS, &mut self.marker_points);
             markers.push(Marker {
                 header: header(&config.base_frame, now),
                 ns: zone.name.clone(),
@@ -619,22 +401,17 @@ impl GateNode {
     }
 
     /// `~/toggle`: enables or disables the gate, as nav2, by setting the
-    /// `enabled` parameter (in `params` and `config`, then followed): the
-    /// gate's state is always the parameters'.
+    /// `enabled` parameter (in `params`, and in the core): the gate's state
+    /// is always the parameters'.
     pub(super) fn toggle(
         &mut self,
         request: ServiceRequest<Toggle::Service>,
         params: &Mutex<Params>,
-        config: &mut NodeConfig,
+        core: &mut Core,
     ) {
         let enable = request.message.enable;
         lock(params).set_gate_enabled(enable);
-        config.gate.enabled = enable;
-        self.follow(config);
-        let message = format!(
-            "Collision monitor toggled {} successfully",
-            if enable { "on" } else { "off" }
-        );
+        let message = core.toggle(enable);
         r2r::log_info!(&self.logger, "{message}");
         let response = Toggle::Response {
             success: true,
@@ -644,13 +421,6 @@ impl GateNode {
             self.warnings
                 .warn("service", || format!("could not answer toggle: {e}"));
         }
-    }
-
-    /// Follows the run-time parameters as they are (`enabled`,
-    /// `<zone>.enabled`): after every change and every period, whichever
-    /// change events reached the node.
-    pub(super) fn follow(&mut self, config: &NodeConfig) {
-        self.gate.follow(&config.gate);
     }
 }
 

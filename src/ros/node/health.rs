@@ -4,14 +4,11 @@
 //! a status's level changes, with the status `<node name>: collision` and,
 //! with a gate, `<node name>: velocity gate`. What they say is
 //! [`crate::diagnostics`] (pure); the statistics they read are kept by the
-//! decision loop (`decision::InputsHealth`), where the inputs arrive.
+//! core where the inputs arrive ([`crate::node::Core::statuses`]).
 
 use super::logging::Warnings;
-use crate::diagnostics::{
-    collision_status, gate_status, CollisionHealth, DiagnosticStatus, GateHealth, InputHealth,
-    Level, Publication, PUBLISH_PERIOD,
-};
-use crate::model::{Flag, Status};
+use crate::diagnostics::{DiagnosticStatus, Level, Publication, PUBLISH_PERIOD};
+use crate::node::{unconfigured_statuses, StatusContext};
 use r2r::diagnostic_msgs::msg::{DiagnosticArray, DiagnosticStatus as StatusMsg, KeyValue};
 use r2r::{Publisher, QosProfile};
 use std::time::Instant;
@@ -41,7 +38,6 @@ pub(super) struct Snapshot<'a> {
 
 /// A configured node's parts the statuses read.
 pub(super) struct Configured<'a> {
-    pub(super) active: bool,
     pub(super) decision: &'a mut super::decision::Decision,
     /// Report cycles skipped in the last second.
     pub(super) skipped: u64,
@@ -88,74 +84,19 @@ impl Health {
     }
 
     fn statuses(&self, snapshot: Snapshot<'_>, skipped: u64) -> Vec<DiagnosticStatus> {
-        let (node, hw) = (self.node_name.as_str(), self.hardware_id.as_str());
-        let Some(configured) = snapshot.configured else {
-            let health = CollisionHealth {
-                lifecycle_state: snapshot.lifecycle_state,
-                active: false,
-                valid: false,
-                status: Status::Inactive,
-                overloaded: false,
-                inputs: &[],
-                decision_times: None,
-                reports_skipped: 0,
-                obstacles: 0,
-                points: 0,
-            };
-            return vec![collision_status(&health, node, hw)];
+        let context = StatusContext {
+            node_name: &self.node_name,
+            hardware_id: &self.hardware_id,
+            lifecycle_state: snapshot.lifecycle_state,
+            reports_skipped: skipped,
         };
-        let decision = configured.decision;
-        let now = decision.time.read().ros;
-        let monitor = &decision.monitor;
-        let config = &decision.config;
-        let stats = &mut decision.health;
-        let flag = stats.flag.unwrap_or(Flag {
-            colliding: true,
-            valid: false,
-            status: Status::Inactive,
-        });
-        let mut inputs = Vec::with_capacity(4 + stats.sources.len());
-        if decision.tf_footprint.is_none() {
-            let timeout = config.monitor.footprint_timeout;
-            inputs.push(InputHealth::of("footprint", &stats.footprint, timeout, now));
-        }
-        inputs.push(InputHealth::of(
-            "obstacles",
-            &stats.obstacles,
-            config.monitor.obstacles_timeout,
-            now,
-        ));
-        if !config.velocity_topic.is_empty() {
-            let timeout = config.monitor.velocity_timeout;
-            inputs.push(InputHealth::of("velocity", &stats.velocity, timeout, now));
-        }
-        for (spec, source) in config.monitor.sources.iter().zip(&stats.sources) {
-            if spec.enabled {
-                inputs.push(InputHealth::of(&spec.name, source, spec.timeout, now));
+        match snapshot.configured {
+            None => unconfigured_statuses(&context),
+            Some(configured) => {
+                let now = configured.decision.time.read().ros;
+                configured.decision.core.statuses(&context, now)
             }
         }
-        if decision.gate.is_some() {
-            inputs.push(InputHealth::of("cmd_vel_in", &stats.command, 0.0, now));
-        }
-        let health = CollisionHealth {
-            lifecycle_state: snapshot.lifecycle_state,
-            active: configured.active,
-            valid: flag.valid,
-            status: flag.status,
-            overloaded: monitor.overloaded(now),
-            inputs: &inputs,
-            decision_times: stats.decisions.percentiles(now),
-            reports_skipped: skipped,
-            obstacles: monitor.obstacles().len(),
-            points: monitor.source_points_in_use(),
-        };
-        let mut all = vec![collision_status(&health, node, hw)];
-        if let Some(gate) = &decision.gate {
-            let age = stats.command.age(now);
-            let health = GateHealth::of(gate.gate(), configured.active, age);
-            all.push(gate_status(&health, node, hw));
-        }
-        all
     }
 }
 

@@ -14,7 +14,7 @@ use crate::ros::inputs::{
     self, ArrayInput, InstanceInput, LatestFootprint, LatestVelocity, PendingObstacles,
     VelocityInput,
 };
-use crate::ros::sources::{LatestSources, SourceReader, SOURCE_QOS};
+use crate::ros::sources::{LatestSources, NativeSource, SourceReader, SOURCE_QOS};
 use crate::ros::spin::{StopFlag, SPIN_TIMEOUT};
 use crate::ros::tf::TfBuffer;
 pub(super) use pool::Subscriber;
@@ -355,11 +355,11 @@ impl Inputs {
         let mut moved = false;
         self.tf_static.each(|msg| {
             let arrival = time.arrival();
-            lock(tf_buffer).take(msg, true, arrival);
+            crate::ros::tf::take(&mut lock(tf_buffer), msg, true, arrival);
         });
         self.tf.each(|msg| {
             let arrival = time.arrival();
-            lock(tf_buffer).take(msg, false, arrival);
+            crate::ros::tf::take(&mut lock(tf_buffer), msg, false, arrival);
             moved = true;
         });
         if moved {
@@ -409,7 +409,7 @@ impl Inputs {
             match sub {
                 SourceSub::Scan(sub) => sub.each(|msg| {
                     let arrival = time.arrival();
-                    let input = reader.scan(msg, latest_sources.buffer());
+                    let input = reader.native_scan(msg, latest_sources.buffer());
                     latest_sources.put(input, arrival);
                 }),
                 // Never `large`: a cloud comes every sensor period, the size
@@ -422,12 +422,12 @@ impl Inputs {
                     let arrival = time.arrival();
                     let buffer = latest_sources.buffer();
                     let tree = || TreeGuard(lock(tf_buffer));
-                    let input = reader.cloud(msg, tree, arrival.time, buffer);
+                    let input = reader.native_cloud(msg, tree, arrival.time, buffer);
                     latest_sources.put(input, arrival);
                 }),
                 SourceSub::Range(sub) => sub.each(|msg| {
                     let arrival = time.arrival();
-                    let input = reader.range(msg, latest_sources.buffer());
+                    let input = reader.native_range(msg, latest_sources.buffer());
                     latest_sources.put(input, arrival);
                 }),
                 SourceSub::Polygon(sub) => sub.each(|msg| {

@@ -4,7 +4,6 @@
 //! ([`Throttle`]), and ids and frames appear in a line escaped and cut
 //! ([`shown`]).
 
-use crate::text::{escape_for_log, LOG_ID_CHARS};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -31,6 +30,25 @@ impl Warnings {
     pub(super) fn warn(&mut self, key: &'static str, message: impl FnOnce() -> String) {
         if let Admit::Log(_) = self.throttle.admit(key, Instant::now()) {
             r2r::log_warn!(&self.logger, "{}", message());
+        }
+    }
+
+    /// An information line, logged every time.
+    pub(super) fn info(&self, text: &str) {
+        r2r::log_info!(&self.logger, "{text}");
+    }
+
+    /// The core's notices: a keyed one throttled as [`warn`](Self::warn),
+    /// one without a key logged every time at its level.
+    pub(super) fn notices(&mut self, notices: &mut Vec<crate::node::Notice>) {
+        for notice in notices.drain(..) {
+            match (notice.key, notice.level) {
+                (Some(key), _) => self.warn(key, || notice.text),
+                (None, crate::node::Level::Warn) => {
+                    r2r::log_warn!(&self.logger, "{}", notice.text)
+                }
+                (None, crate::node::Level::Info) => self.info(&notice.text),
+            }
         }
     }
 }
@@ -89,9 +107,9 @@ impl Throttle {
 }
 
 /// An id or frame as it may appear in a log line: control characters
-/// escaped, cut to [`LOG_ID_CHARS`].
+/// escaped, cut (the core's [`crate::node::shown`]).
 pub(super) fn shown(id: &str) -> String {
-    escape_for_log(id, LOG_ID_CHARS).to_string()
+    crate::node::shown(id)
 }
 
 #[cfg(test)]

@@ -90,7 +90,6 @@ mod report_worker;
 mod ros_time;
 mod service;
 mod threads;
-mod zones;
 
 use super::inputs::{CheckFootprintService, CheckPathService};
 use super::params::Params;
@@ -300,7 +299,6 @@ impl Life {
         let now = self.now();
         let lifecycle_state = self.lifecycle.state().label();
         let configured = self.pipeline.as_mut().map(|p| health::Configured {
-            active: p.is_active(),
             skipped: p.reports_skipped(),
             decision: &mut p.decision,
         });

@@ -5,22 +5,20 @@
 //! outputs ([`Pipeline::set_active`]): the inputs keep arriving while
 //! inactive, so an activated node decides on fresh data at once.
 
-use super::change_log::ChangeLog;
-use super::decision::{Decision, PredictionOutput};
-use super::gate::{self, GateEndpoints, GateNode, GateParts, ToggleRequests};
+use super::decision::{Decision, DecisionParts};
+use super::gate::{self, GateEdge, GateEndpoints, GateParts, ToggleRequests};
 use super::io_thread::{IoThread, Sinks};
-use super::logging::{shown, Throttle, Warnings};
+use super::logging::{shown, Warnings};
 use super::obstacle_worker::ObstacleWorker;
 use super::report_worker::{ReportSlot, ReportWorker};
 use super::ros_time::{stall_limit, RosTime};
 use super::threads::lock;
 use super::threads::{release, Release};
-use super::zones::load_zones;
 use crate::config::{NodeConfig, VelocityType};
 use crate::geometry::Shape;
 use crate::model::Report;
-use crate::monitor::{Monitor, ObstacleSet};
-use crate::planner::Cancel;
+use crate::monitor::ObstacleSet;
+use crate::node::{Core, ObstacleStage};
 use crate::ros::inputs::{LatestFootprint, LatestVelocity, PendingObstacles};
 use crate::ros::markers::MarkerBuilder;
 use crate::ros::params::Params;
@@ -29,12 +27,11 @@ use crate::ros::tf::TfBuffer;
 use r2r::sat_collision_msgs::msg::CollisionReport;
 use r2r::std_msgs::msg::Bool;
 use r2r::visualization_msgs::msg::MarkerArray;
-use r2r::{NativeMsg, Publisher, QosProfile};
-use std::error::Error;
+use r2r::{Publisher, QosProfile};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The node's outputs, made at configure on the I/O thread (which owns
 /// the node) and destroyed at cleanup.
@@ -155,8 +152,11 @@ impl Pipeline {
     ) -> Result<(Pipeline, Waits), String> {
         let config = lock(params).0.clone();
         *lock(&time.stall_limit) = stall_limit(&config);
-        let (obstacle_monitor, monitor) =
-            create_monitors(&config, logger).map_err(|e| e.to_string())?;
+        let shared = Shared::new(&config, Arc::clone(time), Arc::clone(params));
+        let (core, stage, notices) = Core::configure(config.clone(), Arc::clone(&shared.tf))?;
+        Warnings::new(logger).notices(&mut { notices });
+        let started = Instant::now();
+        let core = core.with_stopwatch(Box::new(move || started.elapsed().as_secs_f64()));
         let for_io = config.clone();
         let publishers = io
             .with_node(move |node| Publishers::create(node, &for_io).map_err(|e| e.to_string()))
@@ -168,46 +168,29 @@ impl Pipeline {
             markers,
             gate,
         } = publishers;
-        let core = vec![
+        let made = vec![
             release(collision.clone()),
             release(ahead.clone()),
             release(report.clone()),
             release(markers.clone()),
         ];
-        let gate = match gate
-            .map(|e| GateNode::create(e, &config, logger))
-            .transpose()
-        {
-            Ok(gate) => gate,
-            Err(e) => {
-                release_all(io, core).await;
-                return Err(e.to_string());
-            }
-        };
-        let shared = Shared::new(&config, Arc::clone(time), Arc::clone(params));
-        let (sets, sets_rx) =
-            tokio::sync::watch::channel(Arc::clone(obstacle_monitor.obstacle_set()));
-        let workers = match start_workers(
-            obstacle_monitor,
-            sets,
-            &shared,
-            (&report, &markers),
-            &config,
-            logger,
-        ) {
-            Ok(workers) => workers,
-            Err(e) => {
-                shared.stop_workers();
-                release_all(io, gate_releases(gate.map(|parts| parts.node), core)).await;
-                return Err(e.to_string());
-            }
-        };
+        let gate = gate.map(|e| GateEdge::create(e, &config.gate, logger));
+        let (sets, sets_rx) = tokio::sync::watch::channel(Arc::clone(stage.obstacle_set()));
+        let workers =
+            match start_workers(stage, sets, &shared, (&report, &markers), &config, logger) {
+                Ok(workers) => workers,
+                Err(e) => {
+                    shared.stop_workers();
+                    release_all(io, gate_releases(gate.map(|parts| parts.edge), made)).await;
+                    return Err(e.to_string());
+                }
+            };
         let (gate, gate_sinks, toggle) = match gate {
             Some(GateParts {
-                node,
+                edge,
                 sinks,
                 toggle,
-            }) => (Some(node), Some(sinks), Some(toggle)),
+            }) => (Some(edge), Some(sinks), Some(toggle)),
             None => (None, None, None),
         };
         let sinks = sinks(&shared, &config, gate_sinks);
@@ -215,23 +198,30 @@ impl Pipeline {
             shared.stop_workers();
             let _ = workers.obstacles.join();
             let _ = workers.report.join();
-            release_all(io, gate_releases(gate, core)).await;
+            release_all(io, gate_releases(gate, made)).await;
             return Err(e);
         }
-        let outputs = DecisionOutputs {
+        let mut decision = Decision::new(DecisionParts {
+            core,
+            params: Arc::clone(&shared.params),
+            time: Arc::clone(&shared.time),
+            pending: Arc::clone(&shared.pending),
+            footprints: Arc::clone(&shared.footprints),
+            sources: Arc::clone(&shared.sources),
+            velocities: shared.velocities.clone(),
+            reports: Arc::clone(&shared.reports),
+            logger: logger.to_owned(),
             collision,
             ahead,
-            report,
-            markers,
-        };
-        let mut decision = create_decision(monitor, config, &shared, outputs, logger);
-        let commands = gate.as_ref().map(GateNode::commands);
-        let shapes = gate.as_ref().map(GateNode::shapes);
+            report_pub: report,
+            markers_pub: markers,
+        });
+        let commands = gate.as_ref().map(GateEdge::commands);
+        let shapes = gate.as_ref().map(GateEdge::shapes);
         decision.gate = gate;
-        log_footprint_source(&decision.config, logger);
-        log_prediction(&decision.config, logger);
-        let mut tick =
-            tokio::time::interval(Duration::from_secs_f64(1.0 / decision.config.publish_rate));
+        log_footprint_source(&config, logger);
+        log_prediction(&config, logger);
+        let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / config.publish_rate));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let waits = Waits {
             sets: sets_rx,
@@ -272,13 +262,7 @@ impl Pipeline {
     pub(super) fn set_active(&mut self, active: bool) {
         self.active = active;
         self.shared.outputs.store(active, Ordering::Relaxed);
-        self.decision.active = active;
-        if let Some(gate) = &mut self.decision.gate {
-            gate.set_active(active);
-        }
-        if active {
-            self.decision.tick();
-        }
+        self.decision.set_active(active);
     }
 
     /// Cleanup: running service jobs stop, the inputs are released (their
@@ -307,11 +291,11 @@ impl Pipeline {
 }
 
 /// The gate's publishers (when there is a gate) and the core ones.
-fn gate_releases(gate: Option<GateNode>, mut core: Vec<Release>) -> Vec<Release> {
+fn gate_releases(gate: Option<GateEdge>, mut made: Vec<Release>) -> Vec<Release> {
     if let Some(gate) = gate {
-        core.extend(gate.release());
+        made.extend(gate.release());
     }
-    core
+    made
 }
 
 /// Destroys `publishers` on the I/O thread.
@@ -325,33 +309,10 @@ async fn release_all(io: &IoThread, publishers: Vec<Release>) {
         .await;
 }
 
-/// The obstacle worker's monitor (with the `zones_file`'s zones) and the
-/// decision's, which shares its obstacle set.
-fn create_monitors(
-    config: &NodeConfig,
-    logger: &str,
-) -> Result<(Monitor, Monitor), Box<dyn Error>> {
-    let mut obstacle_monitor = Monitor::new(config.monitor.clone());
-    if !config.zones_file.is_empty() {
-        let (frame, zones) = load_zones(&config.zones_file)?;
-        r2r::log_info!(
-            logger,
-            "{} keep-out zones from {} (frame {})",
-            zones.len(),
-            shown(&config.zones_file),
-            shown(&frame)
-        );
-        obstacle_monitor.set_zones(&frame, zones);
-    }
-    let mut monitor = Monitor::new(config.monitor.clone());
-    monitor.set_obstacle_set(Arc::clone(obstacle_monitor.obstacle_set()));
-    Ok((obstacle_monitor, monitor))
-}
-
 /// Starts the obstacle worker (`obstacles`) and the report worker
 /// (`report`).
 fn start_workers(
-    obstacle_monitor: Monitor,
+    stage: ObstacleStage,
     sets: tokio::sync::watch::Sender<Arc<ObstacleSet>>,
     shared: &Shared,
     (report_pub, markers_pub): (&Publisher<CollisionReport>, &Publisher<MarkerArray>),
@@ -359,7 +320,7 @@ fn start_workers(
     logger: &str,
 ) -> std::io::Result<Workers> {
     let obstacle_worker = ObstacleWorker {
-        monitor: obstacle_monitor,
+        stage,
         pending: Arc::clone(&shared.pending),
         time: Arc::clone(&shared.time),
         params: Arc::clone(&shared.params),
@@ -442,61 +403,6 @@ fn source_readers(config: &NodeConfig) -> Vec<SourceReader> {
             )
         })
         .collect()
-}
-
-/// The decision loop's publishers.
-struct DecisionOutputs {
-    collision: Publisher<Bool>,
-    ahead: Publisher<Bool>,
-    report: Publisher<CollisionReport>,
-    markers: Publisher<MarkerArray>,
-}
-
-fn create_decision(
-    monitor: Monitor,
-    config: NodeConfig,
-    shared: &Shared,
-    publishers: DecisionOutputs,
-    logger: &str,
-) -> Decision {
-    Decision {
-        monitor,
-        robot: config.robot_shape(),
-        time: Arc::clone(&shared.time),
-        pending: Arc::clone(&shared.pending),
-        footprints: Arc::clone(&shared.footprints),
-        sources: Arc::clone(&shared.sources),
-        source_inputs: Vec::new(),
-        tf: Arc::clone(&shared.tf),
-        tf_footprint: shared.tf_footprint.clone(),
-        tf_log: std::time::Instant::now(),
-        reports: Arc::clone(&shared.reports),
-        logger: logger.to_owned(),
-        collision: publishers.collision,
-        report_pub: publishers.report,
-        markers_pub: publishers.markers,
-        flag_msg: NativeMsg::new(),
-        changes: ChangeLog::default(),
-        warnings: Warnings::new(logger),
-        parameter_log: Throttle::default(),
-        prediction: shared
-            .velocities
-            .clone()
-            .map(|velocities| PredictionOutput {
-                velocities,
-                ahead: publishers.ahead.clone(),
-                ahead_msg: NativeMsg::new(),
-            }),
-        ahead_pub: publishers.ahead,
-        jobs: Cancel::new(),
-        gate: None,
-        active: false,
-        health: super::decision::InputsHealth::new(&config),
-        config,
-        params: Arc::clone(&shared.params),
-        // No revision yet: the first period reads the parameters again.
-        params_revision: u64::MAX,
-    }
 }
 
 /// Where the footprint comes from: TF (`base_frame` with the robot's

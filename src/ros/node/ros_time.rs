@@ -50,11 +50,7 @@ impl RosTime {
 
 /// ROS time may stand still for this long before it counts as stalled
 /// ([`MonitorConfig::stall_limit`](crate::monitor::MonitorConfig::stall_limit)).
-pub(super) fn stall_limit(config: &NodeConfig) -> f64 {
-    config
-        .monitor
-        .stall_limit(!config.velocity_topic.is_empty())
-}
+pub(super) use crate::node::stall_limit;
 
 pub(super) fn stamp_of(seconds: f64) -> Duration {
     Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or_default()

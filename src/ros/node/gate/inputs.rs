@@ -5,7 +5,7 @@
 use super::super::ros_time::RosTime;
 use super::super::threads::lock;
 use crate::gate::{Action, Command, GateConfig, ZoneShape};
-use crate::ros::inputs::{Arrival, FootprintInput};
+use crate::node::{Arrival, CommandIn, FootprintInput, ShapeInput};
 use crate::ros::native;
 use futures::{Stream, StreamExt};
 use r2r::geometry_msgs::msg::{PolygonStamped, Twist, TwistStamped};
@@ -15,27 +15,6 @@ use std::sync::{Arc, Mutex};
 
 /// `cmd_vel_in_topic`'s QoS: nav2's (reliable, volatile, depth 1).
 pub(crate) const COMMAND_QOS: QosProfile = QosProfile::default().keep_last(1);
-
-/// A command as read: its twist and, for a `TwistStamped`, its header.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct CommandIn {
-    pub(crate) command: Command,
-    /// Header stamp (`TwistStamped`), copied to the output.
-    pub(crate) sec: i32,
-    pub(crate) nanosec: u32,
-    /// Header frame id (`TwistStamped`), copied to the output (empty when
-    /// it could not be read).
-    pub(crate) frame_id: String,
-}
-
-impl CommandIn {
-    fn copy_from(&mut self, other: &CommandIn) {
-        self.command = other.command;
-        self.sec = other.sec;
-        self.nanosec = other.nanosec;
-        self.frame_id.clone_from(&other.frame_id);
-    }
-}
 
 /// The newest command for the decision loop: a newer one replaces one not
 /// yet taken (nav2's depth 1). Its buffers are reused: no allocation once
@@ -68,15 +47,6 @@ impl CommandSlot {
     pub(crate) async fn ready(&self) {
         self.ready.notified().await;
     }
-}
-
-/// A dynamic zone's shape as received.
-#[derive(Debug)]
-pub(crate) enum ShapeInput {
-    /// A `PolygonStamped` (`polygon_sub_topic` or `footprint_topic`).
-    Polygon(FootprintInput),
-    /// A circle zone's radius (`std_msgs/Float32`), centred on the base frame.
-    Radius(f64),
 }
 
 /// The newest shape of each dynamic zone for the decision loop.

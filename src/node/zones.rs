@@ -1,6 +1,6 @@
-//! The keep-out zones of `zones_file`, loaded once at start-up.
+//! The keep-out zones of `zones_file`, loaded at configure.
 
-use super::logging::shown;
+use super::outputs::shown;
 use crate::model::Obstacle;
 use crate::scene::Scene;
 use std::path::Path;
@@ -8,7 +8,7 @@ use std::path::Path;
 /// Loads the zones file: a bad file or a bad zone stops start-up, with a
 /// message naming the file and line (`zones_file: <path>:<line>: ...`).
 /// Only a regular file is read, with a size cap ([`crate::scene`]).
-pub(super) fn load_zones(path: &str) -> Result<(String, Vec<Obstacle>), String> {
+pub fn load_zones(path: &str) -> Result<(String, Vec<Obstacle>), String> {
     let text =
         crate::scene::read_capped(Path::new(path)).map_err(|e| format!("zones_file: {e}"))?;
     let scene = Scene::from_yaml(&text, Path::new(path)).map_err(|e| format!("zones_file: {e}"))?;

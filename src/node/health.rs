@@ -1,0 +1,143 @@
+//! The node's health for `/diagnostics`: the inputs' statistics the core
+//! keeps where they arrive ([`InputsHealth`]) and the statuses they give
+//! ([`Core::statuses`]); what the statuses say is [`crate::diagnostics`]'s.
+
+use super::decision::Core;
+use crate::config::NodeConfig;
+use crate::diagnostics::{
+    collision_status, gate_status, CollisionHealth, DecisionTimes, DiagnosticStatus, GateHealth,
+    InputHealth, InputStats,
+};
+use crate::model::{Flag, Status};
+
+/// The statistics of the inputs and decisions.
+#[derive(Debug)]
+pub struct InputsHealth {
+    /// `footprint_topic`.
+    pub footprint: InputStats,
+    /// Obstacle sets taken in.
+    pub obstacles: InputStats,
+    /// `velocity_topic`.
+    pub velocity: InputStats,
+    /// The gate's commands.
+    pub command: InputStats,
+    /// Aligned with `observation_sources`.
+    pub sources: Vec<InputStats>,
+    /// The decisions' durations (when timed).
+    pub decisions: DecisionTimes,
+    /// The last decision's flag.
+    pub flag: Option<Flag>,
+}
+
+impl InputsHealth {
+    /// Empty statistics for `config`'s inputs.
+    pub fn new(config: &NodeConfig) -> Self {
+        InputsHealth {
+            footprint: InputStats::new(),
+            obstacles: InputStats::new(),
+            velocity: InputStats::new(),
+            command: InputStats::new(),
+            sources: config.sources.iter().map(|_| InputStats::new()).collect(),
+            decisions: DecisionTimes::new(),
+            flag: None,
+        }
+    }
+}
+
+/// Who the statuses are of, and what the edge adds to them.
+#[derive(Clone, Copy, Debug)]
+pub struct StatusContext<'a> {
+    /// The node's name.
+    pub node_name: &'a str,
+    /// `hardware_id`.
+    pub hardware_id: &'a str,
+    /// The lifecycle state's label.
+    pub lifecycle_state: &'a str,
+    /// Report cycles skipped in the last second.
+    pub reports_skipped: u64,
+}
+
+/// The status of a node that is not configured (no core).
+pub fn unconfigured_statuses(context: &StatusContext<'_>) -> Vec<DiagnosticStatus> {
+    let health = CollisionHealth {
+        lifecycle_state: context.lifecycle_state,
+        active: false,
+        valid: false,
+        status: Status::Inactive,
+        overloaded: false,
+        inputs: &[],
+        decision_times: None,
+        reports_skipped: 0,
+        obstacles: 0,
+        points: 0,
+    };
+    vec![collision_status(
+        &health,
+        context.node_name,
+        context.hardware_id,
+    )]
+}
+
+impl Core {
+    /// `<node>: collision` and, with a gate, `<node>: velocity gate`, at
+    /// `now` (ROS time, s).
+    pub fn statuses(&mut self, context: &StatusContext<'_>, now: f64) -> Vec<DiagnosticStatus> {
+        let (node, hw) = (context.node_name, context.hardware_id);
+        let active = self.is_active();
+        let from_tf = self.footprint_from_tf();
+        let has_gate = self.has_gate();
+        let config = self.config().clone();
+        let overloaded = self.monitor().overloaded(now);
+        let obstacles = self.monitor().obstacles().len();
+        let points = self.monitor().source_points_in_use();
+        let stats = self.health();
+        let flag = stats.flag.unwrap_or(Flag {
+            colliding: true,
+            valid: false,
+            status: Status::Inactive,
+        });
+        let mut inputs = Vec::with_capacity(4 + stats.sources.len());
+        if !from_tf {
+            let timeout = config.monitor.footprint_timeout;
+            inputs.push(InputHealth::of("footprint", &stats.footprint, timeout, now));
+        }
+        inputs.push(InputHealth::of(
+            "obstacles",
+            &stats.obstacles,
+            config.monitor.obstacles_timeout,
+            now,
+        ));
+        if !config.velocity_topic.is_empty() {
+            let timeout = config.monitor.velocity_timeout;
+            inputs.push(InputHealth::of("velocity", &stats.velocity, timeout, now));
+        }
+        for (spec, source) in config.monitor.sources.iter().zip(&stats.sources) {
+            if spec.enabled {
+                inputs.push(InputHealth::of(&spec.name, source, spec.timeout, now));
+            }
+        }
+        if has_gate {
+            inputs.push(InputHealth::of("cmd_vel_in", &stats.command, 0.0, now));
+        }
+        let decision_times = stats.decisions.percentiles(now);
+        let command_age = stats.command.age(now);
+        let health = CollisionHealth {
+            lifecycle_state: context.lifecycle_state,
+            active,
+            valid: flag.valid,
+            status: flag.status,
+            overloaded,
+            inputs: &inputs,
+            decision_times,
+            reports_skipped: context.reports_skipped,
+            obstacles,
+            points,
+        };
+        let mut all = vec![collision_status(&health, node, hw)];
+        if let Some(gate) = self.gate() {
+            let health = GateHealth::of(gate, active, command_age);
+            all.push(gate_status(&health, node, hw));
+        }
+        all
+    }
+}
