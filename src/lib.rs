@@ -229,6 +229,7 @@ pub mod node;
 #[cfg(any(feature = "ros", test))]
 pub(crate) mod params_file;
 pub mod planner;
+pub mod replay;
 #[cfg(feature = "ros")]
 pub mod ros;
 pub mod scene;

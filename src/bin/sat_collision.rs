@@ -1,8 +1,13 @@
 //! Offline checker: `sat_collision check SCENE.yaml [--json] [--svg OUT.svg]`,
-//! `sat_collision --help`, `sat_collision --version`.
+//! `sat_collision replay BAG --params FILE [...]`, `sat_collision --help`,
+//! `sat_collision --version`.
 //!
 //! Exit codes: 0 clear, 1 collision, 2 invalid input (unreadable or
 //! malformed file, invalid footprint or obstacle), 64 usage error.
+//! `replay`: 0 replayed to the end, no stop and no collision; 1 the gate
+//! stopped the robot or the flag read a collision; 2 invalid input (the
+//! parameters, a bag that cannot be opened or ends on an error,
+//! `use_sim_time` without `/clock`); 64 usage error.
 
 use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
@@ -26,7 +31,9 @@ const EXIT_INVALID: u8 = 2;
 #[command(
     name = "sat_collision",
     version,
-    override_usage = "sat_collision check SCENE.yaml [--json] [--svg OUT.svg]",
+    override_usage = "sat_collision check SCENE.yaml [--json] [--svg OUT.svg]\n       \
+        sat_collision replay BAG --params FILE [--node-name NAME] [--jsonl OUT.jsonl] \
+        [--out OUT.mcap] [--svg TIMELINE.svg]",
     after_help = exit_codes!(),
     disable_help_subcommand = true,
     // Without a command: an error naming what is missing (exit 64), not the help.
@@ -53,6 +60,23 @@ enum Command {
         args_override_self = true
     )]
     Check(CheckArgs),
+    /// Replays a recorded bag through the node's decisions (no ROS needed)
+    #[command(
+        after_help = concat!(
+            "Feeds the bag's messages, at their log times (ROS time: /clock under\n",
+            "use_sim_time), to the node configured by its parameters file, ticks at\n",
+            "publish_rate, and prints what it did: time per zone and action, the\n",
+            "time from points entering a zone to the stop, where the flag was not\n",
+            "valid, messages skipped and why, log lines by key. --jsonl writes one\n",
+            "line per output message, --out an MCAP of the inputs and the outputs,\n",
+            "--svg a timeline. The same inputs give the same bytes.\n\n",
+            "exit codes: 0 no stop and no collision, 1 the gate stopped the robot or\n",
+            "the flag read a collision, 2 invalid input (parameters, bag, an error\n",
+            "ending the bag early, use_sim_time without /clock), 64 usage error"
+        ),
+        args_override_self = true
+    )]
+    Replay(ReplayArgs),
     /// Prints a bag's messages as JSON, one line each (a debugging aid)
     #[command(hide = true)]
     BagDump(BagDumpArgs),
@@ -66,6 +90,50 @@ struct BagDumpArgs {
     /// Also write every decoded message, encoded again, into this MCAP
     #[arg(long, value_name = "OUT.mcap", value_parser = path(), allow_hyphen_values = true)]
     rewrite: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ReplayArgs {
+    /// The bag: a rosbag2 directory, an .mcap or an .mcap.zstd file
+    #[arg(value_name = "BAG", value_parser = path())]
+    bag: PathBuf,
+    /// The node's parameters file
+    #[arg(long, value_name = "FILE", value_parser = path(), allow_hyphen_values = true)]
+    params: PathBuf,
+    /// The node's name: its entry in the file (collision_monitor for nav2's)
+    #[arg(long, value_name = "NAME", default_value = sat_collision::replay::DEFAULT_NODE_NAME)]
+    node_name: String,
+    /// Write each output message as a JSON line
+    #[arg(long, value_name = "OUT.jsonl", value_parser = path(), allow_hyphen_values = true)]
+    jsonl: Option<PathBuf>,
+    /// Write the inputs and the outputs into an MCAP
+    #[arg(long, value_name = "OUT.mcap", value_parser = path(), allow_hyphen_values = true)]
+    out: Option<PathBuf>,
+    /// Draw the timeline: flag, gate action, speed in and out
+    #[arg(long, value_name = "TIMELINE.svg", value_parser = path(), allow_hyphen_values = true)]
+    svg: Option<PathBuf>,
+}
+
+/// `replay`: the summary on stdout; its exit status (see the module
+/// documentation).
+fn replay(args: ReplayArgs) -> Result<u8, String> {
+    let options = sat_collision::replay::Options {
+        bag: args.bag,
+        params: args.params,
+        node_name: args.node_name,
+        jsonl: args.jsonl,
+        out: args.out,
+        svg: args.svg,
+    };
+    let summary = sat_collision::replay::replay(&options).map_err(|e| e.to_string())?;
+    print!("{summary}");
+    if let Some(e) = &summary.bag_error {
+        eprintln!("sat_collision: the bag ended early: {e}");
+    }
+    if summary.no_clock {
+        eprintln!("sat_collision: use_sim_time is true and the bag has no /clock");
+    }
+    Ok(summary.exit_code())
 }
 
 #[derive(Args)]
@@ -302,6 +370,7 @@ fn main() -> ExitCode {
     let result = match sat_collision::cli::parse::<Cli>() {
         Ok(cli) => match cli.command {
             Command::Check(args) => run(args),
+            Command::Replay(args) => replay(args),
             Command::BagDump(args) => bag_dump(args),
         },
         Err(code) => return code,

@@ -1,0 +1,64 @@
+//! `sat_collision replay`: a recorded bag's messages through the node's
+//! core ([`crate::node::Core`]), without ROS, in their order at their log
+//! times, and what the node would have published.
+//!
+//! | you have | call | you get |
+//! | --- | --- | --- |
+//! | a bag and the node's parameters file | [`replay`] with [`Options`] | a [`Summary`] (printable), and the outputs as JSON lines, an MCAP, a timeline SVG when asked |
+//! | a parameters file's text | [`node_config`] | the node's [`NodeConfig`](crate::config::NodeConfig) and `use_sim_time` |
+//! | a topic name as the node spells it | [`resolve`] | the name it subscribes or publishes |
+//!
+//! # What is fed, and when
+//!
+//! The core is configured from the parameters file's entry for the node
+//! (`/**` first, then the node's own entry, as rcl merges them), its
+//! obstacle stage inline, and activated at the first message (autostart).
+//! Each message of a topic the node subscribes is read as the node reads
+//! it (frame ids and sizes checked, [`crate::node`]'s inputs) and handed to
+//! the core's event for it at its time; a message of a topic the node
+//! does not subscribe, of a type the node does not take on that topic, of
+//! a type the bag reader does not know, or that does not decode, is
+//! counted as skipped, by reason and topic.
+//!
+//! * **Time.** ROS time is the last `/clock` under `use_sim_time`, else
+//!   the record's log time. A [`ClockWatch`](crate::monitor::clock::ClockWatch)
+//!   judges it with the log time as the steady clock. A record whose log
+//!   time is before the previous record's is skipped (counted): the
+//!   replay's clock never runs backwards by a bag's disorder.
+//! * **Ticks.** A tick ([`Core::tick`](crate::node::Core::tick)) at every
+//!   multiple of `1 / publish_rate` of ROS time, in order, before the
+//!   message whose ROS time reaches it; after the last message, up to its
+//!   time. `/diagnostics` after the first tick of every second of ROS time.
+//! * **`use_sim_time` without `/clock`.** ROS time reads 0 as for the
+//!   node: the clock is `no_clock`, nothing is ticked and every decision is
+//!   invalid. The replay runs to the end and then reports the error
+//!   ([`Summary::no_clock`]; exit status 2 in the CLI).
+//!
+//! # Outputs
+//!
+//! Each event's [`Outputs`](crate::node::Outputs) become messages in the
+//! order of its fields: the gated command (`cmd_vel_out_topic`), the
+//! gate's state (`state_topic`), the `visualize` zones' polygons, the flag
+//! (`/collision`), `/collision_ahead`; then `/diagnostics`. Not produced:
+//! `~/collision_points_marker`, `collision_report`, `collision_markers`
+//! (reports and markers are the node's workers' and cost a report each),
+//! the lifecycle's events and the bond. Every output is stamped with the
+//! log time of the event that made it (a tick's: its ROS time, or under
+//! `use_sim_time` the log time of the message before which it ran).
+//!
+//! The same bag and parameters give the same bytes: no wall clock is read
+//! and the core runs without a stopwatch. Memory stays flat: the bag is
+//! streamed; the summary keeps counts, and the timeline a bounded number
+//! of samples.
+
+mod config;
+mod driver;
+mod inputs;
+mod outputs;
+mod summary;
+mod timeline;
+
+pub use config::{node_config, resolve, ReplayConfig, DEFAULT_NODE_NAME};
+pub use driver::{replay, Options, ReplayError};
+pub use summary::{Interval, StopLatency, Summary, ZoneTime};
+pub use timeline::MAX_SAMPLES;
