@@ -3,27 +3,20 @@
 //! subscriptions are kept in its [`pool`] from one configuration to the
 //! next: r2r cannot destroy one.
 
+mod kinds;
 mod pool;
 
-use super::gate::{GateSinks, GateSubs};
+use super::gate::GateSinks;
 use super::ros_time::RosTime;
-use super::threads::{lock, trim_heap};
+use super::threads::trim_heap;
 use crate::config::{InputReliability, VelocityType};
-use crate::monitor::SourceKind;
-use crate::ros::inputs::{
-    self, ArrayInput, InstanceInput, LatestFootprint, LatestVelocity, PendingObstacles,
-    VelocityInput,
-};
-use crate::ros::sources::{LatestSources, NativeSource, SourceReader, SOURCE_QOS};
+use crate::ros::inputs::{LatestFootprint, LatestVelocity, PendingObstacles};
+use crate::ros::sources::{LatestSources, SourceReader};
 use crate::ros::spin::{StopFlag, SPIN_TIMEOUT};
 use crate::ros::tf::TfBuffer;
-pub(super) use pool::Subscriber;
-use pool::{Lease, Pool};
-use r2r::geometry_msgs::msg::{PolygonInstanceStamped, PolygonStamped, Twist, TwistStamped};
-use r2r::nav_msgs::msg::Odometry;
-use r2r::sat_collision_msgs::msg::ObstacleArray;
-use r2r::sensor_msgs::msg::{LaserScan, PointCloud2, Range};
-use r2r::tf2_msgs::msg::TFMessage;
+pub(crate) use kinds::{InputKind, Intake};
+use pool::Pool;
+pub(super) use pool::{Lease, Subscriber};
 use r2r::QosProfile;
 use std::sync::{Arc, Mutex};
 
@@ -32,7 +25,7 @@ use std::sync::{Arc, Mutex};
 /// common for perception) connect; keep-latest slots take what arrives.
 /// `input_reliability: reliable` makes them reliable (only reliable
 /// publishers connect; a lost fragment of a multi-MB message is sent again).
-fn input_qos(reliability: InputReliability) -> QosProfile {
+pub(super) fn input_qos(reliability: InputReliability) -> QosProfile {
     match reliability {
         InputReliability::Reliable => QosProfile::default(),
         InputReliability::BestEffort => QosProfile::default().best_effort(),
@@ -73,37 +66,6 @@ pub(super) struct Sinks {
     /// The velocity gate's topics, when it has zones.
     pub(super) gate: Option<GateSinks>,
 }
-
-/// The TF buffer locked for one lookup: its tree.
-struct TreeGuard<'a>(std::sync::MutexGuard<'a, TfBuffer>);
-
-impl std::ops::Deref for TreeGuard<'_> {
-    type Target = crate::frames::FrameTree;
-
-    fn deref(&self) -> &Self::Target {
-        &self.0.tree
-    }
-}
-
-/// A point source's subscription, of its type.
-enum SourceSub<S, C, R, P> {
-    Scan(S),
-    Cloud(C),
-    Range(R),
-    /// A polygon source: its polygons are obstacle instances.
-    Polygon(P),
-}
-
-/// The velocity subscription, of the type `velocity_type` names.
-enum VelocitySub<O, T, S> {
-    Odometry(O),
-    Twist(T),
-    TwistStamped(S),
-}
-
-/// Messages above this many bytes (native form: strings and points) are
-/// large: memory is trimmed once they are freed.
-const LARGE_MESSAGE_BYTES: usize = 1 << 20;
 
 /// What the I/O thread is asked to do between two spins.
 enum IoCommand {
@@ -221,224 +183,38 @@ fn io_thread(
     }
 }
 
-/// The inputs' subscriptions (leased from the pool) and where their
-/// messages go: made at configure (r2r's native messages are not `Send`, so
-/// on this thread), dropped at cleanup.
+/// The inputs' kinds (their subscriptions leased from the pool, and
+/// where their messages go): made at configure (r2r's native messages are
+/// not `Send`, so on this thread), dropped at cleanup.
 struct Inputs {
-    gate: Option<GateSubs>,
-    sources: Vec<SourceSub<ScanSub, CloudSub, RangeSub, InstanceSub>>,
-    velocity: Option<VelocitySub<OdometrySub, TwistSub, TwistStampedSub>>,
-    footprint: Option<FootprintSub>,
-    array: ArraySub,
-    instances: InstanceSub,
-    tf: TfSub,
-    tf_static: TfSub,
+    kinds: Vec<Box<dyn kinds::InputKind>>,
     time: Arc<RosTime>,
-    footprints: Option<Arc<LatestFootprint>>,
-    pending: Arc<PendingObstacles>,
-    tf_buffer: Arc<Mutex<TfBuffer>>,
-    tf_moved: Option<Arc<tokio::sync::Notify>>,
-    velocities: Option<Arc<LatestVelocity>>,
-    readers: Vec<SourceReader>,
-    latest_sources: Arc<LatestSources>,
+    tf: Arc<Mutex<TfBuffer>>,
 }
 
-type ScanSub = Lease<LaserScan>;
-type CloudSub = Lease<PointCloud2>;
-type RangeSub = Lease<Range>;
-type InstanceSub = Lease<PolygonInstanceStamped>;
-type OdometrySub = Lease<Odometry>;
-type TwistSub = Lease<Twist>;
-type TwistStampedSub = Lease<TwistStamped>;
-type FootprintSub = Lease<PolygonStamped>;
-type ArraySub = Lease<ObstacleArray>;
-type TfSub = Lease<TFMessage>;
-
 impl Inputs {
-    /// Subscribes every input `sinks` names.
+    /// Subscribes every input `sinks` names ([`kinds::register`]).
     fn subscribe(subscriber: &mut Subscriber<'_>, mut sinks: Sinks) -> Result<Self, String> {
-        let input = input_qos(sinks.reliability);
-        let gate = sinks
-            .gate
-            .take()
-            .map(|g| GateSubs::subscribe(subscriber, g))
-            .transpose()
-            .map_err(|e| format!("cannot subscribe the gate's topics: {e}"))?;
-        let subscribed = (|| -> r2r::Result<_> {
-            let footprint = match sinks.footprints {
-                Some(_) => {
-                    Some(subscriber.subscribe::<PolygonStamped>("footprint", input.clone())?)
-                }
-                None => None,
-            };
-            let velocity = match &sinks.velocity {
-                None => None,
-                Some((topic, kind, _)) => Some(match kind {
-                    VelocityType::Twist => {
-                        VelocitySub::Twist(subscriber.subscribe(topic, input.clone())?)
-                    }
-                    VelocityType::TwistStamped => {
-                        VelocitySub::TwistStamped(subscriber.subscribe(topic, input.clone())?)
-                    }
-                    VelocityType::Odometry => {
-                        VelocitySub::Odometry(subscriber.subscribe(topic, input.clone())?)
-                    }
-                }),
-            };
-            let mut sources = Vec::with_capacity(sinks.sources.len());
-            for reader in &sinks.sources {
-                let topic = reader.config.topic.as_str();
-                sources.push(match reader.kind() {
-                    SourceKind::Scan => SourceSub::Scan(subscriber.subscribe(topic, SOURCE_QOS)?),
-                    SourceKind::PointCloud => {
-                        SourceSub::Cloud(subscriber.subscribe(topic, SOURCE_QOS)?)
-                    }
-                    SourceKind::Range => SourceSub::Range(subscriber.subscribe(topic, SOURCE_QOS)?),
-                    SourceKind::Polygon => {
-                        SourceSub::Polygon(subscriber.subscribe(topic, SOURCE_QOS)?)
-                    }
-                });
-            }
-            Ok((
-                sources,
-                velocity,
-                footprint,
-                subscriber.subscribe::<ObstacleArray>("obstacles", input.clone())?,
-                subscriber
-                    .subscribe::<PolygonInstanceStamped>("obstacle_instances", input.clone())?,
-                subscriber.subscribe::<TFMessage>("/tf", TF_QOS)?,
-                subscriber.subscribe::<TFMessage>("/tf_static", TF_STATIC_QOS)?,
-            ))
-        })();
-        let (sources, velocity, footprint, array, instances, tf, tf_static) =
-            subscribed.map_err(|e| format!("cannot subscribe: {e}"))?;
-        let Sinks {
-            time,
-            footprints,
-            pending,
-            tf: tf_buffer,
-            tf_moved,
-            velocity: velocity_sink,
-            sources: readers,
-            latest_sources,
-            ..
-        } = sinks;
+        let kinds = kinds::register(subscriber, &mut sinks)?;
         Ok(Inputs {
-            gate,
-            sources,
-            velocity,
-            footprint,
-            array,
-            instances,
-            tf,
-            tf_static,
-            time,
-            footprints,
-            pending,
-            tf_buffer,
-            tf_moved,
-            velocities: velocity_sink.map(|(_, _, slot)| slot),
-            readers,
-            latest_sources,
+            kinds,
+            time: sinks.time,
+            tf: sinks.tf,
         })
     }
 
-    /// Takes every message that is ready, stamps and reads it, and hands it
-    /// on. Drained after every spin: r2r's channels (10 deep, dropping the
-    /// newest when full) never fill.
+    /// Takes every message that is ready, kind by kind in the order of
+    /// their registration; memory is trimmed after a large one.
     fn take(&mut self) {
-        let time = &self.time;
-        let tf_buffer = &self.tf_buffer;
-        let mut large = false;
-        // TF first: a footprint or obstacles read in the same spin are
-        // then placed with the transforms that came with them.
-        let mut moved = false;
-        self.tf_static.each(|msg| {
-            let arrival = time.arrival();
-            crate::ros::tf::take(&mut lock(tf_buffer), msg, true, arrival);
-        });
-        self.tf.each(|msg| {
-            let arrival = time.arrival();
-            crate::ros::tf::take(&mut lock(tf_buffer), msg, false, arrival);
-            moved = true;
-        });
-        if moved {
-            if let Some(notify) = &self.tf_moved {
-                notify.notify_one();
-            }
+        let mut intake = kinds::Intake {
+            time: &self.time,
+            tf: &self.tf,
+            large: false,
+        };
+        for kind in &mut self.kinds {
+            kind.take(&mut intake);
         }
-        // The gate's command first after TF: it is what a robot waits for.
-        if let Some(gate) = &mut self.gate {
-            gate.take_commands(time);
-            gate.take_shapes();
-        }
-        if let (Some(sub), Some(slot)) = (self.velocity.as_mut(), self.velocities.as_ref()) {
-            let mut latest = None;
-            match sub {
-                VelocitySub::Odometry(sub) => {
-                    sub.each(|msg| latest = Some(VelocityInput::odometry(msg)));
-                }
-                VelocitySub::Twist(sub) => sub.each(|msg| latest = Some(VelocityInput::twist(msg))),
-                VelocitySub::TwistStamped(sub) => {
-                    sub.each(|msg| latest = Some(VelocityInput::twist_stamped(msg)));
-                }
-            }
-            if let Some(input) = latest {
-                slot.put(input, time.arrival());
-            }
-        }
-        if let (Some(sub), Some(footprints)) = (self.footprint.as_mut(), self.footprints.as_ref()) {
-            sub.each(|msg| {
-                large |= inputs::footprint_bytes(msg) > LARGE_MESSAGE_BYTES;
-                footprints.put(msg, time.arrival());
-            });
-        }
-        let pending = &self.pending;
-        self.array.each(|msg| {
-            let arrival = time.arrival();
-            large |= inputs::array_bytes(msg) > LARGE_MESSAGE_BYTES;
-            pending.put_array(ArrayInput::read(msg), arrival);
-        });
-        self.instances.each(|msg| {
-            let arrival = time.arrival();
-            large |= inputs::instance_bytes(msg) > LARGE_MESSAGE_BYTES;
-            pending.put_instance(InstanceInput::read(msg), arrival);
-        });
-        let latest_sources = &self.latest_sources;
-        for (reader, sub) in self.readers.iter_mut().zip(self.sources.iter_mut()) {
-            match sub {
-                SourceSub::Scan(sub) => sub.each(|msg| {
-                    let arrival = time.arrival();
-                    let input = reader.native_scan(msg, latest_sources.buffer());
-                    latest_sources.put(input, arrival);
-                }),
-                // Never `large`: a cloud comes every sensor period, the size
-                // of the one before, into the memory that one freed.
-                // Trimming after each would hand those pages back only for
-                // the next take to fault them in again, before decoding
-                // starts (a 3.2 MB cloud: 781 page faults, about 1 ms;
-                // BENCHMARKS.md, "Node latency, point clouds").
-                SourceSub::Cloud(sub) => sub.each(|msg| {
-                    let arrival = time.arrival();
-                    let buffer = latest_sources.buffer();
-                    let tree = || TreeGuard(lock(tf_buffer));
-                    let input = reader.native_cloud(msg, tree, arrival.time, buffer);
-                    latest_sources.put(input, arrival);
-                }),
-                SourceSub::Range(sub) => sub.each(|msg| {
-                    let arrival = time.arrival();
-                    let input = reader.native_range(msg, latest_sources.buffer());
-                    latest_sources.put(input, arrival);
-                }),
-                SourceSub::Polygon(sub) => sub.each(|msg| {
-                    let arrival = time.arrival();
-                    large |= inputs::instance_bytes(msg) > LARGE_MESSAGE_BYTES;
-                    let input = InstanceInput::read_from(msg, Some(reader.index));
-                    pending.put_instance(input, arrival);
-                }),
-            }
-        }
-        if large {
+        if intake.large {
             trim_heap();
         }
     }
