@@ -36,6 +36,7 @@ static ALLOCATOR: sat_collision_testkit::alloc::CountingAllocator =
 
 mod cli;
 mod common;
+mod core_events;
 mod docs_reference;
 mod frames;
 mod frames_properties;
