@@ -198,7 +198,7 @@ impl Driver {
     }
 
     /// Writes and counts the outputs of one event at ROS time `t`;
-    /// `checked`: the gate checked its zones.
+    /// `checked`: the zones' contents are to be looked at again.
     fn emit(&mut self, t: f64, log_ns: u64, checked: bool) -> Result<(), ReplayError> {
         self.first.get_or_insert(t);
         self.last = self.last.max(t);
@@ -337,7 +337,8 @@ impl Driver {
         Ok(())
     }
 
-    /// Feeds `message` to `route`'s event; whether the gate checked.
+    /// Feeds `message` to `route`'s event; whether the zones' contents
+    /// may have changed (a gate check, a source's new points).
     fn feed(&mut self, route: Route, message: &Message, arrival: Arrival, now: Now) -> bool {
         let out = &mut self.out;
         match (route, message) {
@@ -365,6 +366,7 @@ impl Driver {
                     instances: vec![(inputs::instance(m, Some(index)), arrival)],
                 };
                 self.core.on_obstacles(batch, now, out);
+                return true;
             }
             (Route::Tf { is_static }, Message::TFMessage(m)) => {
                 {
@@ -402,6 +404,9 @@ impl Driver {
                 self.core
                     .on_sources(&mut batch, &mut self.spare, now, &mut self.out);
                 self.spare.truncate(MAX_SPARE);
+                // Points may lie in a zone from now: the stop's latency
+                // counts from here.
+                return true;
             }
             (Route::Command { .. }, message) => {
                 let command = match message {

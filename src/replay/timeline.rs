@@ -74,6 +74,9 @@ pub(super) struct Timeline {
     speed_out: Series,
 }
 
+/// A band's colour of each value.
+type Colors = dyn Fn(u8) -> &'static str;
+
 /// Flag colours: clear, colliding, not valid.
 const FLAG_COLORS: [&str; 3] = ["#2e7d32", "#c62828", "#9e9e9e"];
 
@@ -122,7 +125,7 @@ impl Timeline {
         );
         let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
         let mut y = MARGIN_PX;
-        let bands: [(&str, &Bands, &dyn Fn(u8) -> &'static str); 2] = [
+        let bands: [(&str, &Bands, &Colors); 2] = [
             ("flag", &self.flag, &|v| FLAG_COLORS[usize::from(v.min(2))]),
             ("gate action", &self.action, &action_color),
         ];
