@@ -4,8 +4,8 @@
 //!
 //! Exit codes: 0 clear, 1 collision, 2 invalid input (unreadable or
 //! malformed file, invalid footprint or obstacle), 64 usage error.
-//! `replay`: 0 replayed to the end, no stop and no collision; 1 the gate
-//! stopped the robot or the flag read a collision; 2 invalid input (the
+//! `replay`: 0 replayed to the end, no stop for a zone and no collision;
+//! 1 the gate stopped the robot for a zone or the flag read a collision; 2 invalid input (the
 //! parameters, a bag that cannot be opened or ends on an error,
 //! `use_sim_time` without `/clock`); 64 usage error.
 
@@ -70,8 +70,8 @@ enum Command {
             "valid, messages skipped and why, log lines by key. --jsonl writes one\n",
             "line per output message, --out an MCAP of the inputs and the outputs,\n",
             "--svg a timeline. The same inputs give the same bytes.\n\n",
-            "exit codes: 0 no stop and no collision, 1 the gate stopped the robot or\n",
-            "the flag read a collision, 2 invalid input (parameters, bag, an error\n",
+            "exit codes: 0 no stop and no collision, 1 the gate stopped the robot for\n",
+            "a zone or the flag read a collision, 2 invalid input (parameters, bag, an error\n",
             "ending the bag early, use_sim_time without /clock), 64 usage error"
         ),
         args_override_self = true

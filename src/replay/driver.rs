@@ -11,6 +11,7 @@ use crate::broadphase::PointSet;
 use crate::config::VelocityType;
 use crate::gate::{Action, ZoneShape};
 use crate::geometry::Point;
+use crate::model::Report;
 use crate::monitor::clock::ClockWatch;
 use crate::monitor::SourceKind;
 use crate::node::{
@@ -57,6 +58,9 @@ pub enum ReplayError {
 /// Most ticks run to catch up with one message's time; beyond (a clock
 /// leaping ahead), the ticks in between are skipped and counted.
 const MAX_CATCH_UP_TICKS: u64 = 100_000;
+
+/// Reasons and topics of skips counted apart at most.
+const MAX_SKIP_KEYS: usize = 256;
 
 /// Point buffers kept for reuse.
 const MAX_SPARE: usize = 8;
@@ -181,15 +185,21 @@ struct Driver {
     last: f64,
     skipped_ticks: u64,
     tf_refusals: u64,
+    /// The ticks' report, its buffers reused.
+    report: Option<Report>,
 }
 
 impl Driver {
+    /// Counts a record skipped, by reason and topic (at most
+    /// [`MAX_SKIP_KEYS`] of them; the rest together).
     fn skip(&mut self, why: &str, topic: &str) {
-        *self
-            .summary
-            .skipped
-            .entry(format!("{why}: {topic}"))
-            .or_default() += 1;
+        let key = format!("{why}: {}", crate::node::shown(topic));
+        let skipped = &mut self.summary.skipped;
+        let key = match skipped.len() < MAX_SKIP_KEYS || skipped.contains_key(&key) {
+            true => key,
+            false => "other reasons and topics".to_owned(),
+        };
+        *skipped.entry(key).or_default() += 1;
     }
 
     fn now(&mut self, ros: f64, steady: f64) -> Now {
@@ -270,6 +280,7 @@ impl Driver {
             self.core.tick(now, &mut self.out);
             self.summary.ticks += 1;
             self.emit(t, log_ns, true)?;
+            self.clearance(t);
             if t >= self.next_diagnostics {
                 self.next_diagnostics = t.floor() + 1.0;
                 let context = StatusContext {
@@ -288,6 +299,31 @@ impl Driver {
         }
         self.next_tick = Some(k);
         Ok(())
+    }
+
+    /// The least clearance of the monitor's report now (a tick's: what the
+    /// node's report worker computes at every decision).
+    fn clearance(&mut self, t: f64) {
+        let report = match &mut self.report {
+            Some(report) => {
+                self.core.monitor().evaluate_into(t, report);
+                report
+            }
+            None => self.report.insert(self.core.monitor().evaluate(t)),
+        };
+        if !report.valid {
+            return;
+        }
+        let mut least = (report.min_distance, report.nearest_obstacle_id.as_str());
+        for source in &report.sources {
+            if source.distance() < least.0 {
+                least = (source.distance(), source.name.as_str());
+            }
+        }
+        if least.0.is_finite() {
+            self.timeline.clearance(t, least.0);
+            Tracker::clearance(&mut self.summary, least.0, least.1, t);
+        }
     }
 
     /// One record, decoded, fed to each of its routes.
@@ -524,6 +560,7 @@ pub fn replay(options: &Options) -> Result<Summary, ReplayError> {
         last: 0.0,
         skipped_ticks: 0,
         tf_refusals: 0,
+        report: None,
         core,
     };
     let mut last_log: Option<u64> = None;
@@ -554,7 +591,12 @@ pub fn replay(options: &Options) -> Result<Summary, ReplayError> {
                 continue;
             }
             Err(e) => {
-                driver.skip(&format!("does not decode ({e})"), &record.topic);
+                driver.skip("does not decode", &record.topic);
+                let errors = &mut driver.summary.decode_errors;
+                if errors.len() < MAX_SKIP_KEYS {
+                    let topic = crate::node::shown(&record.topic);
+                    errors.entry(topic).or_insert_with(|| e.to_string());
+                }
                 continue;
             }
         };

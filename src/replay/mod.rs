@@ -60,5 +60,5 @@ mod timeline;
 
 pub use config::{node_config, resolve, ReplayConfig, DEFAULT_NODE_NAME};
 pub use driver::{replay, Options, ReplayError};
-pub use summary::{Interval, StopLatency, Summary, ZoneTime};
+pub use summary::{Clearance, Interval, StopLatency, Summary, ZoneTime, MAX_LISTED};
 pub use timeline::MAX_SAMPLES;

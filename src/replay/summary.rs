@@ -39,6 +39,18 @@ impl StopLatency {
     }
 }
 
+/// The least clearance between the footprint and what the monitor holds
+/// (obstacles, source points), over the valid reports of the ticks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clearance {
+    /// Metres (0: touching or inside).
+    pub metres: f64,
+    /// When (ROS time, s): the first tick that found it.
+    pub at: f64,
+    /// The nearest obstacle's id, or the source's name.
+    pub nearest: String,
+}
+
 /// An interval of ROS time (s) where the flag was not valid.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Interval {
@@ -65,6 +77,8 @@ pub struct Summary {
     pub used: u64,
     /// Records skipped, by reason and topic (`"unknown type: /camera"`).
     pub skipped: BTreeMap<String, u64>,
+    /// The first decode error of each topic whose messages did not decode.
+    pub decode_errors: BTreeMap<String, String>,
     /// The error that ended the bag early, after every message before it.
     pub bag_error: Option<String>,
     /// `use_sim_time` and no `/clock`: ROS time read 0 throughout.
@@ -83,8 +97,12 @@ pub struct Summary {
     pub commands_out: u64,
     /// Of which zeros.
     pub zeros_out: u64,
+    /// The least clearance at a tick, when a valid report had any.
+    pub least_clearance: Option<Clearance>,
     /// Time per zone and action (stops, slowdowns, limits, approaches).
     pub zone_times: Vec<ZoneTime>,
+    /// Times the gate's state became a stop for a zone.
+    pub zone_stops: u64,
     /// Appearance to stop, per stop for a zone.
     pub stops: Vec<StopLatency>,
     /// Where the flag was not valid.
@@ -100,15 +118,17 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Whether the gate stopped the robot (for any reason) or the flag
-    /// read a valid collision at some decision.
+    /// Whether the gate stopped the robot for a zone or the flag read a
+    /// valid collision at some decision (a stop for an invalid source, as
+    /// at the start before any sensor data, is in
+    /// [`zone_times`](Self::zone_times) but not here).
     pub fn stopped_or_collided(&self) -> bool {
-        self.collisions > 0 || self.zone_times.iter().any(|z| z.action == "stop")
+        self.collisions > 0 || self.zone_stops > 0
     }
 
     /// The CLI's exit status: 2 when the bag ended on an error or the
     /// clock never ran (`use_sim_time` without `/clock`), else 1 when the
-    /// robot was stopped or a collision flagged, else 0.
+    /// gate stopped the robot for a zone or a collision was flagged, else 0.
     pub fn exit_code(&self) -> u8 {
         if self.bag_error.is_some() || self.no_clock {
             2
@@ -150,6 +170,9 @@ impl fmt::Display for Summary {
         for (why, n) in &self.skipped {
             writeln!(f, "  skipped {n}: {why}")?;
         }
+        for (topic, e) in &self.decode_errors {
+            writeln!(f, "  first decode error on {topic}: {e}")?;
+        }
         writeln!(
             f,
             "ticks: {}; flags: {} decided, {} colliding{}",
@@ -164,6 +187,19 @@ impl fmt::Display for Summary {
             "gate: {} commands in, {} out ({} zeros)",
             self.commands_in, self.commands_out, self.zeros_out
         )?;
+        match &self.least_clearance {
+            Some(c) => writeln!(
+                f,
+                "least clearance: {:.3} m at {} ({})",
+                c.metres,
+                seconds(c.at),
+                c.nearest
+            )?,
+            None => writeln!(
+                f,
+                "least clearance: none (no valid report with an obstacle)"
+            )?,
+        }
         for z in &self.zone_times {
             writeln!(f, "  {} {}: {}", z.action, z.zone, seconds(z.seconds))?;
         }
@@ -265,6 +301,7 @@ impl Tracker {
         self.close_state(t);
         self.state = Some((name.to_owned(), state.action, t));
         if let (Action::Stop, Reason::Zone(i)) = (state.action, state.reason) {
+            summary.zone_stops += 1;
             if let Some((Some(appeared), counted)) = self.occupied.get_mut(i) {
                 if !*counted {
                     *counted = true;
@@ -314,6 +351,21 @@ impl Tracker {
         if let Some(mut open) = self.invalid.take() {
             open.end = t;
             Self::push_listed(&mut summary.invalid, open, &mut summary.not_listed);
+        }
+    }
+
+    /// A tick's valid report found `metres` to `nearest` at `t`.
+    pub(super) fn clearance(summary: &mut Summary, metres: f64, nearest: &str, t: f64) {
+        if summary
+            .least_clearance
+            .as_ref()
+            .is_none_or(|c| metres < c.metres)
+        {
+            summary.least_clearance = Some(Clearance {
+                metres,
+                at: t,
+                nearest: nearest.to_owned(),
+            });
         }
     }
 

@@ -1,5 +1,5 @@
-//! The replay's timeline as an SVG (`--svg`): the flag, the gate's action
-//! and the commanded speed in and out over ROS time, in the offline
+//! The replay's timeline as an SVG (`--svg`): the flag, the gate's action,
+//! the commanded speed in and out and the least clearance over ROS time, in the offline
 //! picture's style ([`crate::svg`]: white page, sans-serif, a legend).
 //! Memory is bounded: at most [`MAX_SAMPLES`] samples per series, every
 //! other one dropped (and the rest taken at half the rate) when full.
@@ -15,6 +15,8 @@ const MARGIN_PX: f64 = 40.0;
 const LABEL_PX: f64 = 90.0;
 const BAND_PX: f64 = 22.0;
 const PLOT_PX: f64 = 160.0;
+/// A plot's top at most (m/s, m): a far obstacle does not flatten the rest.
+const PLOT_CAP: f64 = 5.0;
 
 /// A series of `(t, value)`, decimated to stay within [`MAX_SAMPLES`].
 #[derive(Debug, Default)]
@@ -72,6 +74,58 @@ pub(super) struct Timeline {
     action: Bands,
     speed_in: Series,
     speed_out: Series,
+    /// The least clearance at each tick (m).
+    clearance: Series,
+}
+
+/// One plot's series: the samples, colour, dash attribute and class.
+type Line<'a> = (&'a Series, &'a str, &'a str, &'a str);
+
+/// A plot of `lines` at `y` (0 at the bottom, the largest finite value
+/// at the top, at most [`PLOT_CAP`]), labelled `label`.
+fn plot(
+    out: &mut String,
+    y: f64,
+    label: &str,
+    lines: &[Line<'_>],
+    x: &dyn Fn(f64) -> f64,
+    width: f64,
+) {
+    let top = lines
+        .iter()
+        .flat_map(|l| &l.0.samples)
+        .map(|s| s.1)
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max)
+        .clamp(0.1, PLOT_CAP);
+    let py = |v: f64| y + PLOT_PX - (v.clamp(0.0, top) / top) * PLOT_PX;
+    let _ = writeln!(
+        out,
+        r#"<text x="8" y="{:.1}">{label}</text><text x="{:.1}" y="{:.1}" text-anchor="end">{top:.2}</text>"#,
+        y + 14.0,
+        LABEL_PX - 4.0,
+        y + 10.0
+    );
+    let _ = writeln!(
+        out,
+        r##"<rect x="{LABEL_PX}" y="{y:.1}" width="{width:.1}" height="{PLOT_PX}" fill="none" stroke="#bdbdbd"/>"##
+    );
+    for (series, color, dash, class) in lines {
+        let points: Vec<String> = series
+            .samples
+            .iter()
+            .filter(|s| s.1.is_finite())
+            .map(|&(t, v)| format!("{:.2},{:.2}", x(t), py(v)))
+            .collect();
+        if points.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            r#"<polyline class="{class}" points="{}" fill="none" stroke="{color}" stroke-width="1.5"{dash}/>"#,
+            points.join(" ")
+        );
+    }
 }
 
 /// A band's colour of each value.
@@ -112,12 +166,21 @@ impl Timeline {
         self.speed_out.push(t, speed);
     }
 
+    pub(super) fn clearance(&mut self, t: f64, metres: f64) {
+        self.clearance.push(t, metres);
+    }
+
     /// The SVG of ROS time `start..end`.
     pub(super) fn render(&self, start: f64, end: f64) -> String {
         let span = (end - start).max(1e-6);
         let plot_w = WIDTH_PX - MARGIN_PX - LABEL_PX;
         let x = |t: f64| LABEL_PX + (t - start) / span * plot_w;
-        let height = 2.0 * MARGIN_PX + 2.0 * (BAND_PX + 10.0) + PLOT_PX + 80.0;
+        let plots = if self.clearance.samples.is_empty() {
+            1.0
+        } else {
+            2.0
+        };
+        let height = 2.0 * MARGIN_PX + 2.0 * (BAND_PX + 10.0) + plots * (PLOT_PX + 16.0) + 64.0;
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -148,29 +211,7 @@ impl Timeline {
             }
             y += BAND_PX + 10.0;
         }
-        // Speeds: one plot, 0 at the bottom.
-        let top = self
-            .speed_in
-            .samples
-            .iter()
-            .chain(&self.speed_out.samples)
-            .map(|s| s.1)
-            .filter(|v| v.is_finite())
-            .fold(0.0f64, f64::max)
-            .max(0.1);
-        let py = |v: f64| y + PLOT_PX - (v.clamp(0.0, top) / top) * PLOT_PX;
-        let _ = writeln!(
-            out,
-            r#"<text x="8" y="{:.1}">speed (m/s)</text><text x="{:.1}" y="{:.1}" text-anchor="end">{top:.2}</text>"#,
-            y + 14.0,
-            LABEL_PX - 4.0,
-            y + 10.0
-        );
-        let _ = writeln!(
-            out,
-            r##"<rect x="{LABEL_PX}" y="{y:.1}" width="{plot_w:.1}" height="{PLOT_PX}" fill="none" stroke="#bdbdbd"/>"##
-        );
-        for (series, color, dash, class) in [
+        let speeds = [
             (&self.speed_in, "#1565c0", "", "speed_in"),
             (
                 &self.speed_out,
@@ -178,23 +219,14 @@ impl Timeline {
                 r#" stroke-dasharray="4 3""#,
                 "speed_out",
             ),
-        ] {
-            if series.samples.is_empty() {
-                continue;
-            }
-            let points: Vec<String> = series
-                .samples
-                .iter()
-                .filter(|s| s.1.is_finite())
-                .map(|&(t, v)| format!("{:.2},{:.2}", x(t), py(v)))
-                .collect();
-            let _ = writeln!(
-                out,
-                r#"<polyline class="{class}" points="{}" fill="none" stroke="{color}" stroke-width="1.5"{dash}/>"#,
-                points.join(" ")
-            );
-        }
+        ];
+        plot(&mut out, y, "speed (m/s)", &speeds, &x, plot_w);
         y += PLOT_PX + 16.0;
+        if !self.clearance.samples.is_empty() {
+            let clearance = [(&self.clearance, "#6a1b9a", "", "clearance")];
+            plot(&mut out, y, "clearance (m)", &clearance, &x, plot_w);
+            y += PLOT_PX + 16.0;
+        }
         let _ = writeln!(
             out,
             r#"<text x="{LABEL_PX}" y="{y:.1}">{start:.3} s</text><text x="{:.1}" y="{y:.1}" text-anchor="end">{end:.3} s (ROS time)</text>"#,
@@ -210,9 +242,10 @@ impl Timeline {
             (action_color(3), "approach"),
             ("#1565c0", "speed in"),
             ("#000000", "speed out"),
+            ("#6a1b9a", "clearance"),
         ];
         for (i, (color, text)) in legend.iter().enumerate() {
-            let lx = 8.0 + 110.0 * i as f64;
+            let lx = 8.0 + 98.0 * i as f64;
             let _ = writeln!(
                 out,
                 r#"<rect x="{lx:.0}" y="{:.0}" width="12" height="10" fill="{color}"/><text x="{:.0}" y="{y:.0}">{text}</text>"#,

@@ -87,7 +87,13 @@ fn messages_the_node_cannot_take_are_skipped_and_counted_by_reason() {
         ),
         1
     );
-    assert_eq!(skipped("does not decode ("), 1, "{:?}", summary.skipped);
+    assert_eq!(
+        skipped("does not decode: /scan"),
+        1,
+        "{:?}",
+        summary.skipped
+    );
+    assert!(summary.decode_errors.contains_key("/scan"));
     assert_eq!(skipped("not an input of the node: /camera"), 1);
     assert_eq!(
         skipped("log time before the previous message's: /cmd_vel_smoothed"),
@@ -197,7 +203,16 @@ fn sim_time_follows_clock_and_without_clock_is_an_error() {
     assert!(!summary.no_clock);
     assert_eq!(summary.span, Some((500.0, 503.95)));
     assert_eq!(summary.ticks, 39);
-    assert_eq!(summary.exit_code(), 1, "stopped at the start: no scan yet");
+    assert_eq!(summary.zone_stops, 0, "nothing comes near");
+    assert_eq!(
+        summary.exit_code(),
+        0,
+        "a stop before the first scan is not one for a zone"
+    );
+    assert!(summary
+        .zone_times
+        .iter()
+        .any(|z| z.zone == "invalid source"));
     assert_eq!(summary.collisions, 0);
     assert!(summary.commands_out > 0);
 }

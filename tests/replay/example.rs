@@ -127,6 +127,7 @@ fn the_gate_stops_the_commands_once_the_obstacle_is_in_the_zone() {
         summary.outputs.get("/cmd_vel"),
         Some(&(commands.len() as u64))
     );
+    assert_eq!(summary.zone_stops, 1);
     assert_eq!(summary.exit_code(), 1, "stopped");
     let text = summary.to_string();
     for expected in [
@@ -136,6 +137,7 @@ fn the_gate_stops_the_commands_once_the_obstacle_is_in_the_zone() {
         "stop for PolygonStop: points in it at 102.000 s, stopped at 102.000 s",
         "flag not valid 100.000 s to 100.000 s (0.000 s): no_obstacles",
         "log: 3 state",
+        "least clearance: 0.000 m at 103.100 s (scan)",
     ] {
         assert!(text.contains(expected), "{expected:?} in\n{text}");
     }
@@ -240,4 +242,5 @@ fn the_timeline_draws_the_flag_the_action_and_the_speeds() {
     assert!(class("gate_action") >= 3, "stop, none, stop");
     assert_eq!(class("speed_in"), 1);
     assert_eq!(class("speed_out"), 1);
+    assert_eq!(class("clearance"), 1);
 }
