@@ -210,7 +210,10 @@ impl Driver {
     /// Writes and counts the outputs of one event at ROS time `t`;
     /// `checked`: the zones' contents are to be looked at again.
     fn emit(&mut self, t: f64, log_ns: u64, checked: bool) -> Result<(), ReplayError> {
-        self.first.get_or_insert(t);
+        // ROS time 0 is no time (use_sim_time before the first /clock).
+        if t > 0.0 {
+            self.first.get_or_insert(t);
+        }
         self.last = self.last.max(t);
         self.messages.clear();
         self.topics

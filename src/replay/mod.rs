@@ -32,7 +32,51 @@
 //! * **`use_sim_time` without `/clock`.** ROS time reads 0 as for the
 //!   node: the clock is `no_clock`, nothing is ticked and every decision is
 //!   invalid. The replay runs to the end and then reports the error
-//!   ([`Summary::no_clock`]; exit status 2 in the CLI).
+//!   ([`Summary::no_clock`]; exit status 2 in the CLI). Records before
+//!   the first `/clock` are fed at ROS time 0, as the node would take
+//!   them.
+//!
+//! # What it finds
+//!
+//! The [`Summary`] (its `Display` is the CLI's report): the ROS time
+//! replayed; records read, used and skipped by reason and topic (at most
+//! 256 keys, the first decode error of each topic apart); ticks; flags
+//! decided and colliding; commands in and out (zeros); the least
+//! clearance of a valid report at a tick (the report the node's report
+//! worker computes at every decision, here once per tick); the time the
+//! gate spent in each action per zone (or reason: `invalid source`,
+//! `invalid zone`, ...); for each stop for a zone, when points (of any
+//! of its sources, polygon sources included) first lay in it and when the
+//! gate stopped; the intervals where the flag was not valid, with its
+//! status; the log's lines by key; the messages published per topic.
+//! Lists keep [`MAX_LISTED`] entries, then count. The obstacle array and
+//! instances count for the flag, not for the gate (nav2's zones act on
+//! `observation_sources` only), so a stop's latency is measured from
+//! source points.
+//!
+//! # Exit status (the CLI)
+//!
+//! [`Summary::exit_code`]: 0 replayed to the end with no stop for a zone
+//! and no collision flagged; 1 the gate stopped the robot for a zone, or
+//! the flag read a valid collision; 2 invalid input (the parameters, a bag
+//! that cannot be opened or ends on an error, `use_sim_time` without
+//! `/clock`); 64 a usage error.
+//!
+//! # The worked example
+//!
+//! `tests/data/replay/` holds a bag written by the `replay` test binary
+//! (`stop_zone.mcap`: 4 s of a laser scan at 10 Hz, commands at 20 Hz and
+//! `/tf`; an obstacle 0.3 m ahead from 2 s, 0.15 m from 3 s) and its
+//! parameters (`params.yaml`: a stop zone ahead of a round robot):
+//!
+//! ```text
+//! sat_collision replay tests/data/replay/stop_zone.mcap \
+//!     --params tests/data/replay/params.yaml --jsonl out.jsonl --svg timeline.svg
+//! ```
+//!
+//! prints, among the rest, `stop PolygonStop: 1.950 s`, `stop for
+//! PolygonStop: points in it at 102.000 s, stopped at 102.000 s` and
+//! `least clearance: 0.000 m at 103.100 s (scan)`, and exits 1.
 //!
 //! # Outputs
 //!
@@ -46,10 +90,14 @@
 //! log time of the event that made it (a tick's: its ROS time, or under
 //! `use_sim_time` the log time of the message before which it ran).
 //!
+//! `--out` copies every input record of a type [`crate::bag`] knows as
+//! recorded (skipped ones too), the outputs after it.
+//!
 //! The same bag and parameters give the same bytes: no wall clock is read
 //! and the core runs without a stopwatch. Memory stays flat: the bag is
-//! streamed; the summary keeps counts, and the timeline a bounded number
-//! of samples.
+//! streamed; the summary keeps counts and capped lists, the timeline a
+//! bounded number of samples (an output MCAP's index grows with its
+//! messages, as MCAP's summary does).
 
 mod config;
 mod driver;
