@@ -34,6 +34,9 @@ fn polygon_yaml() -> String {
     )
 }
 
+/// A polygon's vertices.
+type Points = [(f64, f64)];
+
 const FRONT: usize = 0;
 const PEOPLE: usize = 1;
 /// A valid polygon away from the zone and the robot.
@@ -148,7 +151,7 @@ fn a_polygon_source_the_gate_cannot_use_stops_it() {
         );
     };
     control(&mut rig, "after nothing");
-    let faults: [(&str, &[(f64, f64)], &str); 4] = [
+    let faults: [(&str, &Points, &str); 4] = [
         ("nowhere", &INSIDE, "in a frame TF does not know"),
         (BASE, &BOWTIE, "crossing itself"),
         (BASE, &SEGMENT, "2 vertices"),
@@ -297,14 +300,14 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
                 }
             }
             2..=4 => {
-                let (frame, points, usable, in_zone): (_, &[(f64, f64)], _, _) =
-                    match rng.below_usize(12) {
-                        0 => ("nowhere", &OUTSIDE, false, false),
-                        1 => (BASE, &BOWTIE, false, false),
-                        2 => (BASE, &SEGMENT, false, false),
-                        3 => (BASE, &INSIDE, true, true),
-                        _ => (BASE, &OUTSIDE, true, false),
-                    };
+                let (frame, points, usable, in_zone): (_, &Points, _, _) = match rng.below_usize(12)
+                {
+                    0 => ("nowhere", &OUTSIDE, false, false),
+                    1 => (BASE, &BOWTIE, false, false),
+                    2 => (BASE, &SEGMENT, false, false),
+                    3 => (BASE, &INSIDE, true, true),
+                    _ => (BASE, &OUTSIDE, true, false),
+                };
                 r.polygon = Some(Polygon {
                     received: rig.t,
                     usable,
