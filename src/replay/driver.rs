@@ -9,6 +9,7 @@ use super::timeline::Timeline;
 use crate::bag::{self, Message, Record};
 use crate::broadphase::PointSet;
 use crate::config::VelocityType;
+use crate::diagnostics::{Level, Publication};
 use crate::gate::{Action, ZoneShape};
 use crate::geometry::Point;
 use crate::model::Report;
@@ -167,7 +168,8 @@ struct Driver {
     /// The next tick is at `next_tick * period` (ROS time); `None` until
     /// ROS time is set.
     next_tick: Option<u64>,
-    next_diagnostics: f64,
+    /// When `/diagnostics` is due.
+    publication: Publication,
     out: Outputs,
     messages: Vec<(String, Message)>,
     sink: Sink,
@@ -284,24 +286,33 @@ impl Driver {
             self.summary.ticks += 1;
             self.emit(t, log_ns, true)?;
             self.clearance(t);
-            if t >= self.next_diagnostics {
-                self.next_diagnostics = t.floor() + 1.0;
-                let context = StatusContext {
-                    node_name: &self.node_name,
-                    hardware_id: &self.hardware_id,
-                    lifecycle_state: "active",
-                    reports_skipped: 0,
-                };
-                let statuses = self.core.statuses(&context, t);
-                let message = diagnostics(&statuses, t);
-                self.sink
-                    .output(&self.diagnostics_topic, log_ns, &message)
-                    .map_err(ReplayError::Output)?;
-            }
+            self.diagnostics(t, log_ns)?;
             k += 1;
         }
         self.next_tick = Some(k);
         Ok(())
+    }
+
+    /// `/diagnostics` at a tick when due: a second of ROS time since the
+    /// last, or a status's level changed (the node's rule,
+    /// [`Publication`]).
+    fn diagnostics(&mut self, t: f64, log_ns: u64) -> Result<(), ReplayError> {
+        let context = StatusContext {
+            node_name: &self.node_name,
+            hardware_id: &self.hardware_id,
+            lifecycle_state: "active",
+            reports_skipped: 0,
+        };
+        let statuses = self.core.statuses(&context, t);
+        let levels: Vec<Level> = statuses.iter().map(|s| s.level).collect();
+        if !self.publication.due(t, &levels) {
+            return Ok(());
+        }
+        self.publication.published(t, &levels);
+        let message = diagnostics(&statuses, t);
+        self.sink
+            .output(&self.diagnostics_topic, log_ns, &message)
+            .map_err(ReplayError::Output)
     }
 
     /// The least clearance of the monitor's report now (a tick's: what the
@@ -360,7 +371,6 @@ impl Driver {
         if !self.core.is_active() {
             let now = self.now(ros, log_s);
             self.core.set_active(true, now, &mut self.out);
-            self.next_diagnostics = ros + 1.0;
             self.emit(ros, record.log_time_ns, true)?;
         }
         self.ticks_until(ros, log_s, record.log_time_ns)?;
@@ -546,7 +556,7 @@ pub fn replay(options: &Options) -> Result<Summary, ReplayError> {
         saw_clock: false,
         period: 1.0 / config.publish_rate,
         next_tick: None,
-        next_diagnostics: 0.0,
+        publication: Publication::default(),
         out: Outputs::default(),
         messages: Vec::new(),
         sink,

@@ -28,7 +28,9 @@
 //! * **Ticks.** A tick ([`Core::tick`](crate::node::Core::tick)) at every
 //!   multiple of `1 / publish_rate` of ROS time, in order, before the
 //!   message whose ROS time reaches it; after the last message, up to its
-//!   time. `/diagnostics` after the first tick of every second of ROS time.
+//!   time. `/diagnostics` checked at every tick and published as the node
+//!   does ([`Publication`](crate::diagnostics::Publication)): every second
+//!   of ROS time, and at once when a status's level changes.
 //! * **`use_sim_time` without `/clock`.** ROS time reads 0 as for the
 //!   node: the clock is `no_clock`, nothing is ticked and every decision is
 //!   invalid. The replay runs to the end and then reports the error
