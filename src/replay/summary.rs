@@ -26,16 +26,18 @@ pub struct ZoneTime {
 pub struct StopLatency {
     /// The zone.
     pub zone: String,
-    /// When points (of any of its sources) first lay in it (ROS time, s).
-    pub appeared: f64,
+    /// When points (of any of its sources) first lay in it (ROS time,
+    /// s); `None` when none did (a polygon source's polygon: the core
+    /// lists the points in a zone, not the polygons).
+    pub appeared: Option<f64>,
     /// When the gate's state became a stop for it.
     pub stopped: f64,
 }
 
 impl StopLatency {
     /// From appearance to stop (s).
-    pub fn latency(&self) -> f64 {
-        self.stopped - self.appeared
+    pub fn latency(&self) -> Option<f64> {
+        self.appeared.map(|a| self.stopped - a)
     }
 }
 
@@ -204,14 +206,23 @@ impl fmt::Display for Summary {
             writeln!(f, "  {} {}: {}", z.action, z.zone, seconds(z.seconds))?;
         }
         for s in &self.stops {
-            writeln!(
-                f,
-                "  stop for {}: points in it at {}, stopped at {} ({} later)",
-                s.zone,
-                seconds(s.appeared),
-                seconds(s.stopped),
-                seconds(s.latency())
-            )?;
+            match (s.appeared, s.latency()) {
+                (Some(appeared), Some(latency)) => writeln!(
+                    f,
+                    "  stop for {}: points in it at {}, stopped at {} ({} later)",
+                    s.zone,
+                    seconds(appeared),
+                    seconds(s.stopped),
+                    seconds(latency)
+                )?,
+                _ => writeln!(
+                    f,
+                    "  stop for {}: stopped at {} (no source points in it: a polygon source's \
+                     polygon)",
+                    s.zone,
+                    seconds(s.stopped)
+                )?,
+            }
         }
         if self.invalid.is_empty() {
             writeln!(f, "flag valid throughout")?;
@@ -302,9 +313,11 @@ impl Tracker {
         self.state = Some((name.to_owned(), state.action, t));
         if let (Action::Stop, Reason::Zone(i)) = (state.action, state.reason) {
             summary.zone_stops += 1;
-            if let Some((Some(appeared), counted)) = self.occupied.get_mut(i) {
+            if let Some((appeared, counted)) = self.occupied.get_mut(i) {
+                // One stop per appearance; without points in the zone,
+                // every stop.
                 if !*counted {
-                    *counted = true;
+                    *counted = appeared.is_some();
                     let stop = StopLatency {
                         zone: name.to_owned(),
                         appeared: *appeared,

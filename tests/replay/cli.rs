@@ -62,7 +62,10 @@ fn the_command_prints_the_summary_and_exits_1_for_a_stop() {
     // cannot be placed, the gate stops throughout for an invalid source
     // (listed, not a stop for a zone's contents), and the footprint zone
     // never gets a shape.
-    assert!(stdout.contains("  stop invalid source: 3.950 s"), "{stdout}");
+    assert!(
+        stdout.contains("  stop invalid source: 3.950 s"),
+        "{stdout}"
+    );
     assert!(stdout.contains("log: 40 gate_zone_shape"), "{stdout}");
 }
 

@@ -111,7 +111,7 @@ fn the_gate_stops_the_commands_once_the_obstacle_is_in_the_zone() {
     let stop = &summary.stops[0];
     assert_eq!(
         (stop.zone.as_str(), stop.appeared, stop.stopped),
-        ("PolygonStop", enters, enters)
+        ("PolygonStop", Some(enters), enters)
     );
     let zone = summary
         .zone_times

@@ -6,3 +6,4 @@ mod bad_input;
 mod cli;
 mod common;
 mod example;
+mod sources;
