@@ -9,10 +9,13 @@
 //! * `gate_actions`: the gate's actions over time (stop, its zeros then
 //!   silence, slowdown, limit, approach, the state once per change);
 //! * `invariant`: no command but zeros while the clock, a source or a
-//!   polygon source cannot be judged (scenarios, then random sequences
-//!   against a reference written here);
+//!   polygon source cannot be judged, or after a backward jump of the
+//!   clock (scenarios, then random sequences against a reference written
+//!   here);
 //! * `lifecycle`: nothing published while inactive, at once on activation;
 //! * `diagnostics`: the statuses' levels;
+//! * `dynamic_zone`: a zone whose shape comes on a topic: none yet stops,
+//!   placed by TF (held until it can), a bad one refused;
 //! * `parameters`: `follow`, its revision, `toggle`;
 //! * `determinism`: the same events give the same outputs;
 //! * `tf`: a source TF cannot place stops the gate until it can.
@@ -22,6 +25,7 @@
 
 mod determinism;
 mod diagnostics;
+mod dynamic_zone;
 mod freshness;
 mod gate_actions;
 mod invariant;

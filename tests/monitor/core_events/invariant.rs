@@ -365,3 +365,36 @@ fn random_sequences_never_pass_a_command_the_core_cannot_judge() {
     );
     assert!(tally.silent_on_a_fault > 500, "{tally:?}");
 }
+
+#[test]
+fn a_backward_jump_of_the_clock_stops_the_gate_until_the_sources_send_again() {
+    let mut rig = Rig::gate("");
+    assert!(goes(&rig.command(CMD.0, CMD.1, CMD.2)));
+    // ROS time jumps back (a bag looped, a simulator reset): a new
+    // generation; everything received before it is from before the jump.
+    rig.generation += 1;
+    rig.t = 0.25;
+    let out = rig.tick();
+    let flag = out.flag.expect("the flag");
+    assert!(flag.colliding && !flag.valid, "{flag:?}");
+    assert_eq!(flag.status, Status::ClockJumpedBack);
+    assert_zeros(&out, "the re-check after the jump");
+    assert!(matches!(
+        out.state,
+        Some(GateState {
+            reason: Reason::InvalidSource(SourceFault {
+                cause: Cause::ClockJumpedBack,
+                ..
+            }),
+            ..
+        })
+    ));
+    assert_zeros(
+        &rig.command(CMD.0, CMD.1, CMD.2),
+        "a command after the jump",
+    );
+    // Every source sends in the new generation: valid again.
+    let flag = rig.sense().flag.expect("the flag");
+    assert!(flag.valid && !flag.colliding, "{flag:?}");
+    assert!(goes(&rig.command(CMD.0, CMD.1, CMD.2)));
+}
