@@ -586,7 +586,11 @@ pub fn replay(options: &Options) -> Result<Summary, ReplayError> {
             }
         };
         driver.summary.messages += 1;
-        driver.sink.input(&record).map_err(ReplayError::Output)?;
+        // The inputs as recorded: the topics the node subscribes only (a
+        // recording of the node's own outputs would mix with the replay's).
+        if routes.contains_key(&*record.topic) {
+            driver.sink.input(&record).map_err(ReplayError::Output)?;
+        }
         if last_log.is_some_and(|last| record.log_time_ns < last) {
             driver.skip("log time before the previous message's", &record.topic);
             continue;

@@ -92,8 +92,11 @@
 //! log time of the event that made it (a tick's: its ROS time, or under
 //! `use_sim_time` the log time of the message before which it ran).
 //!
-//! `--out` copies every input record of a type [`crate::bag`] knows as
-//! recorded (skipped ones too), the outputs after it.
+//! `--out` copies the records of the topics the node subscribes, as
+//! recorded (skipped ones too, when [`crate::bag`] knows their type), each
+//! before the outputs it gave; records of other topics (a recording of
+//! the node's own outputs among them) are left out, so the replay's
+//! outputs never mix with recorded ones.
 //!
 //! The same bag and parameters give the same bytes: no wall clock is read
 //! and the core runs without a stopwatch. Memory stays flat: the bag is

@@ -217,7 +217,8 @@ impl Sink {
     }
 
     /// Copies an input record into the MCAP as recorded (a type known to
-    /// [`bag`], CDR); other records are counted in `not_copied`.
+    /// [`bag`], CDR); other records are counted in `not_copied`. The
+    /// caller passes the records of the node's input topics only.
     pub(super) fn input(&mut self, record: &Record) -> Result<(), String> {
         let Some(writer) = &mut self.mcap else {
             return Ok(());

@@ -110,6 +110,24 @@ fn messages_the_node_cannot_take_are_skipped_and_counted_by_reason() {
     );
     let text = summary.to_string();
     assert!(text.contains("5 skipped"), "{text}");
+    // The output MCAP copies the node's input topics only; of the foreign
+    // type and the undecodable scan, what its schemas can say.
+    let mut copied = std::collections::BTreeMap::<String, u64>::new();
+    for record in sat_collision::bag::open(dir.join("out.mcap")).expect("opens") {
+        *copied
+            .entry(record.expect("reads").topic.to_string())
+            .or_default() += 1;
+    }
+    assert_eq!(copied.get("/camera"), None);
+    assert_eq!(copied.get("/scan"), Some(&(5 + 1 + 1 + 1)), "{copied:?}");
+    assert!(
+        summary
+            .notes
+            .iter()
+            .any(|n| n.starts_with("1 input records of types")),
+        "{:?}",
+        summary.notes
+    );
     assert!(
         text.contains("skipped 1: not an input of the node: /camera"),
         "{text}"

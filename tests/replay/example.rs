@@ -244,3 +244,38 @@ fn the_timeline_draws_the_flag_the_action_and_the_speeds() {
     assert_eq!(class("speed_out"), 1);
     assert_eq!(class("clearance"), 1);
 }
+
+#[test]
+fn a_long_bag_keeps_its_lists_bounded() {
+    // The obstacle comes and goes at every scan for 220 s: 1,100 stops.
+    let mut w =
+        sat_collision::bag::BagWriter::new(std::io::Cursor::new(Vec::new())).expect("writer");
+    let statics = sat_collision::bag::msgs::TFMessage {
+        transforms: vec![transform("base_link", "laser", T0, 0.0, 0.1)],
+    };
+    w.write("/tf_static", ns(T0), &statics).expect("tf_static");
+    for i in 0..4_400u64 {
+        let t = T0 + i as f64 * 0.05;
+        if i % 2 == 0 {
+            let range = if i % 4 == 0 { 0.3 } else { 5.0 };
+            w.write("/scan", ns(t), &scan(t, range)).expect("scan");
+        }
+        w.write("/cmd_vel_smoothed", ns(t), &twist(SPEED))
+            .expect("command");
+    }
+    let dir = scratch("long");
+    let bag = write(
+        &dir.join("long.mcap"),
+        &w.finish().expect("finish").into_inner(),
+    );
+    let summary = run(&bag, &dir);
+    assert_eq!(summary.zone_stops, 1_100);
+    assert_eq!(summary.stops.len(), sat_collision::replay::MAX_LISTED);
+    assert_eq!(summary.not_listed, 100);
+    assert!(summary
+        .to_string()
+        .contains("(100 more intervals and stops not listed)"));
+    let svg = std::fs::read_to_string(dir.join("timeline.svg")).expect("svg");
+    let bands = svg.matches(r#"class="gate_action""#).count();
+    assert!(bands <= sat_collision::replay::MAX_SAMPLES, "{bands}");
+}
