@@ -189,6 +189,8 @@ struct Driver {
     tf_refusals: u64,
     /// The ticks' report, its buffers reused.
     report: Option<Report>,
+    /// The log time of the last output (outputs never go back in time).
+    last_log_ns: u64,
 }
 
 impl Driver {
@@ -217,6 +219,8 @@ impl Driver {
             self.first.get_or_insert(t);
         }
         self.last = self.last.max(t);
+        let log_ns = log_ns.max(self.last_log_ns);
+        self.last_log_ns = log_ns;
         self.messages.clear();
         self.topics
             .messages(&self.core, &self.out, t, &mut self.messages);
@@ -279,7 +283,7 @@ impl Driver {
             let t = k as f64 * self.period;
             let (steady, log_ns) = match self.sim {
                 true => (steady, log_ns),
-                false => (t, (t * 1e9) as u64),
+                false => (t, (t * 1e9).round() as u64),
             };
             let now = self.now(t, steady);
             self.core.tick(now, &mut self.out);
@@ -310,6 +314,8 @@ impl Driver {
         }
         self.publication.published(t, &levels);
         let message = diagnostics(&statuses, t);
+        let log_ns = log_ns.max(self.last_log_ns);
+        self.last_log_ns = log_ns;
         self.sink
             .output(&self.diagnostics_topic, log_ns, &message)
             .map_err(ReplayError::Output)
@@ -340,6 +346,22 @@ impl Driver {
         }
     }
 
+    /// Time passes to the record logged at `log_ns`: the core activated at
+    /// the first (autostart), the ticks due before it run. ROS time: the
+    /// last `/clock` under `use_sim_time`, else the log time (every
+    /// record's, used or skipped: the node's timer runs whatever comes).
+    fn advance(&mut self, log_ns: u64) -> Result<f64, ReplayError> {
+        let log_s = log_ns as f64 * 1e-9;
+        let ros = if self.sim { self.sim_time } else { log_s };
+        if !self.core.is_active() {
+            let now = self.now(ros, log_s);
+            self.core.set_active(true, now, &mut self.out);
+            self.emit(ros, log_ns, true)?;
+        }
+        self.ticks_until(ros, log_s, log_ns)?;
+        Ok(ros)
+    }
+
     /// One record, decoded, fed to each of its routes.
     fn record(
         &mut self,
@@ -367,13 +389,7 @@ impl Driver {
             self.sim_time = inputs::seconds(&clock.clock);
             self.saw_clock = true;
         }
-        let ros = if self.sim { self.sim_time } else { log_s };
-        if !self.core.is_active() {
-            let now = self.now(ros, log_s);
-            self.core.set_active(true, now, &mut self.out);
-            self.emit(ros, record.log_time_ns, true)?;
-        }
-        self.ticks_until(ros, log_s, record.log_time_ns)?;
+        let ros = self.advance(record.log_time_ns)?;
         let now = self.now(ros, log_s);
         let arrival = Arrival {
             time: now.reading.ros,
@@ -574,6 +590,7 @@ pub fn replay(options: &Options) -> Result<Summary, ReplayError> {
         skipped_ticks: 0,
         tf_refusals: 0,
         report: None,
+        last_log_ns: 0,
         core,
     };
     let mut last_log: Option<u64> = None;
@@ -596,6 +613,7 @@ pub fn replay(options: &Options) -> Result<Summary, ReplayError> {
             continue;
         }
         last_log = Some(record.log_time_ns);
+        driver.advance(record.log_time_ns)?;
         let Some(topic_routes) = routes.get(&*record.topic) else {
             driver.skip("not an input of the node", &record.topic);
             continue;

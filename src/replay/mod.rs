@@ -27,8 +27,10 @@
 //!   replay's clock never runs backwards by a bag's disorder.
 //! * **Ticks.** A tick ([`Core::tick`](crate::node::Core::tick)) at every
 //!   multiple of `1 / publish_rate` of ROS time, in order, before the
-//!   message whose ROS time reaches it; after the last message, up to its
-//!   time. `/diagnostics` checked at every tick and published as the node
+//!   record whose ROS time reaches it (every record, used or skipped:
+//!   the node's timer runs whatever arrives), so up to the last record's
+//!   time; the first record activates the core (autostart), at its time.
+//!   Output log times never go back. `/diagnostics` checked at every tick and published as the node
 //!   does ([`Publication`](crate::diagnostics::Publication)): every second
 //!   of ROS time, and at once when a status's level changes.
 //! * **`use_sim_time` without `/clock`.** ROS time reads 0 as for the
