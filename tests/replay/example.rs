@@ -279,3 +279,37 @@ fn a_long_bag_keeps_its_lists_bounded() {
     let bands = svg.matches(r#"class="gate_action""#).count();
     assert!(bands <= sat_collision::replay::MAX_SAMPLES, "{bands}");
 }
+
+#[test]
+fn a_rosbag2_directory_of_two_files_replays_as_the_one_file() {
+    let part = |steps: std::ops::Range<u64>| {
+        let mut w =
+            sat_collision::bag::BagWriter::new(std::io::Cursor::new(Vec::new())).expect("writer");
+        if steps.start == 0 {
+            let statics = sat_collision::bag::msgs::TFMessage {
+                transforms: vec![transform("base_link", "laser", T0, 0.0, 0.1)],
+            };
+            w.write("/tf_static", ns(T0), &statics).expect("tf_static");
+        }
+        for i in steps {
+            write_step(&mut w, i);
+        }
+        w.finish().expect("finish").into_inner()
+    };
+    let dir = scratch("directory");
+    let bag = dir.join("bag");
+    std::fs::create_dir_all(&bag).expect("bag dir");
+    write(&bag.join("bag_0.mcap"), &part(0..STEPS / 2));
+    write(&bag.join("bag_1.mcap"), &part(STEPS / 2..STEPS));
+    write(
+        &bag.join("metadata.yaml"),
+        b"rosbag2_bagfile_information:\n  version: 9\n  storage_identifier: mcap\n  \
+          relative_file_paths: [bag_0.mcap, bag_1.mcap]\n",
+    );
+    let (one, two) = (scratch("directory_one"), scratch("directory_two"));
+    let from_file = run(&example_file(), &one);
+    let from_directory = run(&bag, &two);
+    assert_eq!(from_directory, from_file);
+    let read = |d: &std::path::Path| std::fs::read(d.join("out.jsonl")).expect("jsonl");
+    assert!(read(&one) == read(&two), "the same outputs");
+}
