@@ -26,7 +26,8 @@ const EXIT_CLEAR: u8 = 0;
 const EXIT_COLLISION: u8 = 1;
 const EXIT_INVALID: u8 = 2;
 
-/// Offline collision check of a scene file (no ROS needed).
+/// Offline collision check of a scene file, and replay of recorded bags through
+/// the node's decisions (no ROS needed).
 #[derive(Parser)]
 #[command(
     name = "sat_collision",
@@ -66,13 +67,15 @@ enum Command {
             "Feeds the bag's messages, at their log times (ROS time: /clock under\n",
             "use_sim_time), to the node configured by its parameters file, ticks at\n",
             "publish_rate, and prints what it did: time per zone and action, the\n",
-            "time from points entering a zone to the stop, where the flag was not\n",
-            "valid, messages skipped and why, log lines by key. --jsonl writes one\n",
-            "line per output message, --out an MCAP of the inputs and the outputs,\n",
-            "--svg a timeline. The same inputs give the same bytes.\n\n",
+            "time from points entering a zone to the stop, the least clearance,\n",
+            "where the flag was not valid, messages skipped and why, log lines by\n",
+            "key. --jsonl writes one line per output message, --out an MCAP of the\n",
+            "inputs and the outputs, --svg a timeline. The same inputs give the\n",
+            "same bytes.\n\n",
             "exit codes: 0 no stop and no collision, 1 the gate stopped the robot for\n",
-            "a zone or the flag read a collision, 2 invalid input (parameters, bag, an error\n",
-            "ending the bag early, use_sim_time without /clock), 64 usage error"
+            "a zone or the flag read a collision, 2 invalid input (parameters, bag,\n",
+            "an error ending the bag early, use_sim_time without /clock), 64 usage\n",
+            "error"
         ),
         args_override_self = true
     )]
@@ -109,7 +112,7 @@ struct ReplayArgs {
     /// Write the inputs and the outputs into an MCAP
     #[arg(long, value_name = "OUT.mcap", value_parser = path(), allow_hyphen_values = true)]
     out: Option<PathBuf>,
-    /// Draw the timeline: flag, gate action, speed in and out
+    /// Draw the timeline: flag, gate action, speed in and out, clearance
     #[arg(long, value_name = "TIMELINE.svg", value_parser = path(), allow_hyphen_values = true)]
     svg: Option<PathBuf>,
 }

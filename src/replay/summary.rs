@@ -224,7 +224,9 @@ impl fmt::Display for Summary {
                 )?,
             }
         }
-        if self.invalid.is_empty() {
+        if self.decisions == 0 {
+            writeln!(f, "flag: never decided")?;
+        } else if self.invalid.is_empty() {
             writeln!(f, "flag valid throughout")?;
         }
         for i in &self.invalid {
