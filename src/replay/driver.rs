@@ -621,7 +621,10 @@ pub fn replay(options: &Options) -> Result<Summary, ReplayError> {
         let message = match record.decode() {
             Ok(Some(message)) => message,
             Ok(None) => {
-                let why = format!("type {} unknown to the replay", record.schema_name);
+                let why = match record.schema_name.is_empty() {
+                    true => "a channel without schema".to_owned(),
+                    false => format!("type {} unknown to the replay", record.schema_name),
+                };
                 driver.skip(&why, &record.topic);
                 continue;
             }
