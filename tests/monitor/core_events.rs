@@ -23,6 +23,7 @@
 //! Time is in binary fractions of a second (multiples of 1/64 s) so that
 //! every sum is exact and a timeout's boundary is where the test says.
 
+mod clock;
 mod determinism;
 mod diagnostics;
 mod dynamic_zone;

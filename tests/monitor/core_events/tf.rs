@@ -4,10 +4,11 @@
 //! flag true; once the transform is in the buffer the command passes, and
 //! the scan's points are judged where the transform puts them.
 
-use super::{goes, published, Rig, BASE, S_STOP};
+use super::{goes, published, Rig, BASE, PERIOD, S_STOP};
 use sat_collision::gate::{Action, Command, GateState, Reason};
 use sat_collision::model::{Cause, Status};
-use sat_collision::monitor::SourceFault;
+use sat_collision::monitor::{SourceFault, DEFAULT_TRANSFORM_TOLERANCE};
+use sat_collision::node::TfSample;
 
 const CMD: (f64, f64, f64) = (0.3, 0.0, 0.0);
 
@@ -86,4 +87,69 @@ fn a_rotated_mount_is_applied_to_the_points() {
     rig.scene[S_STOP] = vec![(0.45, 0.0)];
     rig.sense();
     assert!(goes(&rig.command(CMD.0, CMD.1, CMD.2)), "behind the robot");
+}
+
+/// test_tf.py's `test_tf_that_stops_fails_safe_within_tolerance_and_one_period`:
+/// the laser's transform is dynamic (a robot arm, a tilting mount); its
+/// publisher stops while the scans go on. Past `transform_tolerance` the
+/// next decision is fail-safe (`stale_transform`) and the gate stops for
+/// the source; the transform back, commands pass.
+#[test]
+fn a_dynamic_transform_that_stops_fails_safe_past_transform_tolerance() {
+    let mut rig = Rig::gate("");
+    rig.frames[S_STOP] = "laser".to_owned();
+    let publish = |rig: &mut Rig| {
+        let sample = TfSample {
+            parent: Some(BASE),
+            child: Some("laser"),
+            stamp: rig.t,
+            translation: [0.1, 0.0, 0.0],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+        };
+        let arrival = rig.arrival();
+        let tf = std::sync::Arc::clone(rig.core.tf());
+        let mut buffer = tf.lock().expect("the TF buffer");
+        buffer.take([sample], false, arrival);
+    };
+    for _ in 0..8 {
+        rig.advance(PERIOD);
+        publish(&mut rig);
+        rig.sense();
+        assert!(goes(&rig.command(CMD.0, CMD.1, CMD.2)), "TF and scans");
+    }
+    let stopped_at = rig.t;
+    let mut first_fault = None;
+    while rig.t < stopped_at + 1.0 {
+        rig.advance(PERIOD);
+        // The scans go on (stamped now), the transform does not.
+        rig.sense();
+        let out = rig.tick();
+        let flag = out.flag.expect("the flag");
+        let late = rig.t - stopped_at > DEFAULT_TRANSFORM_TOLERANCE + PERIOD;
+        match flag.valid {
+            true => assert!(!late, "still valid {} s after", rig.t - stopped_at),
+            false => {
+                assert!(flag.colliding);
+                assert_eq!(flag.status, Status::StaleTransform);
+                first_fault.get_or_insert(rig.t - stopped_at);
+            }
+        }
+    }
+    let after = first_fault.expect("fail-safe once the transform is stale");
+    assert!(
+        after > DEFAULT_TRANSFORM_TOLERANCE,
+        "stale {after} s after: too early"
+    );
+    let out = rig.command(CMD.0, CMD.1, CMD.2);
+    assert_eq!(published(&out), Some(Command::ZERO));
+    assert_eq!(
+        rig.core.gate().expect("a gate").state(),
+        stopped(Cause::StaleTransform)
+    );
+    publish(&mut rig);
+    rig.sense();
+    assert!(
+        goes(&rig.command(CMD.0, CMD.1, CMD.2)),
+        "the transform back"
+    );
 }
