@@ -18,7 +18,11 @@
 //!   placed by TF (held until it can), a bad one refused;
 //! * `parameters`: `follow`, its revision, `toggle`;
 //! * `determinism`: the same events give the same outputs;
-//! * `tf`: a source TF cannot place stops the gate until it can.
+//! * `tf`: a source TF cannot place stops the gate until it can; a
+//!   dynamic transform that stops is stale past `transform_tolerance`;
+//! * `clock`: simulated time read as the node reads it (`ClockWatch`):
+//!   no clock ever, a clock that stops;
+//! * `zones`: `min_points`, `allow_escape`, the points and shapes drawn.
 //!
 //! Time is in binary fractions of a second (multiples of 1/64 s) so that
 //! every sum is exact and a timeout's boundary is where the test says.
@@ -33,6 +37,7 @@ mod invariant;
 mod lifecycle;
 mod parameters;
 mod tf;
+mod zones;
 
 use sat_collision::broadphase::PointSet;
 use sat_collision::config::{parameters_of, NodeConfig};
