@@ -22,7 +22,9 @@
 //!   dynamic transform that stops is stale past `transform_tolerance`;
 //! * `clock`: simulated time read as the node reads it (`ClockWatch`):
 //!   no clock ever, a clock that stops;
-//! * `zones`: `min_points`, `allow_escape`, the points and shapes drawn.
+//! * `zones`: `min_points`, `allow_escape`, the points and shapes drawn;
+//! * `prediction`: `collision_ahead` within the horizon, fail-safe without
+//!   a usable velocity.
 //!
 //! Time is in binary fractions of a second (multiples of 1/64 s) so that
 //! every sum is exact and a timeout's boundary is where the test says.
@@ -36,6 +38,7 @@ mod gate_actions;
 mod invariant;
 mod lifecycle;
 mod parameters;
+mod prediction;
 mod tf;
 mod zones;
 
