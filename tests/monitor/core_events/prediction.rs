@@ -63,24 +63,24 @@ fn collision_ahead_is_true_within_the_horizon_and_false_beyond() {
     rig.set_active(true);
     rig.obstacles("map", wall(1.5));
     // No velocity yet: fail-safe.
-    assert_eq!(ahead(&mut rig), true, "no velocity yet");
+    assert!(ahead(&mut rig), "no velocity yet");
     // 1 m/s: the front (0.5) meets the wall (1.5) in 1 s, within 2 s.
     let out = velocity(&mut rig, 1.0, 0.0);
     assert!(
         out.is_empty(),
         "a velocity publishes nothing itself: {out:?}"
     );
-    assert_eq!(ahead(&mut rig), true, "contact in 1 s");
+    assert!(ahead(&mut rig), "contact in 1 s");
     // 0.4 m/s: in 2.5 s, beyond the horizon.
     velocity(&mut rig, 0.4, 0.0);
-    assert_eq!(ahead(&mut rig), false, "contact in 2.5 s");
+    assert!(!ahead(&mut rig), "contact in 2.5 s");
     // Backing away.
     velocity(&mut rig, -1.0, 0.0);
-    assert_eq!(ahead(&mut rig), false, "backing away");
+    assert!(!ahead(&mut rig), "backing away");
     // Quiet past velocity_timeout: fail-safe again.
     rig.advance(0.5 + 1.0 / 64.0);
     rig.obstacles("map", wall(1.5));
-    assert_eq!(ahead(&mut rig), true, "the velocity stale");
+    assert!(ahead(&mut rig), "the velocity stale");
 }
 
 #[test]
@@ -97,9 +97,9 @@ fn a_velocity_stamped_seconds_ago_is_stale_not_a_prediction_along_an_old_motion(
         "{:?}",
         out.notices
     );
-    assert_eq!(ahead(&mut rig), true, "stale: fail-safe");
+    assert!(ahead(&mut rig), "stale: fail-safe");
     velocity(&mut rig, 1.0, 0.0);
-    assert_eq!(ahead(&mut rig), false, "stamped now: predicted, clear");
+    assert!(!ahead(&mut rig), "stamped now: predicted, clear");
 }
 
 #[test]
