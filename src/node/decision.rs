@@ -2,10 +2,10 @@
 //! injected with each.
 
 use super::gate::GateCore;
-use super::health::InputsHealth;
 use super::inputs::{Arrival, CommandIn, FootprintInput, ShapeInput, SourceInput, VelocityInput};
 use super::obstacles::ObstacleStage;
 use super::outputs::{shown, Notice, Outputs};
+use super::stats::InputsHealth;
 use super::tf::TfBuffer;
 use super::zones::load_zones;
 use crate::broadphase::PointSet;

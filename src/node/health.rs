@@ -1,48 +1,12 @@
 //! The node's health for `/diagnostics`: the inputs' statistics the core
-//! keeps where they arrive ([`InputsHealth`]) and the statuses they give
+//! keeps where they arrive ([`InputsHealth`](super::InputsHealth)) and the statuses they give
 //! ([`Core::statuses`]); what the statuses say is [`crate::diagnostics`]'s.
 
 use super::decision::Core;
-use crate::config::NodeConfig;
 use crate::diagnostics::{
-    collision_status, gate_status, CollisionHealth, DecisionTimes, DiagnosticStatus, GateHealth,
-    InputHealth, InputStats,
+    collision_status, gate_status, CollisionHealth, DiagnosticStatus, GateHealth, InputHealth,
 };
 use crate::model::{Flag, Status};
-
-/// The statistics of the inputs and decisions.
-#[derive(Debug)]
-pub struct InputsHealth {
-    /// `footprint_topic`.
-    pub footprint: InputStats,
-    /// Obstacle sets taken in.
-    pub obstacles: InputStats,
-    /// `velocity_topic`.
-    pub velocity: InputStats,
-    /// The gate's commands.
-    pub command: InputStats,
-    /// Aligned with `observation_sources`.
-    pub sources: Vec<InputStats>,
-    /// The decisions' durations (when timed).
-    pub decisions: DecisionTimes,
-    /// The last decision's flag.
-    pub flag: Option<Flag>,
-}
-
-impl InputsHealth {
-    /// Empty statistics for `config`'s inputs.
-    pub fn new(config: &NodeConfig) -> Self {
-        InputsHealth {
-            footprint: InputStats::new(),
-            obstacles: InputStats::new(),
-            velocity: InputStats::new(),
-            command: InputStats::new(),
-            sources: config.sources.iter().map(|_| InputStats::new()).collect(),
-            decisions: DecisionTimes::new(),
-            flag: None,
-        }
-    }
-}
 
 /// Who the statuses are of, and what the edge adds to them.
 #[derive(Clone, Copy, Debug)]

@@ -37,11 +37,12 @@ mod inputs;
 mod obstacles;
 mod outputs;
 mod sources;
+mod stats;
 pub mod tf;
 mod zones;
 
 pub use decision::{stall_limit, Core, Now, Stopwatch};
-pub use health::{unconfigured_statuses, InputsHealth, StatusContext};
+pub use health::{unconfigured_statuses, StatusContext};
 pub use inputs::{
     shrink, ArrayInput, Arrival, CommandIn, FootprintInput, InstanceInput, ShapeInput, SourceInput,
     VelocityInput,
@@ -49,5 +50,6 @@ pub use inputs::{
 pub use obstacles::{instance_id, Applied, ObstacleBatch, ObstacleStage, LARGE_INPUT_VERTICES};
 pub use outputs::{shown, GatedCommand, Level, Notice, Outputs, ZonePolygons};
 pub use sources::{SourceReader, MAX_CLOUD_FIELDS};
+pub use stats::InputsHealth;
 pub use tf::{TfBuffer, TfIntake, TfSample, MAX_TRANSFORMS_PER_MESSAGE};
 pub use zones::load_zones;

@@ -125,7 +125,7 @@ impl Outputs {
 }
 
 /// An id or frame as it may appear in a log line: control characters
-/// escaped, cut to [`LOG_ID_CHARS`].
+/// escaped, cut to the crate's length for ids in logs (64 characters).
 pub fn shown(id: &str) -> String {
     escape_for_log(id, LOG_ID_CHARS).to_string()
 }

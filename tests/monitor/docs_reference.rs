@@ -555,8 +555,16 @@ fn reference_lists_every_status_and_no_other() {
 /// subscription pool passes its callers' names on: they are checked where
 /// they are made.
 const NAMED_BY_PARAMETERS: &[(&str, &str, &[&str])] = &[
-    ("node/io_thread/kinds/velocity.rs", "topic", &["velocity_topic"]),
-    ("node/io_thread/kinds/sources.rs", "topic", &["<name>.topic"]),
+    (
+        "node/io_thread/kinds/velocity.rs",
+        "topic",
+        &["velocity_topic"],
+    ),
+    (
+        "node/io_thread/kinds/sources.rs",
+        "topic",
+        &["<name>.topic"],
+    ),
     ("node/gate.rs", "topic", &["cmd_vel_out_topic"]),
     (
         "node/gate/inputs.rs",

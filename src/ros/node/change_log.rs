@@ -62,13 +62,20 @@ impl ChangeLog {
 }
 
 impl LogLine {
-    /// Two log requests that were not served one by one.
+    /// Two log requests that were not served one by one (the report
+    /// worker was a job behind). No change goes unaccounted: the newer
+    /// decision is the line's "now", every change before it is counted
+    /// (two change lines become one flapping line of one change).
     pub(super) fn merge(self, newer: LogLine) -> LogLine {
+        let changes = |line: LogLine| match line {
+            LogLine::Nothing => 0,
+            LogLine::Change => 1,
+            LogLine::Flapping(n) => n,
+        };
         match (self, newer) {
-            (LogLine::Flapping(a), LogLine::Flapping(b)) => LogLine::Flapping(a + b),
-            (LogLine::Flapping(a), _) | (_, LogLine::Flapping(a)) => LogLine::Flapping(a),
-            (LogLine::Change, _) | (_, LogLine::Change) => LogLine::Change,
-            _ => LogLine::Nothing,
+            (LogLine::Nothing, line) | (line, LogLine::Nothing) => line,
+            (older, LogLine::Change) => LogLine::Flapping(changes(older)),
+            (older, LogLine::Flapping(n)) => LogLine::Flapping(changes(older) + n),
         }
     }
 }
@@ -105,6 +112,18 @@ pub(super) fn describe(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn merged_lines_count_every_change() {
+        use LogLine::{Change, Flapping, Nothing};
+        assert_eq!(Nothing.merge(Nothing), Nothing);
+        assert_eq!(Nothing.merge(Change), Change);
+        assert_eq!(Change.merge(Nothing), Change);
+        assert_eq!(Change.merge(Change), Flapping(1));
+        assert_eq!(Flapping(3).merge(Change), Flapping(3));
+        assert_eq!(Change.merge(Flapping(2)), Flapping(3));
+        assert_eq!(Flapping(2).merge(Flapping(5)), Flapping(7));
+    }
 
     #[test]
     fn every_change_is_logged_until_the_flag_flaps() {

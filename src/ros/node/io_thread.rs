@@ -5,67 +5,16 @@
 
 mod kinds;
 mod pool;
+mod sinks;
 
-use super::gate::GateSinks;
 use super::ros_time::RosTime;
 use super::threads::trim_heap;
-use crate::config::{InputReliability, VelocityType};
-use crate::ros::inputs::{LatestFootprint, LatestVelocity, PendingObstacles};
-use crate::ros::sources::{LatestSources, SourceReader};
 use crate::ros::spin::{StopFlag, SPIN_TIMEOUT};
 use crate::ros::tf::TfBuffer;
-pub(crate) use kinds::{InputKind, Intake};
 use pool::Pool;
-pub(super) use pool::{Lease, Subscriber};
-use r2r::QosProfile;
+pub(super) use pool::Subscriber;
+pub(super) use sinks::Sinks;
 use std::sync::{Arc, Mutex};
-
-/// Inputs (footprint, obstacles, instances) by default: best effort, so
-/// that both reliable publishers and best-effort ones (sensor-data QoS,
-/// common for perception) connect; keep-latest slots take what arrives.
-/// `input_reliability: reliable` makes them reliable (only reliable
-/// publishers connect; a lost fragment of a multi-MB message is sent again).
-pub(super) fn input_qos(reliability: InputReliability) -> QosProfile {
-    match reliability {
-        InputReliability::Reliable => QosProfile::default(),
-        InputReliability::BestEffort => QosProfile::default().best_effort(),
-    }
-}
-
-/// `/tf`: as tf2's listener takes it (depth 100), but best effort so that
-/// any publisher connects.
-pub(super) const TF_QOS: QosProfile = QosProfile::default().best_effort().keep_last(100);
-
-/// `/tf_static`: tf2's static QoS (reliable, transient local, depth 100),
-/// so a node that starts late still receives the static tree.
-pub(super) const TF_STATIC_QOS: QosProfile = QosProfile::default()
-    .reliable()
-    .transient_local()
-    .keep_last(100);
-
-/// Where the I/O thread puts what it reads.
-pub(super) struct Sinks {
-    pub(super) time: Arc<RosTime>,
-    /// `None`: the footprint comes from TF (`base_frame`); the topic is
-    /// not subscribed.
-    pub(super) footprints: Option<Arc<LatestFootprint>>,
-    pub(super) pending: Arc<PendingObstacles>,
-    pub(super) tf: Arc<Mutex<TfBuffer>>,
-    /// Woken after each `/tf` message, when the footprint comes from TF:
-    /// the robot moved.
-    pub(super) tf_moved: Option<Arc<tokio::sync::Notify>>,
-    /// `input_reliability`.
-    pub(super) reliability: InputReliability,
-    /// `velocity_topic` (not empty) and `velocity_type`, and where the
-    /// newest velocity goes.
-    pub(super) velocity: Option<(String, VelocityType, Arc<LatestVelocity>)>,
-    /// The point sources' readers (`observation_sources`), and where their
-    /// newest inputs go.
-    pub(super) sources: Vec<SourceReader>,
-    pub(super) latest_sources: Arc<LatestSources>,
-    /// The velocity gate's topics, when it has zones.
-    pub(super) gate: Option<GateSinks>,
-}
 
 /// What the I/O thread is asked to do between two spins.
 enum IoCommand {

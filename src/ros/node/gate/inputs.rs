@@ -230,10 +230,3 @@ impl GateSubs {
         }
     }
 }
-
-impl super::super::io_thread::InputKind for GateSubs {
-    fn take(&mut self, intake: &mut super::super::io_thread::Intake<'_>) {
-        self.take_commands(intake.time);
-        self.take_shapes();
-    }
-}

@@ -1,9 +1,10 @@
 //! `footprint` (`geometry_msgs/PolygonStamped`) into its keep-latest slot;
 //! not subscribed when the footprint comes from TF.
 
-use super::{InputKind, Intake, LARGE_MESSAGE_BYTES};
+use super::kind::{InputKind, Intake, LARGE_MESSAGE_BYTES};
 use crate::ros::inputs::{self, LatestFootprint};
-use crate::ros::node::io_thread::{input_qos, Lease, Sinks, Subscriber};
+use crate::ros::node::io_thread::pool::{Lease, Subscriber};
+use crate::ros::node::io_thread::sinks::{input_qos, Sinks};
 use r2r::geometry_msgs::msg::PolygonStamped;
 use std::sync::Arc;
 

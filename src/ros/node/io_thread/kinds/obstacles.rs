@@ -2,9 +2,10 @@
 //! `obstacle_instances` (`geometry_msgs/PolygonInstanceStamped`) into the
 //! obstacle stage's queue.
 
-use super::{InputKind, Intake, LARGE_MESSAGE_BYTES};
+use super::kind::{InputKind, Intake, LARGE_MESSAGE_BYTES};
 use crate::ros::inputs::{self, ArrayInput, InstanceInput, PendingObstacles};
-use crate::ros::node::io_thread::{input_qos, Lease, Sinks, Subscriber};
+use crate::ros::node::io_thread::pool::{Lease, Subscriber};
+use crate::ros::node::io_thread::sinks::{input_qos, Sinks};
 use r2r::geometry_msgs::msg::PolygonInstanceStamped;
 use r2r::sat_collision_msgs::msg::ObstacleArray;
 use std::sync::Arc;

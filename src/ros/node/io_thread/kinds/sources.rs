@@ -3,10 +3,11 @@
 //! sources' keep-latest slot; a polygon source's polygons into the obstacle
 //! stage's queue as instances of that source.
 
-use super::{InputKind, Intake, LARGE_MESSAGE_BYTES};
+use super::kind::{InputKind, Intake, LARGE_MESSAGE_BYTES};
 use crate::monitor::SourceKind;
 use crate::ros::inputs::{self, InstanceInput, PendingObstacles};
-use crate::ros::node::io_thread::{Lease, Sinks, Subscriber};
+use crate::ros::node::io_thread::pool::{Lease, Subscriber};
+use crate::ros::node::io_thread::sinks::Sinks;
 use crate::ros::node::threads::lock;
 use crate::ros::sources::{LatestSources, NativeSource, SourceReader, SOURCE_QOS};
 use crate::ros::tf::TfBuffer;

@@ -1,7 +1,8 @@
 //! `/tf` and `/tf_static` into the core's TF buffer.
 
-use super::{InputKind, Intake};
-use crate::ros::node::io_thread::{Lease, Sinks, Subscriber, TF_QOS, TF_STATIC_QOS};
+use super::kind::{InputKind, Intake};
+use crate::ros::node::io_thread::pool::{Lease, Subscriber};
+use crate::ros::node::io_thread::sinks::{Sinks, TF_QOS, TF_STATIC_QOS};
 use crate::ros::node::threads::lock;
 use r2r::tf2_msgs::msg::TFMessage;
 use std::sync::Arc;

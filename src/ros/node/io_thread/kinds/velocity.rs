@@ -1,10 +1,11 @@
 //! `velocity_topic` (`velocity_type`: odometry, twist, twist_stamped) into
 //! its keep-latest slot, for the prediction.
 
-use super::{InputKind, Intake};
+use super::kind::{InputKind, Intake};
 use crate::config::VelocityType;
 use crate::ros::inputs::{LatestVelocity, VelocityInput};
-use crate::ros::node::io_thread::{input_qos, Lease, Sinks, Subscriber};
+use crate::ros::node::io_thread::pool::{Lease, Subscriber};
+use crate::ros::node::io_thread::sinks::{input_qos, Sinks};
 use r2r::geometry_msgs::msg::{Twist, TwistStamped};
 use r2r::nav_msgs::msg::Odometry;
 use std::sync::Arc;
