@@ -19,8 +19,9 @@ same parameters file (`--jsonl`), and the two are compared:
 * the `/collision` flag's values once repeats are collapsed;
 * the replay's exit status (1: a stop for a zone), no input skipped, the same bytes
   twice;
-* and that the comparison would catch a wrong slowdown ratio or a missed stop: the same
-  MCAP replayed with such parameters files must fail it.
+* and that the comparison is not blind: the same MCAP replayed with a wrong slowdown
+  ratio, without the stop zone, with a zone renamed or with a smaller robot must fail
+  it, each at the comparison meant to catch it.
 
 Namespace: the node runs in a namespace of its own (tests never share topics); the replay
 resolves names as a node in `/` does, so the MCAP holds the topics with the namespace
@@ -44,14 +45,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from satpkg_support import NODE_NAME, binary, namespace, ros_peer, start_node  # noqa: F401
+from satpkg_support import NODE_NAME, RosPeer, binary, namespace, start_node
 from test_gate import (
     ANGLE_MIN, BEAMS, DO_NOTHING, FRONT, INCREMENT, SLOWDOWN, STOP, _tf, cluster, f32,
     ranges_for, text,
 )
 from test_gate_judges import gate_params, stop_zone
-
-assert ros_peer  # a fixture, used by name below
 
 PUBLISH_RATE = 20.0
 PERIOD = 1.0 / PUBLISH_RATE
@@ -89,21 +88,24 @@ TYPES = {
 }
 
 
-def node_params(slowdown_ratio=SLOWDOWN_RATIO, stop=True):
+def node_params(slowdown_ratio=SLOWDOWN_RATIO, stop=True, slow_name='slow', footprint=None):
     """The node's parameters file's body: the gate (a stop and a slowdown zone on one
     scan), the flag's robot in the base frame, system time. `stop_pub_timeout` is longer
-    than the stop: every command is answered (the silence after it is not compared)."""
+    than the stop: every command is answered (the silence after it is not compared).
+    The arguments break it on purpose (test_the_comparison_catches_a_wrong_replay)."""
     zones = {}
     if stop:
         zones['stop'] = stop_zone('scan', FRONT)
-    zones['slow'] = {'type': 'polygon', 'points': text(SLOW), 'action_type': 'slowdown',
-                     'slowdown_ratio': slowdown_ratio, 'min_points': 3,
-                     'sources_names': ['scan']}
+    zones[slow_name] = {'type': 'polygon', 'points': text(SLOW), 'action_type': 'slowdown',
+                        'slowdown_ratio': slowdown_ratio, 'min_points': 3,
+                        'sources_names': ['scan']}
     body = gate_params(TAG, {'scan': {'type': 'scan', 'topic': SCAN}}, zones,
-                       publish_rate=PUBLISH_RATE, stop_pub_timeout=10.0, source_timeout=1.0,
-                       use_sim_time=False, cmd_vel_in_topic=CMD_IN,
+                       publish_rate=PUBLISH_RATE, enabled=True, stop_pub_timeout=10.0,
+                       source_timeout=1.0, use_sim_time=False, cmd_vel_in_topic=CMD_IN,
                        cmd_vel_out_topic=CMD_OUT, state_topic=STATE)
     body['base_frame_id'] = body['base_frame'] = BASE
+    if footprint is not None:
+        body['robot_footprint'] = text(footprint)
     return {NODE_NAME: {'ros__parameters': body}}
 
 
@@ -437,9 +439,7 @@ def compare(recorded, lines):
 @pytest.fixture(scope='module')
 def recorded(tmp_path_factory):
     """The live run: the node and the peer, the MCAP written. Returns its paths, the
-    records and the commands' log times."""
-    from satpkg_support import RosPeer
-
+    records and the commands' log times (one run for every test here)."""
     tmp = tmp_path_factory.mktemp('replay_agreement')
     params = write_params(tmp / 'params.yaml')
     ns = namespace('replay')
@@ -491,12 +491,23 @@ def test_replay_reads_every_input_and_is_deterministic(recorded):
     assert 'decode error' not in out1, out1
 
 
-@pytest.mark.parametrize('broken', ['slowdown_ratio', 'no_stop'])
+# The same MCAP replayed with parameters that differ from the node's in one way each, and
+# the comparison that must then fail: a slowdown ratio of 0.5 instead of 0.4 and no stop
+# zone (a missed stop) change the answers; the slowdown zone under another name, the
+# states only; a robot too small to hold the obstacle, the flag only.
+BROKEN = {
+    'slowdown_ratio': ({'slowdown_ratio': 0.5}, 'answered commands differently'),
+    'no_stop': ({'stop': False}, 'answered commands differently'),
+    'zone_name': ({'slow_name': 'slower'}, 'gate states differ'),
+    'small_robot': ({'footprint': [(0.1, 0.1), (0.1, -0.1), (-0.1, -0.1), (-0.1, 0.1)]},
+                    'flags differ'),
+}
+
+
+@pytest.mark.parametrize('broken', list(BROKEN))
 def test_the_comparison_catches_a_wrong_replay(recorded, broken):
-    """The same MCAP replayed with a slowdown ratio of 0.5 instead of 0.4, or without the
-    stop zone (a missed stop): the comparison fails."""
-    kw = {'slowdown_ratio': 0.5} if broken == 'slowdown_ratio' else {'stop': False}
+    kw, failure = BROKEN[broken]
     params = write_params(recorded['tmp'] / f'{broken}.yaml', **kw)
     _, _, lines = replay(recorded['bag'], params, recorded['tmp'] / f'{broken}.jsonl')
-    with pytest.raises(AssertionError, match='answered commands differently'):
+    with pytest.raises(AssertionError, match=failure):
         compare(recorded, lines)
