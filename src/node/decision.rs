@@ -219,7 +219,7 @@ impl Core {
         self.config = read();
         self.monitor.set_config(self.config.monitor.clone());
         if let Some(gate) = &mut self.gate {
-            gate.gate.follow(&self.config.gate);
+            gate.follow(&self.config);
         }
         true
     }

@@ -48,6 +48,13 @@ impl GateCore {
         })
     }
 
+    /// Follows the parameters: the gate's run-time switches and the
+    /// tolerance a dynamic zone's shape is placed with.
+    pub(super) fn follow(&mut self, config: &NodeConfig) {
+        self.gate.follow(&config.gate);
+        self.transform_tolerance = config.monitor.transform_tolerance;
+    }
+
     /// Places the base frame in every source's frame for one check.
     fn place(&mut self, monitor: &Monitor, tf: &Mutex<TfBuffer>, now: f64) {
         let config = self.gate.config();
@@ -98,6 +105,10 @@ impl GateCore {
     ) {
         self.apply_pending(tf, now, out);
         if !active {
+            // Nothing is published while inactive; an activation
+            // publishes every zone.
+            out.zone_polygons = ZonePolygons::None;
+            out.changed_zones.clear();
             return;
         }
         let enabled = self.gate.config().enabled;
