@@ -171,6 +171,9 @@ pub(crate) struct Rig {
     pub frames: Vec<String>,
     /// Which sources [`sense`](Self::sense) sends (a silent one is not).
     pub sending: Vec<bool>,
+    /// How long before their arrival [`sense`](Self::sense)'s scans are
+    /// stamped (s; 0: stamped now).
+    pub stamp_lag: f64,
     /// Every answer, in order.
     pub log: Vec<String>,
     spare: Vec<PointSet>,
@@ -190,6 +193,7 @@ impl Rig {
             scene: vec![Vec::new(); scans],
             frames: vec![BASE.to_owned(); scans],
             sending: vec![true; scans],
+            stamp_lag: 0.0,
             log: Vec::new(),
             spare: Vec::new(),
         }
@@ -232,7 +236,7 @@ impl Rig {
     }
 
     /// Every sending scan source's points (`scene`) arrive now, stamped
-    /// now.
+    /// `stamp_lag` before.
     pub fn sense(&mut self) -> Outputs {
         let mut inputs = Vec::new();
         for index in 0..self.scene.len() {
@@ -247,7 +251,7 @@ impl Rig {
             let input = SourceInput {
                 index,
                 frame_id: self.frames[index].clone(),
-                stamp: self.t,
+                stamp: self.t - self.stamp_lag,
                 points: Ok(points),
                 reason: "",
             };

@@ -147,3 +147,51 @@ fn a_footprint_topic_and_an_obstacle_array_go_stale_by_their_own_timeouts() {
     assert_eq!(flag(&rig.tick()), fail_safe(Status::StaleObstacles));
     assert_eq!(flag(&rig.obstacles("odom", far_obstacle())), VALID_CLEAR);
 }
+
+/// test_sources.py's `test_stale_malformed_unplaced_and_disabled_sources`:
+/// each source stale by its own `source_timeout`, by arrival or by stamp.
+#[test]
+fn each_source_is_stale_by_its_own_timeout_by_arrival_or_by_stamp() {
+    let yaml = format!(
+        "{NODE}:
+  ros__parameters:
+    base_frame: base
+    robot_footprint: \"[[0.2, 0.2], [0.2, -0.2], [-0.2, -0.2], [-0.2, 0.2]]\"
+    source_timeout: 2.0
+    observation_sources: [front, rear]
+    front: {{type: scan, topic: front, source_timeout: 0.5}}
+    rear: {{type: scan, topic: rear}}
+"
+    );
+    let mut rig = Rig::new(config_of(&yaml), 2);
+    rig.set_active(true);
+    assert_eq!(flag(&rig.sense()), VALID_CLEAR);
+    // front stops: stale after its own 0.5 s, not rear's 2 s.
+    rig.sending[0] = false;
+    let last = rig.t;
+    while rig.t < last + 0.5 {
+        rig.advance(PERIOD);
+        assert_eq!(flag(&rig.sense()), VALID_CLEAR, "{} s", rig.t - last);
+    }
+    rig.advance(1.0 / 64.0);
+    assert_eq!(flag(&rig.sense()), fail_safe(Status::StaleSource));
+    rig.sending[0] = true;
+    assert_eq!(flag(&rig.sense()), VALID_CLEAR);
+    // Arriving now, measured 0.75 s ago: stale by its stamp for front
+    // (0.5 s), not for rear (2 s).
+    rig.stamp_lag = 0.75;
+    assert_eq!(flag(&rig.sense()), fail_safe(Status::StaleSource));
+    rig.sending[0] = false;
+    rig.advance(PERIOD);
+    let out = rig.sense();
+    assert_eq!(flag(&out), fail_safe(Status::StaleSource), "front's last");
+    assert!(
+        out.notices
+            .iter()
+            .all(|n| !n.text.contains("0.750 s before it arrived")),
+        "rear's stamp within its timeout: no warning"
+    );
+    rig.sending[0] = true;
+    rig.stamp_lag = 0.0;
+    assert_eq!(flag(&rig.sense()), VALID_CLEAR);
+}
