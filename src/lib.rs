@@ -17,6 +17,8 @@
 //! | a stateful monitor of timed inputs | [`monitor::Monitor`]: `set_footprint`, `set_obstacles` (and `set_source_points` for sensor sources), then `flag` or `evaluate` | the node's decision ([`model::Flag`], [`model::Report`]) |
 //! | causes an answer cannot be trusted | [`model::Verdict::of`] (the rule every answer above uses) | `valid`, the deciding [`model::Status`], and whether `fail_safe` makes it read colliding |
 //! | a YAML scene (the offline checker) | [`scene::Scene`]: `from_yaml` or `load`, then `evaluate` | a [`scene::SceneReport`] |
+//! | the whole node's decisions, fed by events (the gate included) | [`node::Core`]: `configure`, then `on_footprint`, `on_sources`, `on_command`, `tick`, ... with the time injected | the messages the node would publish ([`node::Outputs`]) |
+//! | a recorded bag | [`replay::replay`] (the `sat_collision replay` command) | what the node would have published, and a [`replay::Summary`] |
 //!
 //! ## One pair of shapes
 //!
