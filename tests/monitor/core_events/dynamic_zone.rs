@@ -210,7 +210,6 @@ fn a_shape_tf_cannot_place_yet_waits_and_is_placed_at_a_tick() {
 /// while inactive; `GateCore::on_timer` sets them in `apply_pending`
 /// before its `if !active { return }`).
 #[test]
-#[ignore = "core bug: a tick while inactive publishes a zone polygon placed late by TF"]
 fn an_inactive_tick_placing_a_held_shape_publishes_nothing() {
     let mut rig = Rig::new(config_of(&dynamic_yaml()), 1);
     rig.sense();
@@ -229,7 +228,6 @@ fn an_inactive_tick_placing_a_held_shape_publishes_nothing() {
 /// `GateCore::new`, not in `Core::follow`): a shape whose transform is
 /// fresh by the new tolerance stays held as stale.
 #[test]
-#[ignore = "core bug: a dynamic zone's shape keeps the transform_tolerance of configure"]
 fn a_shape_is_placed_with_the_transform_tolerance_in_force() {
     let mut rig = active();
     // The base in odom, a dynamic sample 1 s old when the shape arrives.
