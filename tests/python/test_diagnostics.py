@@ -26,7 +26,7 @@ import pytest
 import yaml
 
 from satpkg_support import NODE_NAME, Recorder, Reports, RosPeer, namespace, square, start_node
-from test_gate import GatePeer, cluster, is_zero, params, passes
+from test_gate import GatePeer, params
 from test_lifecycle import change_state, start_unconfigured
 
 # diagnostic_updater's period (s), and what a deadline allows beyond the protocol's time.
@@ -103,16 +103,6 @@ def diag():
         peer.close()
 
 
-def test_diagnostics_inactive_is_warn(diag):
-    mark = diag.mark()
-    assert change_state(diag.peer, diag.fqn, label='configure') is True
-    _, status, values, _ = diag.wait(
-        COLLISION, lambda s, v: v.get('lifecycle_state') == 'inactive',
-        'lifecycle_state inactive', PERIOD + MARGIN, mark)
-    assert level(status) == WARN, (status.message, values)
-    assert status.hardware_id == diag.hardware_id
-
-
 def test_diagnostics_active_with_fresh_inputs_is_ok_with_its_values(diag):
     mark = diag.mark()
     assert change_state(diag.peer, diag.fqn, label='activate') is True
@@ -133,20 +123,6 @@ def test_diagnostics_active_with_fresh_inputs_is_ok_with_its_values(diag):
         _, status, values, _ = diag.wait(COLLISION, lambda s, v: True, 'the next status',
                                          PERIOD + MARGIN, diag.mark())
         assert level(status) == OK, (status.message, values)
-
-
-def test_diagnostics_stale_input_is_error_then_ok_again(diag):
-    mark = diag.mark()
-    diag.reports.obstacles = None
-    _, status, values, _ = diag.wait(
-        COLLISION, lambda s, v: level(s) == ERROR, 'ERROR once the obstacles are stale',
-        OBSTACLES_TIMEOUT + PERIOD + MARGIN, mark)
-    assert values['status'] == 'stale_obstacles' and values['valid'] == 'false', values
-    mark = diag.mark()
-    diag.reports.obstacles = [('far', square(3.0, 0.0))]
-    _, status, values, _ = diag.wait(COLLISION, lambda s, v: level(s) == OK,
-                                     'OK once the obstacles are back', PERIOD + MARGIN, mark)
-    assert values['status'] == 'ok', values
 
 
 # --- the velocity gate's status -----------------------------------------------------------
@@ -170,24 +146,3 @@ def gate(tmp_path_factory):
         peer.close()
         node.stop()
 
-
-def test_diagnostics_velocity_gate_status_follows_the_zone(gate):
-    g, d = gate
-    _, status, values, array = d.wait(GATE, lambda s, v: v.get('action') == 'none',
-                                      'the gate clear', PERIOD + MARGIN)
-    assert COLLISION in array, 'both statuses in one array'
-    assert level(status) == OK and values['zone'] == '', values
-    assert {'action', 'zone', 'state'} <= set(values), values
-    cmd = (0.3, 0.0, 0.0)
-    g.put('s_stop', cluster(0.3, 0.0))
-    try:
-        g.gate(cmd, is_zero, 'the command stopped')
-        _, status, values, _ = d.wait(GATE, lambda s, v: v.get('action') == 'stop',
-                                      'the stop zone', PERIOD + MARGIN)
-        assert values['zone'] == 'stop' and values['state'] == 'stop', values
-        assert level(status) == OK, 'a zone doing its job is not a fault'
-    finally:
-        g.clear('s_stop')
-    g.gate(cmd, passes(cmd), 'the command passed once clear')
-    d.wait(GATE, lambda s, v: v.get('action') == 'none', 'the gate clear again',
-           PERIOD + MARGIN)

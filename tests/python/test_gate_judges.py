@@ -3,17 +3,17 @@ ROS 2: rclpy peers send commands at 20 Hz (0.3 m/s, a stop zone in front of the 
 and sensor data, and read `cmd_vel_out_topic`, `state_topic`, the `collision` flag, the
 `collision_report` and the gate's `/diagnostics` status.
 
+The rules themselves (a polygon source that cannot be used, no clock ever, ...) are
+tested where they live, in the core, fed by events (`tests/monitor/core_events/`); here
+is what needs the node over ROS 2: its subscriptions, its parameter services, its clock.
+
 Nodes (each started once for the tests that share its scene):
-* `poly`: one `polygon` source feeding a stop zone, walked through every way it can be
-  unusable (never sent, unknown frame, crossing itself, 2 and 1 vertices, silent past its
-  `source_timeout`), with a valid polygon outside the zone in between (the control);
 * `scans`: four scan sources, each bound to its own zone (`sources_names`): the gate's
   `enabled` in a call of 41 changes, `-inf` ranges, scans whose angles and length
   disagree, `allow_escape` from a wall wider than the zone;
 * `dynamic`: a stop zone whose transient-local `polygon_sub_topic` never connects;
-* `no_clock`, `stall[...]`: `use_sim_time`, with `/clock` remapped to a topic of the
-  node's own (`-r /clock:=...`) so that each node has its own simulator: never a clock,
-  and a simulator that dies (nav2's default timeouts; footprint and obstacles timeouts 0).
+* `stall[...]`: `use_sim_time`, with `/clock` remapped to a topic of the node's own
+  (`-r /clock:=...`) so that each node has its own simulator: a simulator that dies (nav2's default timeouts; footprint and obstacles timeouts 0).
 
 Every node has a robot footprint (`robot_footprint` in the base frame) so that its flag
 is false when everything is usable: the flag's truth is the node's verdict, not a
@@ -44,7 +44,7 @@ from test_gate import (
     ANGLE_MIN, BASE, BEAMS, DO_NOTHING, FRONT, INCREMENT, STOP, GatePeer, beam_of,
     beam_point, cluster, f32, is_zero, passes, scan_points, text,
 )
-from test_sources import in_polygon, polygon_msg
+from test_sources import in_polygon
 from test_tf import repeat, stamp_of
 
 # The controller's command (m/s), as in the issue's figures.
@@ -57,35 +57,6 @@ RANGE_MIN = f32(0.05)
 # A clock stall is judged within this (s): the smallest timeout in force is 1 s at most
 # in these scenes; the rest is a publish period and delivery on a loaded machine.
 STALL_BOUND = 4.0
-
-
-# --- scene geometry, judged here -----------------------------------------------------------
-
-def convex_disjoint(a, b):
-    """Two convex polygons are apart (a separating axis among their edges' normals)."""
-    for poly in (a, b):
-        for i, (x0, y0) in enumerate(poly):
-            x1, y1 = poly[(i + 1) % len(poly)]
-            nx, ny = y1 - y0, x0 - x1
-            pa = [x * nx + y * ny for x, y in a]
-            pb = [x * nx + y * ny for x, y in b]
-            if max(pa) < min(pb) or max(pb) < min(pa):
-                return True
-    return False
-
-
-def segments_cross(p, q, r, s):
-    """The segments pq and rs cross (at a point inside both)."""
-    def side(a, b, c):
-        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-    return (side(p, q, r) * side(p, q, s) < 0) and (side(r, s, p) * side(r, s, q) < 0)
-
-
-def crosses_itself(poly):
-    n = len(poly)
-    edges = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
-    return any(segments_cross(*edges[i], *edges[j])
-               for i in range(n) for j in range(i + 2, n) if not (i == 0 and j == n - 1))
 
 
 # --- the peer --------------------------------------------------------------------------------
@@ -246,84 +217,6 @@ class Started:
 
 def hw(tag):
     return f'judges_{tag}_{os.getpid()}'
-
-
-# --- 1. a polygon source the gate cannot use ----------------------------------------------
-
-POLY_TIMEOUT = 0.5  # s: the polygon source's source_timeout
-# Polygons sent by the polygon source (base frame): in the stop zone and beside the
-# robot (the flag's truth is then the fault's, not a contact), and outside both.
-INSIDE = [(0.3, -0.1), (0.45, -0.1), (0.45, 0.1), (0.3, 0.1)]
-BOWTIE = [(0.3, -0.1), (0.45, 0.1), (0.45, -0.1), (0.3, 0.1)]
-SEGMENT = [(0.3, 0.0), (0.45, 0.0)]
-VERTEX = [(0.4, 0.0)]
-OUTSIDE = [(1.0, -0.1), (1.3, -0.1), (1.3, 0.1), (1.0, 0.1)]
-
-
-@pytest.fixture(scope='module')
-def poly(tmp_path_factory):
-    tag = 'poly'
-    body = gate_params(hw(tag), {'s_poly': {'type': 'polygon', 'topic': 's_poly',
-                                            'source_timeout': POLY_TIMEOUT}},
-                       {'stop': stop_zone('s_poly')})
-    started = Started(tmp_path_factory, tag, body)
-    j = started.judge
-    j.sent = None  # (frame, points) the feed sends, or None
-    lock = threading.Lock()
-
-    def send():
-        with lock:
-            sent = j.sent
-        if sent is not None:
-            j.poly_pub.publish(polygon_msg(j.node, sent[0], 1, sent[1]))
-
-    def feed(frame, points):
-        with lock:
-            j.sent = None if points is None else (frame, points)
-    j.feed = feed
-    j.stops = [repeat(0.05, send)]
-    try:
-        yield j
-    finally:
-        started.close()
-
-
-def test_polygon_source_the_gate_cannot_use_stops_it(poly):
-    """Issue 29, 1: a polygon source feeding a stop zone stops the gate ("invalid source")
-    and the flag is true when it has never sent, when its polygon is in a frame TF does
-    not know, crosses itself, has 2 or 1 vertices, and when it has gone quiet past its
-    source_timeout; a valid polygon outside the zone, fresh, lets the command pass with
-    the flag false. Issue 29, 8: the gate's status is never OK meanwhile."""
-    j = poly
-    # The scene, judged here.
-    assert all(in_polygon(p, FRONT) for p in INSIDE + BOWTIE + SEGMENT + VERTEX)
-    assert convex_disjoint(INSIDE, ROBOT_FP)
-    assert convex_disjoint(OUTSIDE, FRONT) and convex_disjoint(OUTSIDE, ROBOT_FP)
-    assert crosses_itself(BOWTIE) and not crosses_itself(INSIDE)
-
-    # (a) Nothing ever sent: the start-up state, read from /diagnostics.
-    j.stop_judged('the polygon source has never sent', 'invalid source')
-
-    def control(what):
-        j.feed(BASE, OUTSIDE)
-        j.passes_judged(f'a valid polygon outside the zone, {what}')
-
-    control('after nothing')
-    faults = [('nowhere_judges', INSIDE, 'its polygon in a frame TF does not know'),
-              (BASE, BOWTIE, 'its polygon crosses itself'),
-              (BASE, SEGMENT, 'its polygon has 2 vertices'),
-              (BASE, VERTEX, 'its polygon has 1 vertex')]
-    for frame, points, what in faults:
-        mark = j.state_mark()
-        j.feed(frame, points)
-        j.stop_judged(what, 'invalid source', mark)
-        control(f'after: {what}')
-    # (d) Silent past its source_timeout.
-    mark = j.state_mark()
-    j.feed(None, None)
-    j.stop_judged(f'silent past its source_timeout ({POLY_TIMEOUT} s)', 'invalid source',
-                  mark)
-    control('sent again')
 
 
 # --- the scan scenes: 4, 5, 6, 9 -----------------------------------------------------------
@@ -735,32 +628,6 @@ def sim_node(tmp_path_factory, tag, sources=None, **extra):
     clock = f'{ns}/sim_clock'
     return Started(tmp_path_factory, tag, body, list(sources), '-r', f'/clock:={clock}',
                    judge=SimJudge, clock_topic=clock)
-
-
-@pytest.fixture(scope='module')
-def no_clock(tmp_path_factory):
-    started = sim_node(tmp_path_factory, 'noclock')
-    try:
-        yield started.judge
-    finally:
-        started.close()
-
-
-def test_sim_time_without_any_clock_stops_the_gate(no_clock):
-    """Issue 29, 2: use_sim_time, no /clock ever, a scan stamped 0 that then stops: the
-    commands are stopped ("invalid source"), the flag is true and the gate's status is
-    not OK (8). Control: once the simulator starts, the command passes."""
-    j = no_clock
-    assert j.sim_now() == 0.0
-    # The scan (stamped 0) is received: the report has its entry with data.
-    j.reports.wait(lambda r: any(x.id == 'scan' and x.status != 'no_source_data'
-                                 for x in r.results), 'the scan received', 10.0)
-    with j.cond:
-        j.paused.add('scan')
-    j.stop_judged('no /clock ever, the scan stopped', 'invalid source')
-    # Control: the simulator starts (/clock, the scan in its time): the command passes.
-    j.run()
-    j.passes_judged('the simulator started')
 
 
 STALLS = {
