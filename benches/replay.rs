@@ -7,14 +7,14 @@
 //! # REPLAY_BAG_DIR and written only when missing, so that valgrind does
 //! # not run the writing):
 //! REPLAY_BAG_DIR=/tmp/replay_bags REPLAY_CASE=big REPLAY_RUNS=1 \
-//!     valgrind --tool=callgrind --toggle-collect='sat_collision::replay::driver::replay' \
-//!     target/release/deps/replay-<hash>
+//!     valgrind --tool=callgrind target/release/deps/replay-<hash>
+//! callgrind_annotate --inclusive=yes callgrind.out.<pid>   # replay::driver::replay's line
 //! ```
 //!
 //! The setup writes two bags into a directory of its own under
 //! `std::env::temp_dir()` (removed at the end), with `bag::BagWriter`
-//! (zstd chunks, as `sat_collision replay --out` and rosbag2's MCAP
-//! writer make them), and a parameters file next to them: nav2's
+//! (zstd chunks, as `sat_collision replay --out` writes them), and the
+//! parameters files next to them: nav2's
 //! `collision_monitor` section (`config/collision_monitor.yaml`, nav2
 //! Jazzy's `PolygonStop`, `PolygonSlow`, `FootprintApproach`), with
 //! `robot_radius: 0.22` added (nav2's default robot; the node's flag and
@@ -32,8 +32,10 @@
 //!   `scan` source), the same box, commands and `/tf` at 20 Hz, the
 //!   footprint at 5 Hz.
 //!
-//! Cases: `summary` (`Options` with no output: the summary alone) and
-//! `jsonl` (every output message as a JSON line into `/dev/null`). The
+//! Cases: `summary` (`Options` with no output: the summary alone),
+//! `jsonl` (every output message as a JSON line into `/dev/null`) and
+//! `no_radius` (the parameters file as shipped: the gate alone, no
+//! footprint, so no flag and no decision at `/tf`). The
 //! real-time factor (the bag's 60 s or 11 s over the wall time of one
 //! replay) is printed after each group, for the fastest and the median
 //! replay criterion ran, with the thread's CPU time. Results:
@@ -350,7 +352,7 @@ fn write_bag(path: &Path, seconds: f64, sensor: Sensor) {
 
 /// `config/collision_monitor.yaml` with `robot_radius` and, for the
 /// lidar, upstream's `pointcloud` source instead of `scan`.
-fn write_params(path: &Path, sensor: Sensor) {
+fn write_params(path: &Path, sensor: Sensor, radius: bool) {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/collision_monitor.yaml");
     let mut text = std::fs::read_to_string(source).expect("config/collision_monitor.yaml");
     let mut edit = |from: &str, to: &str| {
@@ -360,10 +362,12 @@ fn write_params(path: &Path, sensor: Sensor) {
         );
         text = text.replace(from, to);
     };
-    edit(
-        "    base_frame_id: \"base_footprint\"\n",
-        "    base_frame_id: \"base_footprint\"\n    robot_radius: 0.22\n",
-    );
+    if radius {
+        edit(
+            "    base_frame_id: \"base_footprint\"\n",
+            "    base_frame_id: \"base_footprint\"\n    robot_radius: 0.22\n",
+        );
+    }
     if sensor == Sensor::Lidar {
         edit(
             "    observation_sources: [\"scan\"]\n    scan:\n      type: \"scan\"\n      topic: \"scan\"\n",
@@ -403,12 +407,13 @@ impl Scratch {
         Scratch { dir, keep: false }
     }
 
-    /// The bag and the parameters of `name`, written unless kept ones are
-    /// there.
-    fn case(&self, name: &str, seconds: f64, sensor: Sensor) -> (PathBuf, PathBuf) {
-        let (bag, params) = (
+    /// The bag of `name` (written unless a kept one is there), its
+    /// parameters with `robot_radius` and without.
+    fn case(&self, name: &str, seconds: f64, sensor: Sensor) -> (PathBuf, PathBuf, PathBuf) {
+        let (bag, params, no_radius) = (
             self.dir.join(format!("{name}.mcap")),
             self.dir.join(format!("{name}.yaml")),
+            self.dir.join(format!("{name}_no_radius.yaml")),
         );
         if !(self.keep && bag.exists()) {
             let start = Instant::now();
@@ -421,8 +426,9 @@ impl Scratch {
                 start.elapsed().as_secs_f64()
             );
         }
-        write_params(&params, sensor);
-        (bag, params)
+        write_params(&params, sensor, true);
+        write_params(&no_radius, sensor, false);
+        (bag, params, no_radius)
     }
 }
 
@@ -527,7 +533,7 @@ fn replay_bench(c: &mut Criterion) {
         ("small", SMALL_SECONDS, Sensor::Laser, 110),
     ];
     for (name, seconds, sensor, sensor_messages) in cases {
-        let (bag, params) = scratch.case(name, seconds, sensor);
+        let (bag, params, no_radius) = scratch.case(name, seconds, sensor);
         check(name, &run(&options(&bag, &params, false)), sensor_messages);
         let mut group = c.benchmark_group(format!("replay_{name}"));
         group
@@ -535,9 +541,13 @@ fn replay_bench(c: &mut Criterion) {
             .sampling_mode(SamplingMode::Flat)
             .warm_up_time(Duration::from_secs(1))
             .measurement_time(Duration::from_secs(if name == "big" { 12 } else { 3 }));
-        for jsonl in [false, true] {
-            let case = if jsonl { "jsonl" } else { "summary" };
-            let options = options(&bag, &params, jsonl);
+        let variants = [
+            ("summary", &params, false),
+            ("jsonl", &params, true),
+            ("no_radius", &no_radius, false),
+        ];
+        for (case, params, jsonl) in variants {
+            let options = options(&bag, params, jsonl);
             let times = Times::default();
             group.bench_function(case, |b| {
                 b.iter_custom(|iters| {
@@ -564,7 +574,8 @@ criterion_group! {
     targets = replay_bench
 }
 
-/// `REPLAY_RUNS=N` (with `REPLAY_CASE=big|small`, `REPLAY_JSONL=1`): the
+/// `REPLAY_RUNS=N` (with `REPLAY_CASE=big|small`, `REPLAY_JSONL=1`,
+/// `REPLAY_NO_RADIUS=1`, `REPLAY_PRINT=1` for the summary): the
 /// case N times outside criterion, each replay's wall and CPU time
 /// printed (for callgrind).
 fn count_mode(runs: &str) {
@@ -577,7 +588,11 @@ fn count_mode(runs: &str) {
     };
     let jsonl = std::env::var_os("REPLAY_JSONL").is_some();
     let scratch = Scratch::new();
-    let (bag, params) = scratch.case(&case, seconds, sensor);
+    let (bag, params, no_radius) = scratch.case(&case, seconds, sensor);
+    let params = match std::env::var_os("REPLAY_NO_RADIUS") {
+        Some(_) => no_radius,
+        None => params,
+    };
     let options = options(&bag, &params, jsonl);
     let times = Times::default();
     let mut last = None;
