@@ -457,7 +457,12 @@ impl Core {
             Ok(points) => {
                 let timeout = spec.timeout;
                 spare.push(self.monitor.recycle_source_points(&name));
-                self.monitor.set_source_points(
+                let set = match input.moved {
+                    true => Monitor::set_moved_source_points,
+                    false => Monitor::set_source_points,
+                };
+                set(
+                    &mut self.monitor,
                     &name,
                     &input.frame_id,
                     input.stamp,
@@ -535,6 +540,14 @@ impl Core {
             Some(gate) => gate.zone_points(&self.monitor, index, max, points),
             None => points.clear(),
         }
+    }
+
+    /// Whether anything of gate zone `index`'s sources (points, or a
+    /// polygon source's polygons) lies in it at the last check.
+    pub fn zone_occupied(&self, index: usize) -> bool {
+        self.gate
+            .as_ref()
+            .is_some_and(|gate| gate.zone_occupied(&self.monitor, index))
     }
 
     /// Gate zone `index`'s shape in the base frame (`None`: a dynamic

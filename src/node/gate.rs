@@ -327,6 +327,25 @@ impl GateCore {
         }
     }
 
+    /// Whether anything of zone `index`'s sources lies in it at the last
+    /// check's placement: a point inside or touching it, or a polygon
+    /// source's polygon touching it (false for a zone disabled or without
+    /// a shape). Stops at the first.
+    pub(super) fn zone_occupied(&self, monitor: &Monitor, index: usize) -> bool {
+        let Some(zone) = self.gate.config().zones.get(index) else {
+            return false;
+        };
+        let (true, Some(shape)) = (zone.enabled, self.gate.zone_shape(index)) else {
+            return false;
+        };
+        let checks = MonitorChecks {
+            monitor,
+            placed: &self.placed,
+        };
+        checks.points_inside(shape, &zone.sources, 1) > 0
+            || checks.polygons_touch(shape, &zone.sources)
+    }
+
     /// The points inside zone `index` (in the base frame, at the last
     /// check's placement), at most `max`, into `out`; nothing for a zone
     /// disabled or without a shape.

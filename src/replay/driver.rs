@@ -180,7 +180,6 @@ struct Driver {
     summary: Summary,
     tracker: Tracker,
     timeline: Timeline,
-    zone_points: Vec<Point>,
     zones: usize,
     /// ROS time of the first event, and of the last.
     first: Option<f64>,
@@ -231,9 +230,8 @@ impl Driver {
         }
         if checked && self.core.has_gate() {
             for zone in 0..self.zones {
-                self.core.zone_points(zone, 1, &mut self.zone_points);
-                self.tracker
-                    .occupancy(zone, !self.zone_points.is_empty(), t);
+                let occupied = self.core.zone_occupied(zone);
+                self.tracker.occupancy(zone, occupied, t);
             }
         }
         if let Some(gated) = &self.out.command {
@@ -583,7 +581,6 @@ pub fn replay(options: &Options) -> Result<Summary, ReplayError> {
         summary,
         tracker: Tracker::new(config.gate.zones.len()),
         timeline: Timeline::default(),
-        zone_points: Vec::new(),
         zones: config.gate.zones.len(),
         first: None,
         last: 0.0,

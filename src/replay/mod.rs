@@ -49,9 +49,10 @@
 //! clearance of a valid report at a tick (the report the node's report
 //! worker computes at every decision, here once per tick); the time the
 //! gate spent in each action per zone (or reason: `invalid source`,
-//! `invalid zone`, ...); for each stop for a zone, when points (of any
-//! of its sources, polygon sources included) first lay in it and when the
-//! gate stopped; the intervals where the flag was not valid, with its
+//! `invalid zone`, ...); for each stop for a zone, when something of its
+//! sources (a point, or a polygon source's polygon:
+//! [`Core::zone_occupied`](crate::node::Core::zone_occupied)) first lay in
+//! it and when the gate stopped; the intervals where the flag was not valid, with its
 //! status; the log's lines by key; the messages published per topic.
 //! Lists keep [`MAX_LISTED`] entries, then count. The obstacle array and
 //! instances count for the flag, not for the gate (nav2's zones act on
