@@ -11,7 +11,6 @@ use crate::broadphase::PointSet;
 use crate::config::VelocityType;
 use crate::diagnostics::{Level, Publication};
 use crate::gate::{Action, ZoneShape};
-use crate::geometry::Point;
 use crate::model::Report;
 use crate::monitor::clock::ClockWatch;
 use crate::monitor::SourceKind;
