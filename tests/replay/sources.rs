@@ -201,7 +201,7 @@ fn a_polygon_source_stops_the_gate_with_its_instances() {
     // The polygon in the zone is what lies in it: the stop's latency is
     // measured from it, as from a point source's points.
     let appeared = stop.appeared.expect("the polygon lay in the zone");
-    assert!(appeared >= T0 + ENTERS - 1e-9 && appeared < T0 + ENTERS + 0.1);
+    assert!((T0 + ENTERS - 1e-9..T0 + ENTERS + 0.1).contains(&appeared));
     assert!(stop.stopped >= appeared && stop.stopped < T0 + ENTERS + 0.1);
     assert!(stop.latency().is_some_and(|l| l < 0.1), "{summary}");
 }
