@@ -103,6 +103,19 @@ def diag():
         peer.close()
 
 
+def test_diagnostics_inactive_is_warn(diag):
+    """Also configures the module's node for the tests after it (the level's rule is the
+    core's, tests/monitor/core_events/diagnostics.rs; here the edge: the lifecycle
+    state's label and hardware_id over ROS 2)."""
+    mark = diag.mark()
+    assert change_state(diag.peer, diag.fqn, label='configure') is True
+    _, status, values, _ = diag.wait(
+        COLLISION, lambda s, v: v.get('lifecycle_state') == 'inactive',
+        'lifecycle_state inactive', PERIOD + MARGIN, mark)
+    assert level(status) == WARN, (status.message, values)
+    assert status.hardware_id == diag.hardware_id
+
+
 def test_diagnostics_active_with_fresh_inputs_is_ok_with_its_values(diag):
     mark = diag.mark()
     assert change_state(diag.peer, diag.fqn, label='activate') is True
