@@ -26,7 +26,7 @@ pub use stats::{
 };
 pub use status::{
     collision_status, gate_status, CollisionHealth, DiagnosticStatus, GateHealth, InputHealth,
-    Level,
+    Level, NOT_JUDGED,
 };
 
 #[cfg(test)]

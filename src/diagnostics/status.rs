@@ -111,6 +111,13 @@ pub struct CollisionHealth<'a> {
     pub valid: bool,
     /// The verdict's status.
     pub status: Status,
+    /// A velocity gate with no footprint configured: zones in `polygons`
+    /// and no robot shape (`robot_footprint`, `robot_radius`), so the
+    /// flag's footprint could only come on the `footprint` topic (nav2's
+    /// configuration, which has no such topic). While none has arrived
+    /// (`no_footprint`), the flag is not judged and that is no fault: see
+    /// [`collision_status`].
+    pub gate_only: bool,
     /// The monitor is overloaded (`Cause::Overloaded` holds, whether or
     /// not it is the deciding cause).
     pub overloaded: bool,
@@ -132,11 +139,39 @@ fn age_text(age: Option<f64>) -> String {
     age.map_or_else(|| "never".to_owned(), |a| format!("{a:.3}"))
 }
 
+/// The message of the collision status of a gate with no footprint
+/// configured ([`CollisionHealth::gate_only`]), while none has arrived.
+pub const NOT_JUDGED: &str =
+    "no footprint configured: the collision flag is not judged (gate only)";
+
+/// OK, or WARN with `; <name> late` and `; reports skipped` added to
+/// `message` when an input is late or reports were skipped.
+fn degraded(health: &CollisionHealth, message: &mut String) -> Level {
+    let mut level = Level::Ok;
+    for input in health.inputs.iter().filter(|i| i.late()) {
+        let _ = write!(message, "; {} late", input.name);
+        level = Level::Warn;
+    }
+    if health.reports_skipped > 0 {
+        message.push_str("; reports skipped");
+        level = Level::Warn;
+    }
+    level
+}
+
 /// The status `<node_name>: collision`.
 ///
 /// # Levels
 /// * **WARN** when not `active`: the check is not running (message: the
 ///   lifecycle state, `unconfigured` or `inactive`).
+/// * **OK** when active, `gate_only` and not valid for `no_footprint` (no
+///   footprint has arrived), and nothing else below holds (message
+///   [`NOT_JUDGED`]): what the user did not configure is no fault, and the
+///   gate's own status says whether the gate works. The flag is not
+///   claimed clear: it stays not valid (with `fail_safe`, `collision`
+///   reads true). WARN with an input late, as below; ERROR when
+///   `overloaded`. Any other cause (a clock that cannot judge, a footprint
+///   that arrived and went stale or was refused) is the ERROR below.
 /// * **ERROR** when active and not `valid`, or `overloaded` (message: the
 ///   status's spelling, and `overloaded` when it is not the status).
 /// * **WARN** when active, valid but degraded: an input later than half
@@ -161,22 +196,16 @@ pub fn collision_status(
             state => state.to_owned(),
         };
         Level::Warn
+    } else if health.gate_only && health.status == Status::NoFootprint && !health.overloaded {
+        message = NOT_JUDGED.to_owned();
+        degraded(health, &mut message)
     } else if !health.valid || health.overloaded {
         if health.overloaded && health.status != Status::Overloaded {
             message.push_str("; overloaded");
         }
         Level::Error
     } else {
-        let mut level = Level::Ok;
-        for input in health.inputs.iter().filter(|i| i.late()) {
-            let _ = write!(message, "; {} late", input.name);
-            level = Level::Warn;
-        }
-        if health.reports_skipped > 0 {
-            message.push_str("; reports skipped");
-            level = Level::Warn;
-        }
-        level
+        degraded(health, &mut message)
     };
 
     let mut values = vec![

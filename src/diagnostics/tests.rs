@@ -256,6 +256,7 @@ impl Node {
             active: true,
             valid: flag.valid,
             status: flag.status,
+            gate_only: false,
             overloaded: false,
             inputs: &inputs,
             decision_times: self.decisions.percentiles(now),
@@ -352,6 +353,7 @@ fn health<'a>(inputs: &'a [InputHealth<'a>]) -> CollisionHealth<'a> {
         active: true,
         valid: true,
         status: Status::Ok,
+        gate_only: false,
         overloaded: false,
         inputs,
         decision_times: None,
@@ -447,6 +449,77 @@ fn each_collision_rule_decides_its_level() {
             (Level::Warn, message)
         );
     }
+}
+
+/// A gate with no footprint configured, none arrived: OK (WARN with an
+/// input late), not judged, the verdict's values as they are; every other
+/// cause, an overload, or a node that is not a gate alone: ERROR.
+#[test]
+fn a_gate_alone_without_a_footprint_is_ok_and_says_the_flag_is_not_judged() {
+    let fresh = InputHealth {
+        name: "scan",
+        age: Some(0.1),
+        rate: 10.0,
+        timeout: 0.5,
+    };
+    let inputs = [fresh];
+    let alone = CollisionHealth {
+        valid: false,
+        status: Status::NoFootprint,
+        gate_only: true,
+        ..health(&inputs)
+    };
+    let status = collision_status(&alone, "n", "");
+    assert_eq!(
+        (status.level, status.message.as_str()),
+        (Level::Ok, NOT_JUDGED)
+    );
+    assert_eq!(status.value("status"), Some("no_footprint"));
+    assert_eq!(status.value("valid"), Some("false"));
+    let late = [InputHealth {
+        age: Some(0.26),
+        ..fresh
+    }];
+    let status = collision_status(
+        &CollisionHealth {
+            inputs: &late,
+            ..alone
+        },
+        "n",
+        "",
+    );
+    assert_eq!(status.level, Level::Warn);
+    assert_eq!(status.message, format!("{NOT_JUDGED}; scan late"));
+    for error in [
+        CollisionHealth {
+            gate_only: false,
+            ..alone
+        },
+        CollisionHealth {
+            status: Status::ClockStalled,
+            ..alone
+        },
+        CollisionHealth {
+            status: Status::StaleFootprint,
+            ..alone
+        },
+        CollisionHealth {
+            overloaded: true,
+            ..alone
+        },
+    ] {
+        assert_eq!(
+            collision_status(&error, "n", "").level,
+            Level::Error,
+            "{error:?}"
+        );
+    }
+    let inactive = CollisionHealth {
+        active: false,
+        lifecycle_state: "inactive",
+        ..alone
+    };
+    assert_eq!(collision_status(&inactive, "n", "").level, Level::Warn);
 }
 
 #[test]

@@ -205,6 +205,10 @@ pub(super) struct SourcePoints {
     pub(super) points: Arc<PointSet>,
     /// The message was malformed, or its transform could not be found.
     pub(super) fault: Option<Cause>,
+    /// The points were moved into the data's frame from the message's own
+    /// frame (a point cloud's, into the base frame by its 3-D transform
+    /// at its stamp); false: that frame is the message's.
+    pub(super) moved: bool,
 }
 
 impl Input for SourcePoints {

@@ -17,6 +17,19 @@
 //! lookup with a fixed frame. A stamp of 0 asks for the latest transform.
 //! A group in the footprint's own frame needs no transform when the global
 //! frame is that frame too, or when both stamps agree.
+//!
+//! # A source in the robot's frame
+//! With `base_frame` and a robot shape, the footprint is set in
+//! `base_frame` at every cycle, stamped 0; with `global_frame` empty (the
+//! default, and nav2's configuration) the global frame is the footprint's,
+//! `base_frame`. A source whose points are in `base_frame` (a scan in it,
+//! a cloud moved into it) is then a group with `F = P = G`: its
+//! `to_global` and the footprint's pose are both the identity by the rule
+//! above, and nothing is looked up, whatever the stamps (the same as the
+//! velocity gate's rule, `regions`: no `odom` is needed). With a
+//! `global_frame` set (`odom`), `T(G ← F, t_o)` is needed anyway (the
+//! report, the markers and `check_footprint` are written in `G`), so
+//! asking for it requires nothing the answer does not need.
 
 use crate::frames::{FrameTree, LookupFault};
 use crate::geometry::Shape;

@@ -10,6 +10,36 @@
 //! taken is accounted for), or by `T(F ← B, t_o)` without it (the points
 //! are taken as if the robot had not moved since). A motion of the zone,
 //! a body twist of `B`, is carried into `F` by the same pose.
+//!
+//! # A message in the base frame needs no transform
+//! When a message's own frame is `B` (not a point cloud moved into `B`
+//! from its sensor's frame), the zone is placed by the identity, with or
+//! without `base_shift_correction`, and no transform is looked up: as
+//! nav2, which asks TF for nothing when a source's frame is
+//! `base_frame_id` (`costmap.cpp`: `if (src != base_frame_id_)` around
+//! `getTransform`). Proof that this is the rule without the correction,
+//! and what the correction would add:
+//!
+//! * Without it the pose is `T(F ← B, t_o)` with `F = B`: the identity
+//!   whatever `t_o`, as every transform of a frame to itself (`frames`
+//!   answers it so without a sample): nothing is asked that could fail.
+//! * With it the pose is `T(B@t_o ← O, t_o) · T(O ← B, latest)`: the
+//!   robot's motion between `t_o` and now, which only `O` (odometry) can
+//!   tell. The identity takes the points as if the robot had not moved
+//!   since `t_o`, as the correction off does for every source: the error
+//!   is at most the robot's motion over the data's age, which
+//!   `source_timeout` bounds (a source older is stale, and stops the
+//!   gate). Asking `O` for it would make a missing or stale odometry
+//!   transform (at start-up, in a recorded bag without `odom`) stop the
+//!   gate for a source that needs no transform to be read.
+//!
+//! Every other case keeps its lookups and their fail-safe causes: a
+//! message in another frame, and a point cloud moved into `B` from its
+//! sensor's frame (`SourceInput::moved`: it is where `B` was at `t_o`,
+//! reached through a transform, and nav2 corrects it too), need
+//! `T(F ← O, t_o)` and `T(O ← B, latest)` with the correction,
+//! `T(F ← B, t_o)` without, and stop the gate when one fails. A polygon
+//! source's polygons follow the same rule by their group's frame.
 
 use super::placement::{non_identity, Transforms};
 use super::state::Monitor;
@@ -147,25 +177,31 @@ impl Monitor {
             .fixed
             .filter(|fixed| *fixed != frames.base)
             .map(|fixed| tf.lookup(fixed, frames.base, 0.0, now, tolerance));
-        let place = |frame: &str, stamp: f64| -> Result<Option<Isometry2<f64>>, Cause> {
-            if frame == frames.base && (frames.fixed.is_none() || stamp == 0.0) {
-                return Ok(None);
-            }
-            let pose = match (frames.fixed, &base_in_fixed) {
-                (Some(fixed), Some(base)) => {
-                    let base = (*base)?;
-                    if frame == fixed {
-                        base
-                    } else {
-                        tf.lookup(frame, fixed, stamp, now, tolerance)? * base
-                    }
+        // `moved`: points moved into `frame` from their message's frame
+        // (a cloud's), which the correction still applies to.
+        let place =
+            |frame: &str, stamp: f64, moved: bool| -> Result<Option<Isometry2<f64>>, Cause> {
+                // In the base frame as the message gave them, or stamped 0
+                // (now), or without the correction: the identity, nothing
+                // looked up (the module's "A message in the base frame").
+                if frame == frames.base && (!moved || frames.fixed.is_none() || stamp == 0.0) {
+                    return Ok(None);
                 }
-                // The fixed frame is the base frame: nothing moves.
-                (Some(_), None) => tf.lookup(frame, frames.base, stamp, now, tolerance)?,
-                (None, _) => tf.lookup(frame, frames.base, stamp, now, tolerance)?,
+                let pose = match (frames.fixed, &base_in_fixed) {
+                    (Some(fixed), Some(base)) => {
+                        let base = (*base)?;
+                        if frame == fixed {
+                            base
+                        } else {
+                            tf.lookup(frame, fixed, stamp, now, tolerance)? * base
+                        }
+                    }
+                    // The fixed frame is the base frame: nothing moves.
+                    (Some(_), None) => tf.lookup(frame, frames.base, stamp, now, tolerance)?,
+                    (None, _) => tf.lookup(frame, frames.base, stamp, now, tolerance)?,
+                };
+                Ok(non_identity(pose))
             };
-            Ok(non_identity(pose))
-        };
         out.fault = None;
         if let Some(cause) = self.clock_cause {
             out.note(None, cause);
@@ -182,7 +218,9 @@ impl Monitor {
                 continue;
             }
             let placed = match self.sources.get(index).and_then(Option::as_ref) {
-                Some(data) if spec.kind.is_points() => place(&data.frame_id, data.stamp),
+                Some(data) if spec.kind.is_points() => {
+                    place(&data.frame_id, data.stamp, data.payload.moved)
+                }
                 _ => Ok(None),
             };
             if let Err(cause) = placed {
@@ -198,7 +236,7 @@ impl Monitor {
                 out.groups.push(None);
                 continue;
             };
-            let placed = place(&group.frame_id, group.stamp);
+            let placed = place(&group.frame_id, group.stamp, false);
             if let Err(cause) = placed {
                 out.note(Some(source), cause);
             }

@@ -60,6 +60,29 @@ impl Monitor {
         let payload = SourcePoints {
             points: Arc::new(points),
             fault: None,
+            moved: false,
+        };
+        self.set_source(name, frame_id, stamp, payload, now)
+    }
+
+    /// [`set_source_points`](Self::set_source_points) for points moved
+    /// into `frame_id` from their message's own frame by its transform at
+    /// `stamp` (a point cloud's, into the base frame): they are where that
+    /// frame was at `stamp`, so the velocity gate's `base_shift_correction`
+    /// still applies to them (see `monitor::regions`), where the points of
+    /// a message in the base frame itself need no transform.
+    pub fn set_moved_source_points(
+        &mut self,
+        name: &str,
+        frame_id: &str,
+        stamp: f64,
+        points: PointSet,
+        now: f64,
+    ) -> bool {
+        let payload = SourcePoints {
+            points: Arc::new(points),
+            fault: None,
+            moved: true,
         };
         self.set_source(name, frame_id, stamp, payload, now)
     }
@@ -75,6 +98,7 @@ impl Monitor {
         let payload = SourcePoints {
             points: Arc::default(),
             fault: Some(cause),
+            moved: false,
         };
         self.set_source(name, "", 0.0, payload, now)
     }

@@ -28,6 +28,7 @@ pub fn unconfigured_statuses(context: &StatusContext<'_>) -> Vec<DiagnosticStatu
         active: false,
         valid: false,
         status: Status::Inactive,
+        gate_only: false,
         overloaded: false,
         inputs: &[],
         decision_times: None,
@@ -51,6 +52,9 @@ impl Core {
         let from_tf = self.footprint_from_tf();
         let has_gate = self.has_gate();
         let config = self.config().clone();
+        // A gate with no robot shape: the flag's footprint could only come
+        // on the `footprint` topic, which nav2's configuration has not.
+        let gate_only = has_gate && config.robot_shape().is_none();
         let overloaded = self.monitor().overloaded(now);
         let obstacles = self.monitor().obstacles().len();
         let points = self.monitor().source_points_in_use();
@@ -90,6 +94,7 @@ impl Core {
             active,
             valid: flag.valid,
             status: flag.status,
+            gate_only,
             overloaded,
             inputs: &inputs,
             decision_times,

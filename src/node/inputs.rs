@@ -104,6 +104,12 @@ pub struct SourceInput {
     pub index: usize,
     /// The frame of the points (a cloud's: `base_frame`).
     pub frame_id: String,
+    /// The points were moved into `frame_id` from the message's own frame
+    /// (a cloud in another frame than `base_frame`, by its 3-D transform at
+    /// `stamp`); false: `frame_id` is the message's. The velocity gate
+    /// places a message in the base frame without any transform
+    /// (`monitor::regions`).
+    pub moved: bool,
     /// Header stamp (s).
     pub stamp: f64,
     /// The points, or the cause the message holds against the answer.

@@ -9,7 +9,8 @@
 //! A scan's and a range reading's points stay in the message's frame
 //! (placed by TF like any obstacle group); a point cloud's are moved into
 //! `base_frame` by the full 3-D transform of its frame at its stamp
-//! (`FrameTree::lookup_3d`), its heights compared there. A message that
+//! (`FrameTree::lookup_3d`), its heights compared there, and marked moved
+//! ([`SourceInput::moved`]) when that frame is not `base_frame`. A message that
 //! cannot be used becomes the source's cause ([`Cause::InvalidSource`], or
 //! the transform's), never a silent "clear".
 
@@ -65,6 +66,7 @@ impl SourceReader {
         SourceInput {
             index: self.index,
             frame_id: frame_id.to_owned(),
+            moved: false,
             stamp,
             points: Err(Cause::InvalidSource),
             reason: "",
@@ -179,11 +181,12 @@ impl SourceReader {
             use_global_height: self.config.use_global_height,
         };
         let base = std::mem::take(&mut self.base_frame);
-        let input = self.decoded(&base, stamp, out, |points| {
+        let mut input = self.decoded(&base, stamp, out, |points| {
             cloud_points(cloud, &filter, points)
                 .map(drop)
                 .map_err(|e| e.as_str())
         });
+        input.moved = input.points.is_ok() && frame != base;
         self.base_frame = base;
         input
     }

@@ -24,17 +24,24 @@
 //!   no clock ever, a clock that stops;
 //! * `zones`: `min_points`, `allow_escape`, the points and shapes drawn;
 //! * `prediction`: `collision_ahead` within the horizon, fail-safe without
-//!   a usable velocity.
+//!   a usable velocity;
+//! * `base_frame`: a source in the base frame needs no transform (nav2's
+//!   configuration, `base_shift_correction` on, no `odom`), every other
+//!   source still does;
+//! * `gate_only`: a gate with no footprint configured: `/diagnostics`
+//!   reads it healthy, the flag stays not valid (never a false clear).
 //!
 //! Time is in binary fractions of a second (multiples of 1/64 s) so that
 //! every sum is exact and a timeout's boundary is where the test says.
 
+mod base_frame;
 mod clock;
 mod determinism;
 mod diagnostics;
 mod dynamic_zone;
 mod freshness;
 mod gate_actions;
+mod gate_only;
 mod invariant;
 mod lifecycle;
 mod parameters;
@@ -251,6 +258,7 @@ impl Rig {
             let input = SourceInput {
                 index,
                 frame_id: self.frames[index].clone(),
+                moved: false,
                 stamp: self.t - self.stamp_lag,
                 points: Ok(points),
                 reason: "",
@@ -265,6 +273,7 @@ impl Rig {
         let input = SourceInput {
             index,
             frame_id: String::new(),
+            moved: false,
             stamp: 0.0,
             points: Err(cause),
             reason: "refused by the test",
@@ -273,7 +282,8 @@ impl Rig {
         self.sources(vec![(input, arrival)])
     }
 
-    fn sources(&mut self, mut inputs: Vec<(SourceInput, Arrival)>) -> Outputs {
+    /// Sources' messages as read, each with its arrival.
+    pub fn sources(&mut self, mut inputs: Vec<(SourceInput, Arrival)>) -> Outputs {
         let mut out = Outputs::default();
         let now = self.now();
         self.core
