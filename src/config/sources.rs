@@ -79,7 +79,8 @@ impl SourceParam {
 
 /// The parameters of a sensor source, `<name>.<suffix>`, with nav2 Jazzy
 /// collision monitor's names, types and defaults (`source.cpp`,
-/// `pointcloud.cpp`, `range.cpp`), in the order they are documented.
+/// `pointcloud.cpp`, `range.cpp`; `transport_type` nav2 main's, refused
+/// but for `raw`), in the order they are documented.
 ///
 /// Built with the node's [`ParamSpec`] and [`Kind`], so the checks, the
 /// messages, the defaults and the run-time rule are [`PARAMS`](super::PARAMS)'s. `type`
@@ -219,6 +220,22 @@ pub static SOURCE_PARAMS: &[SourceParam] = &[
     },
     SourceParam {
         spec: ParamSpec {
+            name: "transport_type",
+            kind: Kind::Text {
+                default: RAW_TRANSPORT,
+                check: check_transport_type,
+                // Only `raw` is accepted: there is nothing else to hold.
+                get: |_| Cow::Borrowed(RAW_TRANSPORT),
+                set: |_, _| {},
+            },
+            runtime: false,
+            description: "the point_cloud_transport the cloud is read with: only raw (sensor_msgs/PointCloud2 as published); zlib, draco, zstd or any other is refused at start-up: this node has no point_cloud_transport (start-up only)",
+        },
+        kinds: &[SourceKind::PointCloud],
+        default_from: None,
+    },
+    SourceParam {
+        spec: ParamSpec {
             name: "obstacles_angle",
             kind: Kind::Number {
                 default: std::f64::consts::PI / 180.0,
@@ -236,11 +253,31 @@ pub static SOURCE_PARAMS: &[SourceParam] = &[
 ];
 
 /// Names nav2's collision monitor reads for a source (Jazzy and later:
-/// `pointcloud.transport_type`, `polygon.sampling_distance`, every type's
-/// `exclusion_zones`) that this node does not use: accepted with a note
-/// saying they are ignored, so that a nav2 configuration starts unchanged.
-pub const NAV2_ONLY_SOURCE_PARAMS: [&str; 3] =
-    ["transport_type", "sampling_distance", "exclusion_zones"];
+/// `polygon.sampling_distance`, every type's `exclusion_zones`) that this
+/// node does not use: accepted with a note saying they are ignored, so that
+/// a nav2 configuration starts unchanged.
+pub const NAV2_ONLY_SOURCE_PARAMS: [&str; 2] = ["sampling_distance", "exclusion_zones"];
+
+/// `<pointcloud>.transport_type`'s one accepted value, nav2's default.
+const RAW_TRANSPORT: &str = "raw";
+
+/// A pointcloud source's `transport_type` (navigation2 #5264: the cloud
+/// read through `point_cloud_transport`, `pointcloud.cpp`): `raw` only.
+/// nav2 subscribes through a `point_cloud_transport::PointCloudTransport`
+/// with that transport (on Lyrical and later); this node reads the
+/// `sensor_msgs/PointCloud2` itself and decodes no compressed transport, so
+/// `zlib`, `draco`, `zstd` or any other name is refused, never read as raw.
+fn check_transport_type(text: &str) -> Result<(), String> {
+    if text == RAW_TRANSPORT {
+        return Ok(());
+    }
+    Err(format!(
+        "\"{text}\" is not supported: this node has no point_cloud_transport, it reads \
+         sensor_msgs/PointCloud2 raw only and cannot decode a compressed cloud (zlib, draco, \
+         zstd); publish the cloud raw (or republish it raw: point_cloud_transport's \
+         republisher) and set transport_type: raw"
+    ))
+}
 
 /// The source parameter with suffix `suffix`, if there is one.
 pub fn source_param(suffix: &str) -> Option<&'static SourceParam> {

@@ -607,7 +607,7 @@ fn source_typos_are_refused_with_a_hint() {
         refused("cloud.min_heigth"),
         "unknown parameter of source cloud (did you mean `cloud.min_height`?); a \
          pointcloud source's parameters are: type, topic, enabled, source_timeout, \
-         min_height, max_height, min_range, use_global_height"
+         min_height, max_height, min_range, use_global_height, transport_type"
     );
     assert_eq!(
         refused("scan.topik"),
@@ -680,7 +680,6 @@ fn names_nav2_accepts_are_ignored_with_a_note() {
             "scan.min_height ignored: min_height applies to pointcloud sources, scan is a \
              scan source",
             "scan.exclusion_zones ignored: nav2 reads it, this node does not",
-            "cloud.transport_type ignored: nav2 reads it, this node does not",
             "cloud.obstacles_angle ignored: obstacles_angle applies to range sources, cloud \
              is a pointcloud source",
             "zone.sampling_distance ignored: nav2 reads it, this node does not",
@@ -694,6 +693,68 @@ fn names_nav2_accepts_are_ignored_with_a_note() {
     assert!(started(&[("use_sim_time", Value::Bool(true))]).is_ok());
     assert!(started(&[("qos_overrides./tf.subscription.depth", Value::Integer(5))]).is_ok());
     assert!(started(&[("use_sim_time", text("yes"))]).is_err());
+}
+
+#[test]
+fn a_pointcloud_transport_other_than_raw_is_refused() {
+    let cloud = |transport: Option<&str>| {
+        let mut pairs = vec![
+            ("base_frame", text("base_link")),
+            ("observation_sources", list(&["cloud", "scan"])),
+            ("cloud.type", text("pointcloud")),
+            ("scan.type", text("scan")),
+        ];
+        if let Some(t) = transport {
+            pairs.push(("cloud.transport_type", text(t)));
+        }
+        started(&pairs)
+    };
+    // nav2's default, given or not: read, no note.
+    for given in [None, Some("raw")] {
+        let (c, notes) = cloud(given).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(c.get("cloud.transport_type"), Some(text("raw")));
+    }
+    // nav2's compressed transports (its params file: "raw, zlib, draco,
+    // zstd"), and any other name: refused, naming why.
+    for other in ["zlib", "draco", "zstd", "", "RAW", "compressed"] {
+        let e = cloud(Some(other)).unwrap_err();
+        assert_eq!(e.parameter, "cloud.transport_type");
+        assert!(
+            e.message.contains("no point_cloud_transport")
+                && e.message.contains(&format!("\"{other}\""))
+                && e.message.contains("transport_type: raw"),
+            "{e}"
+        );
+    }
+    // A wrong type: refused too.
+    let e = started(&[
+        ("base_frame", text("base_link")),
+        ("observation_sources", list(&["cloud"])),
+        ("cloud.type", text("pointcloud")),
+        ("cloud.transport_type", Value::Bool(true)),
+    ])
+    .unwrap_err();
+    assert_eq!(e.parameter, "cloud.transport_type");
+    // Another source type's: ignored with a note, as nav2 reads it only for
+    // a pointcloud.
+    let (_, notes) = started(&[
+        ("observation_sources", list(&["scan"])),
+        ("scan.type", text("scan")),
+        ("scan.transport_type", text("zlib")),
+    ])
+    .unwrap();
+    assert_eq!(
+        notes,
+        [
+            "scan.transport_type ignored: transport_type applies to pointcloud sources, scan is \
+          a scan source"
+        ]
+    );
+    // Start-up only.
+    let (c, _) = cloud(None).unwrap();
+    assert_eq!(c.runtime("cloud.transport_type"), Some(false));
+    assert_eq!(c.runtime("scan.transport_type"), None);
 }
 
 #[test]
@@ -750,6 +811,11 @@ fn only_enabled_and_min_points_change_at_run_time() {
 fn each_source_entry_writes_its_own_field() {
     let node = NodeConfig::default();
     for param in SOURCE_PARAMS {
+        // Its one accepted value is its default: it writes nothing
+        // (`a_pointcloud_transport_other_than_raw_is_refused`).
+        if param.spec.name == "transport_type" {
+            continue;
+        }
         let kind = param.kinds[0];
         let other = match param.spec.kind {
             Kind::Number {

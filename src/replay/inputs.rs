@@ -14,7 +14,9 @@ use crate::node::{
     ArrayInput, CommandIn, FootprintInput, InstanceInput, SourceInput, SourceReader, TfBuffer,
     TfSample, VelocityInput, MAX_CLOUD_FIELDS,
 };
-use crate::sensors::{LaserScan, PointCloud, PointField, RangeReading, MAX_SENSOR_POINTS};
+use crate::sensors::{
+    check_range_header, LaserScan, PointCloud, PointField, RangeReading, MAX_SENSOR_POINTS,
+};
 use crate::text::{check_name, MAX_FRAME_ID_BYTES, MAX_ID_BYTES};
 use std::sync::MutexGuard;
 
@@ -196,6 +198,9 @@ pub(super) fn range(reader: &mut SourceReader, msg: &msgs::Range, out: PointSet)
     let Ok(frame) = frame(&msg.header.frame_id) else {
         return reader.refused("invalid frame id", Cause::InvalidSource);
     };
+    if let Err(e) = check_range_header(frame, msg.header.stamp.nanosec) {
+        return reader.refused(e.as_str(), Cause::InvalidSource);
+    }
     let reading = RangeReading {
         field_of_view: msg.field_of_view,
         min_range: msg.min_range,

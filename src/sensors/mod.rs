@@ -57,7 +57,7 @@
 //! | --- | --- |
 //! | `scan` | [`LaserScan`], [`scan_points`], [`ScanError`] |
 //! | `cloud` | [`PointCloud`], [`PointField`], [`CloudFilter`], [`cloud_points`], [`CloudStats`], [`CloudError`], [`CloudField`] |
-//! | `range` | [`RangeReading`], [`range_points`], [`RangeError`], [`DEFAULT_OBSTACLES_ANGLE`] |
+//! | `range` | [`RangeReading`], [`range_points`], [`check_range_header`], [`RangeError`], [`DEFAULT_OBSTACLES_ANGLE`], [`MAX_FIELD_OF_VIEW`] |
 
 mod cloud;
 mod range;
@@ -70,5 +70,8 @@ pub use cloud::{
     cloud_points, CloudError, CloudField, CloudFilter, CloudStats, PointCloud, PointField,
     DATATYPE_FLOAT32, DATATYPE_FLOAT64,
 };
-pub use range::{range_points, RangeError, RangeReading, DEFAULT_OBSTACLES_ANGLE};
+pub use range::{
+    check_range_header, range_points, RangeError, RangeReading, DEFAULT_OBSTACLES_ANGLE,
+    MAX_FIELD_OF_VIEW,
+};
 pub use scan::{scan_points, LaserScan, ScanError};

@@ -1,7 +1,22 @@
 //! `sensor_msgs/Range` as an arc of points in the sensor's frame (REP 117).
+//!
+//! A reading is validated as nav2's collision monitor validates it (navigation2
+//! #6231, `nav2::validateMsg(sensor_msgs::msg::Range)` in
+//! `nav2_ros_common/validate_messages.hpp`, after #6216: an unbounded
+//! `field_of_view` was a CPU and memory denial of service): a header with a
+//! `frame_id` and a stamp's `nanosec` below 10⁹ ([`check_range_header`]), a
+//! field of view in `(0, π]`, limits finite with `0 <= min_range <
+//! max_range` ([`range_points`]). nav2 also refuses
+//! an infinite `range`; here REP 117 gives `±inf` their meaning (nothing
+//! detected; an object closer than `min_range`), which this module keeps.
 
 use crate::geometry::Point;
 use crate::limits::MAX_RANGE_ARC_POINTS;
+
+/// The widest field of view a reading may have: π, as nav2's
+/// `MAX_RANGE_FIELD_OF_VIEW`. Compared in `f64`, as nav2 compares it: the
+/// `f32` nearest π (3.1415927) is above it, and refused.
+pub const MAX_FIELD_OF_VIEW: f64 = std::f64::consts::PI;
 
 /// nav2's default spacing of a range reading's arc points
 /// (`obstacles_angle`, `pi / 180`: one degree).
@@ -33,16 +48,27 @@ pub enum RangeError {
     /// values no meaning; only `±inf` are out of range on purpose).
     #[error("the range is outside the sensor's limits")]
     OutOfLimits,
-    /// The field of view is NaN, infinite or negative.
-    #[error("the field of view is not finite or negative")]
+    /// The field of view is NaN, infinite, zero or negative (nav2 refuses
+    /// the same).
+    #[error("the field of view is not finite and positive")]
     InvalidFieldOfView,
+    /// The field of view is above [`MAX_FIELD_OF_VIEW`] (π; nav2 refuses
+    /// the same: an unbounded one was a denial of service).
+    #[error("the field of view is wider than pi")]
+    WideFieldOfView,
     /// `min_range` or `max_range` is NaN, infinite or negative, or
-    /// `min_range > max_range`.
-    #[error("the range limits are not finite, negative or crossed")]
+    /// `min_range >= max_range` (nav2 refuses the same).
+    #[error("the range limits are not finite, negative, equal or crossed")]
     InvalidLimits,
     /// `obstacles_angle` is NaN, zero or negative.
     #[error("obstacles_angle is not positive")]
     InvalidObstaclesAngle,
+    /// The header's `frame_id` is empty (nav2 refuses it).
+    #[error("the header's frame_id is empty")]
+    EmptyFrameId,
+    /// The header stamp's `nanosec` is 10⁹ or more (nav2 refuses it).
+    #[error("the header stamp's nanosec is not below 1e9")]
+    InvalidStamp,
     /// The arc would have more than [`MAX_RANGE_ARC_POINTS`] points.
     #[error("the arc would have more than {MAX_RANGE_ARC_POINTS} points")]
     TooManyPoints,
@@ -55,11 +81,31 @@ impl RangeError {
             RangeError::NanRange => "nan_range",
             RangeError::OutOfLimits => "range_out_of_limits",
             RangeError::InvalidFieldOfView => "invalid_field_of_view",
+            RangeError::WideFieldOfView => "field_of_view_above_pi",
             RangeError::InvalidLimits => "invalid_limits",
             RangeError::InvalidObstaclesAngle => "invalid_obstacles_angle",
+            RangeError::EmptyFrameId => "empty_frame_id",
+            RangeError::InvalidStamp => "invalid_stamp",
             RangeError::TooManyPoints => "too_many_points",
         }
     }
+}
+
+/// nav2's check of a range message's header (`validateMsg(Header)`): a
+/// `frame_id` that is not empty, a stamp whose `nanosec` is below 10⁹. The
+/// edges ask it before [`range_points`], with the header as sent.
+///
+/// # Errors
+///
+/// [`RangeError::EmptyFrameId`], [`RangeError::InvalidStamp`].
+pub fn check_range_header(frame_id: &str, nanosec: u32) -> Result<(), RangeError> {
+    if frame_id.is_empty() {
+        return Err(RangeError::EmptyFrameId);
+    }
+    if nanosec >= 1_000_000_000 {
+        return Err(RangeError::InvalidStamp);
+    }
+    Ok(())
 }
 
 /// Appends the points of a range reading to `out`, in the sensor's frame,
@@ -69,9 +115,9 @@ impl RangeError {
 /// within `[min_range, max_range]` (both included) becomes an arc at that
 /// distance across the field of view, centred on the x axis: points at
 /// `-fov/2 + k * obstacles_angle` for every `k >= 0` below `fov/2`, then
-/// one at `fov/2` (both ends included; a zero field of view is one point
-/// on x). `+inf` is nothing detected: no points, and valid. `-inf` is an
-/// object closer than `min_range`: the arc at `min_range`.
+/// one at `fov/2` (both ends included). `+inf` is nothing detected: no
+/// points, and valid. `-inf` is an object closer than `min_range`: the arc
+/// at `min_range`.
 /// [`DEFAULT_OBSTACLES_ANGLE`] is nav2's default spacing.
 ///
 /// At most [`MAX_RANGE_ARC_POINTS`] points (one degree over a full turn is
@@ -80,21 +126,26 @@ impl RangeError {
 /// # Errors
 ///
 /// [`RangeError`]: a NaN range, a finite one outside the limits, a field of
-/// view or limits not finite or negative (or crossed limits), an
-/// `obstacles_angle` not positive, an arc over the cap. On error `out` is
-/// unchanged.
+/// view not finite and positive or above π, limits not finite or negative
+/// (or `min_range >= max_range`), an `obstacles_angle` not positive, an arc
+/// over the cap. On error `out` is unchanged. The field of view and the
+/// limits are nav2's checks (module documentation); a reading nav2 refuses
+/// is refused here, but for REP 117's `±inf`.
 pub fn range_points(
     reading: &RangeReading,
     obstacles_angle: f64,
     out: &mut Vec<Point>,
 ) -> Result<usize, RangeError> {
     let fov = reading.field_of_view;
-    if !(fov.is_finite() && fov >= 0.0) {
+    if !(fov.is_finite() && fov > 0.0) {
         return Err(RangeError::InvalidFieldOfView);
     }
+    if f64::from(fov) > MAX_FIELD_OF_VIEW {
+        return Err(RangeError::WideFieldOfView);
+    }
     let (lo, hi) = (reading.min_range, reading.max_range);
-    // `!(lo <= hi)` also refuses NaN; a finite `lo >= 0` then bounds `hi`.
-    if !(lo.is_finite() && hi.is_finite() && lo >= 0.0 && lo <= hi) {
+    // `!(lo < hi)` also refuses NaN.
+    if !(lo.is_finite() && hi.is_finite() && lo >= 0.0 && lo < hi) {
         return Err(RangeError::InvalidLimits);
     }
     if obstacles_angle.is_nan() || obstacles_angle <= 0.0 {

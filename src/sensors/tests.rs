@@ -537,16 +537,8 @@ fn rep_117_infinities_and_edge_cases() {
     for p in &out[1..] {
         assert!((p.coords.norm() - f64::from(0.2f32)).abs() < 1e-12);
     }
-    // A zero field of view: one point on x.
-    let mut one = Vec::new();
-    let zero = RangeReading {
-        field_of_view: 0.0,
-        ..reading(1.0)
-    };
-    assert_eq!(range_points(&zero, 0.1, &mut one), Ok(1));
-    assert_eq!(one, vec![Point::new(1.0, 0.0)]);
     // A step wider than the field of view: both ends only.
-    one.clear();
+    let mut one = Vec::new();
     assert_eq!(range_points(&reading(1.0), 10.0, &mut one), Ok(2));
     assert_eq!(range_points(&reading(1.0), f64::INFINITY, &mut one), Ok(2));
     // A step dividing the field of view exactly: the end is not repeated.
@@ -628,11 +620,45 @@ fn range_errors_leave_out_unchanged() {
         (base, 1e-9, RangeError::TooManyPoints),
         (
             RangeReading {
+                field_of_view: 3.0,
+                ..base
+            },
+            3.0 / 4094.5,
+            RangeError::TooManyPoints,
+        ),
+        // nav2's checks (#6231): a field of view of zero or above pi (the
+        // f32 nearest pi is above it), equal limits.
+        (
+            RangeReading {
+                field_of_view: 0.0,
+                ..base
+            },
+            0.01,
+            RangeError::InvalidFieldOfView,
+        ),
+        (
+            RangeReading {
+                field_of_view: std::f32::consts::PI,
+                ..base
+            },
+            0.01,
+            RangeError::WideFieldOfView,
+        ),
+        (
+            RangeReading {
                 field_of_view: 7.0,
                 ..base
             },
             7.0 / 4094.5,
-            RangeError::TooManyPoints,
+            RangeError::WideFieldOfView,
+        ),
+        (
+            RangeReading {
+                min_range: 4.0,
+                ..base
+            },
+            0.01,
+            RangeError::InvalidLimits,
         ),
     ];
     for (r, step, e) in cases {
@@ -645,8 +671,9 @@ fn range_errors_leave_out_unchanged() {
 
 #[test]
 fn the_arc_cap_is_reached_but_not_passed() {
-    // A full turn at a step that gives exactly the cap minus one below the end.
-    let fov = 6.0f32;
+    // The widest field of view nav2 takes (the f32 just below pi) at a step
+    // that gives the cap minus one and a half below the end.
+    let fov = std::f32::consts::PI.next_down();
     let step = f64::from(fov) / (MAX_RANGE_ARC_POINTS as f64 - 2.5);
     let r = RangeReading {
         field_of_view: fov,
@@ -656,18 +683,15 @@ fn the_arc_cap_is_reached_but_not_passed() {
     let n = range_points(&r, step, &mut out).expect("within the cap");
     assert_eq!(n, arc_angles(f64::from(fov), step).len());
     assert!(n <= MAX_RANGE_ARC_POINTS);
-    // A full turn at nav2's default: 361 points.
+    // A half turn at nav2's default: 181 points.
     out.clear();
-    let turn = RangeReading {
-        field_of_view: std::f32::consts::TAU,
+    let half_turn = RangeReading {
+        field_of_view: fov,
         ..reading(1.0)
     };
-    let n = range_points(&turn, DEFAULT_OBSTACLES_ANGLE, &mut out).expect("valid");
-    assert_eq!(
-        n,
-        arc_angles(f64::from(std::f32::consts::TAU), DEFAULT_OBSTACLES_ANGLE).len()
-    );
-    assert!((360..=362).contains(&n));
+    let n = range_points(&half_turn, DEFAULT_OBSTACLES_ANGLE, &mut out).expect("valid");
+    assert_eq!(n, arc_angles(f64::from(fov), DEFAULT_OBSTACLES_ANGLE).len());
+    assert!((180..=182).contains(&n));
 }
 
 // ---------------------------------------------------------------- cloud

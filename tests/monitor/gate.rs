@@ -14,15 +14,19 @@
 //! * Polygon sources are checked exactly as polygons.
 //! * `allow_escape`: a trapped robot backs off and turns away, and cannot
 //!   drive on.
+//! * Velocity zones choose their shape as nav2 main does (navigation2
+//!   #5954: a holonomic zone by the speed's magnitude and direction), on
+//!   nav2's own test cases.
 
 use crate::common::rect;
 use nalgebra::{Isometry2, Vector2};
 use sat_collision::broadphase::PointSet;
+use sat_collision::config::{NodeConfig, Value};
 use sat_collision::frames::FrameTree;
 use sat_collision::gate::{
     Action, Command, Gate, GateConfig, MonitorChecks, Reason, ZoneConfig, ZoneShape,
 };
-use sat_collision::geometry::{Point, Vector};
+use sat_collision::geometry::{Point, Shape, Vector};
 use sat_collision::model::{Cause, Obstacle, ObstacleGeometry};
 use sat_collision::monitor::{
     BaseFrames, BasePlacement, Monitor, MonitorConfig, SourceFault, SourceKind, SourceSpec,
@@ -395,4 +399,258 @@ fn a_trapped_robot_can_back_off_and_turn_away_but_not_drive_on() {
         g.on_command(&checks, side, 0.5).publish,
         Some(Command::ZERO)
     );
+}
+
+/// The world of a gate whose zones are only asked which shape they take:
+/// nothing anywhere.
+struct Empty;
+
+impl sat_collision::gate::ZoneChecks for Empty {
+    fn invalid_source(&self) -> Option<SourceFault> {
+        None
+    }
+    fn points_inside(&self, _: &Shape, _: &[usize], _: usize) -> usize {
+        0
+    }
+    fn polygons_touch(&self, _: &Shape, _: &[usize]) -> bool {
+        false
+    }
+    fn contact_time(&self, _: &Shape, _: &[usize], _: &Command, _: f64, _: usize) -> Option<f64> {
+        None
+    }
+    fn escapes(&self, _: &Shape, _: &[usize], _: &Command, _: f64) -> bool {
+        true
+    }
+    fn points_in(&self, _: &Shape, _: &[usize], _: usize, _: &mut Vec<Point>) {}
+}
+
+// nav2's velocity_polygons_test.cpp (navigation2 main, commit a3a9704, as
+// changed by #5954, commit 181570e): its sub-polygons' points strings.
+const FORWARD: &str = "[[0.5, 0.5], [0.5, -0.5], [0.0, -0.5], [0.0, 0.5]]";
+const BACKWARD: &str = "[[0.0, 0.5], [0.0, -0.5], [-0.5, -0.5], [-0.5, 0.5]]";
+/// nav2's `LEFT_POLYGON_STR` crosses itself (its last edge crosses its
+/// second): nav2 stores it, this node refuses it (asserted below). The
+/// test's Left shape is therefore this simple one; which shape is chosen is
+/// all the test asks.
+const NAV2_LEFT: &str = "[[0.5, 0.5], [0.5, 0.0], [0.0, 0.0], [0.0, -0.5]]";
+const LEFT: &str = "[[0.5, 0.5], [0.5, 0.0], [0.0, 0.0], [0.0, 0.5]]";
+const RIGHT: &str = "[[0.5, 0.0], [0.5, -0.5], [-0.5, -0.5], [0.0, 0.0]]";
+
+/// A velocity shape of nav2's test: `(name, linear_min, linear_max,
+/// theta_min, theta_max, direction_start, direction_end, points)`.
+type ShapeRow<'a> = (&'a str, f64, f64, f64, f64, f64, f64, &'a str);
+
+/// nav2's test zone `TestVelocityPolygon` (`setCommonParameters`,
+/// `setVelocityPolygonParameters`, `addPolygonVelocitySubPolygon`) as a
+/// parameters list, with `left` as its Left shape's points.
+fn nav2_velocity_zone(holonomic: bool, left: &str) -> Vec<(String, Value)> {
+    use std::f64::consts::{FRAC_PI_4, PI};
+    let shapes: Vec<ShapeRow<'_>> = if holonomic {
+        vec![
+            (
+                "Forward", 0.0, 0.5, -1.0, 1.0, -FRAC_PI_4, FRAC_PI_4, FORWARD,
+            ),
+            (
+                "Backward",
+                0.0,
+                0.5,
+                -1.0,
+                1.0,
+                0.75 * PI,
+                -0.75 * PI,
+                BACKWARD,
+            ),
+            ("Left", 0.0, 0.5, -1.0, 1.0, FRAC_PI_4, 0.75 * PI, left),
+            ("Right", 0.0, 0.5, -1.0, 1.0, -0.75 * PI, -FRAC_PI_4, RIGHT),
+        ]
+    } else {
+        vec![
+            ("Forward", 0.0, 0.5, -1.0, 1.0, 0.0, 0.0, FORWARD),
+            ("Backward", -0.5, 0.0, -1.0, 1.0, 0.0, 0.0, BACKWARD),
+        ]
+    };
+    let zone = "TestVelocityPolygon";
+    let text = |s: &str| Value::String(s.to_owned());
+    let mut values = vec![
+        ("base_frame_id".to_owned(), text("base_link")),
+        (
+            "polygons".to_owned(),
+            Value::StringArray(vec![zone.to_owned()]),
+        ),
+        (format!("{zone}.type"), text("velocity_polygon")),
+        (format!("{zone}.action_type"), text("stop")),
+        (format!("{zone}.min_points"), Value::Integer(2)),
+        (format!("{zone}.visualize"), Value::Bool(true)),
+        (format!("{zone}.polygon_pub_topic"), text("polygon_pub")),
+        (format!("{zone}.holonomic"), Value::Bool(holonomic)),
+        (
+            format!("{zone}.velocity_polygons"),
+            Value::StringArray(shapes.iter().map(|s| s.0.to_owned()).collect()),
+        ),
+    ];
+    for (name, lin_min, lin_max, th_min, th_max, start, end, points) in shapes {
+        let key = |suffix: &str| format!("{zone}.{name}.{suffix}");
+        values.extend([
+            (key("points"), text(points)),
+            (key("linear_min"), Value::Double(lin_min)),
+            (key("linear_max"), Value::Double(lin_max)),
+            (key("theta_min"), Value::Double(th_min)),
+            (key("theta_max"), Value::Double(th_max)),
+        ]);
+        if holonomic {
+            values.extend([
+                (key("direction_end_angle"), Value::Double(end)),
+                (key("direction_start_angle"), Value::Double(start)),
+            ]);
+        }
+    }
+    values
+}
+
+/// The gate of nav2's test zone, started from its parameters as the node
+/// starts.
+fn nav2_velocity_gate(holonomic: bool) -> Gate {
+    let mut config = NodeConfig::default();
+    if let Err(e) = config.start_up(&nav2_velocity_zone(holonomic, LEFT)) {
+        panic!("{e}");
+    }
+    match Gate::new(config.gate) {
+        Ok(g) => g,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn shape_of(points: &str) -> Shape {
+    let parsed: Vec<[f64; 2]> = serde_json::from_str(points).expect("points");
+    let points: Vec<Point> = parsed.iter().map(|p| Point::new(p[0], p[1])).collect();
+    match Shape::polygon(&points) {
+        Ok(shape) => shape,
+        Err(e) => panic!("{points:?}: {e}"),
+    }
+}
+
+/// Which shape the zone took for `(x, y, w)`: nav2's `updatePolygon`
+/// followed by `getPolygon`.
+fn chosen(g: &mut Gate, now: &mut f64, x: f64, y: f64, w: f64) -> Option<Shape> {
+    *now += 0.1;
+    g.on_command(&Empty, Command::new(x, y, w), *now);
+    g.zone_shape(0).cloned()
+}
+
+/// navigation2 #5954 (for #5740; `VelocityPolygon::isInRange`): a
+/// holonomic zone's shape is chosen by the speed's magnitude and its
+/// direction, `angular.z` by `[theta_min, theta_max]`; a zone that is not
+/// holonomic by `linear.x`. nav2's tests `testVelocityPolygonOutOfRangeVelocity`,
+/// `testVelocityPolygonVelocitySwitching` and
+/// `testVelocityPolygonHolonomicVelocitySwitching`, then the cases #5740
+/// is about.
+#[test]
+fn velocity_zones_choose_their_shape_as_nav2_main() {
+    // nav2's own Left shape is refused here: it crosses itself.
+    let mut config = NodeConfig::default();
+    let refused = config.start_up(&nav2_velocity_zone(true, NAV2_LEFT));
+    assert!(
+        refused
+            .as_ref()
+            .is_err_and(|e| e.parameter == "TestVelocityPolygon.Left.points"),
+        "{refused:?}"
+    );
+    let (forward, backward, left, right) = (
+        shape_of(FORWARD),
+        shape_of(BACKWARD),
+        shape_of(LEFT),
+        shape_of(RIGHT),
+    );
+    let mut now = 0.0;
+
+    // testVelocityPolygonOutOfRangeVelocity: none before a command in range.
+    let mut g = nav2_velocity_gate(false);
+    assert_eq!(g.zone_shape(0), None);
+    assert_eq!(chosen(&mut g, &mut now, 0.6, 0.0, 0.0), None);
+    assert_eq!(chosen(&mut g, &mut now, 0.3, 0.0, 1.5), None);
+    assert_eq!(
+        chosen(&mut g, &mut now, 0.3, 0.0, 0.0),
+        Some(forward.clone())
+    );
+    // testVelocityPolygonVelocitySwitching.
+    let mut g = nav2_velocity_gate(false);
+    assert_eq!(
+        chosen(&mut g, &mut now, 0.3, 0.0, 0.0),
+        Some(forward.clone())
+    );
+    assert_eq!(
+        chosen(&mut g, &mut now, -0.3, 0.0, 0.0),
+        Some(backward.clone())
+    );
+    // Not holonomic: linear.y plays no part (x = 0.3 is Forward's, however
+    // fast sideways).
+    assert_eq!(
+        chosen(&mut g, &mut now, 0.3, 5.0, 0.0),
+        Some(forward.clone())
+    );
+
+    // testVelocityPolygonHolonomicVelocitySwitching: 0.3 m/s each way.
+    let mut g = nav2_velocity_gate(true);
+    assert_eq!(g.zone_shape(0), None);
+    for ((x, y), want) in [
+        ((0.3, 0.0), &forward),
+        ((-0.3, 0.0), &backward),
+        ((0.0, 0.3), &left),
+        ((0.0, -0.3), &right),
+    ] {
+        assert_eq!(
+            chosen(&mut g, &mut now, x, y, 0.0).as_ref(),
+            Some(want),
+            "{x} {y}"
+        );
+    }
+    // Backward above was chosen by its speed (0.3 in [0, 0.5]); by
+    // linear.x (-0.3, below its linear_min 0) nav2 Jazzy would have kept
+    // Forward. #5740: (0.3, 0.45) is 0.3 m/s by linear.x, in Left's range
+    // (nav2 Jazzy: Left), but 0.54 m/s: no shape's, and the choice stays.
+    let mut g = nav2_velocity_gate(true);
+    assert_eq!(
+        chosen(&mut g, &mut now, 0.3, 0.0, 0.0),
+        Some(forward.clone())
+    );
+    assert_eq!(
+        chosen(&mut g, &mut now, 0.3, 0.45, 0.0),
+        Some(forward.clone()),
+        "0.54 m/s is no shape's: the previous choice stays"
+    );
+    assert_eq!(chosen(&mut g, &mut now, 0.0, 0.45, 0.0), Some(left.clone()));
+    // On the boundaries, both included: a speed of exactly linear_max
+    // (hypot(0.3, 0.4) = 0.5); the direction pi/4 (Forward's end and
+    // Left's start: the first in the list, Forward).
+    let diagonal = 0.3 * std::f64::consts::FRAC_1_SQRT_2;
+    assert_eq!(0.3f64.hypot(0.4), 0.5);
+    assert_eq!(
+        chosen(&mut g, &mut now, 0.0, -0.3, 0.0),
+        Some(right.clone())
+    );
+    assert_eq!(
+        chosen(&mut g, &mut now, 0.3, 0.4, 0.0),
+        Some(left.clone()),
+        "atan2(0.4, 0.3) is above pi/4: Left"
+    );
+    assert_eq!(
+        chosen(&mut g, &mut now, diagonal, diagonal, 0.0),
+        Some(forward.clone()),
+        "atan2 of equal parts is pi/4: Forward's end, first in the list"
+    );
+    // Still: the direction is 0 (Forward's), whatever the turn.
+    assert_eq!(
+        chosen(&mut g, &mut now, 0.0, -0.3, 0.0),
+        Some(right.clone())
+    );
+    assert_eq!(
+        chosen(&mut g, &mut now, 0.0, 0.0, 0.5),
+        Some(forward.clone())
+    );
+    // A turn outside [theta_min, theta_max]: no shape; the choice stays.
+    assert_eq!(
+        chosen(&mut g, &mut now, -0.3, 0.0, 0.0),
+        Some(backward.clone())
+    );
+    assert_eq!(chosen(&mut g, &mut now, 0.3, 0.0, 1.5), Some(backward));
 }

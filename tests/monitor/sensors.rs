@@ -14,17 +14,23 @@
 //! * Malformed clouds (one fault at a time, and random headers over random
 //!   bytes): the error the documented checks predict, in their order, and
 //!   never a panic.
-//! * Laser scans and range readings (REP 117) against their rules.
+//! * Laser scans and range readings (REP 117) against their rules; range
+//!   readings against nav2's validation (navigation2 #6231) and its tests.
 //! * No allocation once `out` has grown.
 //!
 //! Random cases come from `SplitMix64`; a failure names its seed.
 
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+use sat_collision::broadphase::PointSet;
+use sat_collision::config::{NodeConfig, SourceConfig};
 use sat_collision::geometry::{Point, MAX_COORDINATE};
+use sat_collision::model::Cause;
+use sat_collision::monitor::SourceKind;
+use sat_collision::node::SourceReader;
 use sat_collision::sensors::{
-    cloud_points, range_points, scan_points, CloudError, CloudFilter, CloudStats, LaserScan,
-    PointCloud, PointField, RangeError, RangeReading, ScanError, DEFAULT_OBSTACLES_ANGLE,
-    MAX_RANGE_ARC_POINTS, MAX_SENSOR_POINTS,
+    check_range_header, cloud_points, range_points, scan_points, CloudError, CloudFilter,
+    CloudStats, LaserScan, PointCloud, PointField, RangeError, RangeReading, ScanError,
+    DEFAULT_OBSTACLES_ANGLE, MAX_RANGE_ARC_POINTS, MAX_SENSOR_POINTS,
 };
 use sat_collision_testkit::alloc::allocations_in;
 use sat_collision_testkit::SplitMix64;
@@ -985,17 +991,172 @@ fn range_readings_follow_rep_117() {
     ] {
         assert_eq!(arc(&r, step), Err(e), "{r:?} {step}");
     }
-    // The cap: a full turn at a tenth of a degree fits, at a hundredth not.
+    // The cap: the widest field of view (the f32 below pi) at a tenth of a
+    // degree fits, at a hundredth not.
     let turn = RangeReading {
-        field_of_view: std::f32::consts::TAU,
+        field_of_view: std::f32::consts::PI.next_down(),
         ..base
     };
     let fine = arc(&turn, DEFAULT_OBSTACLES_ANGLE / 10.0).expect("within the cap");
-    assert!(fine.len() <= MAX_RANGE_ARC_POINTS && fine.len() > 3_600);
+    assert!(fine.len() <= MAX_RANGE_ARC_POINTS && fine.len() > 1_790);
     assert_eq!(
         arc(&turn, DEFAULT_OBSTACLES_ANGLE / 100.0),
         Err("too_many_points")
     );
+}
+
+/// nav2's range validation (navigation2 #6231, commit 9134dc0:
+/// `nav2::validateMsg(sensor_msgs::msg::Range)` and `Range::getData`'s
+/// point limit), its test cases (`test_validation_messages.cpp`'s
+/// `RangeCheck`, `sources_test.cpp`'s `testRangeMessageValidation` and
+/// `testRangeGeneratedPointLimit`): what nav2 refuses is refused here, but
+/// REP 117's infinities, which keep their meaning.
+#[test]
+fn range_readings_are_validated_as_nav2_validates_them() {
+    let arc = |r: &RangeReading, step: f64| -> Result<usize, &'static str> {
+        let mut out = Vec::new();
+        range_points(r, step, &mut out).map_err(RangeError::as_str)
+    };
+    // RangeCheck: fov pi/2, limits [0.1, 2], range 1.
+    let valid = RangeReading {
+        field_of_view: std::f32::consts::FRAC_PI_2,
+        min_range: 0.1,
+        max_range: 2.0,
+        range: 1.0,
+    };
+    assert!(arc(&valid, DEFAULT_OBSTACLES_ANGLE).is_ok());
+    assert_eq!(check_range_header("range_sensor", 456_789), Ok(()));
+    let pi_plus = (std::f64::consts::PI + 0.1) as f32;
+    for (reading, e) in [
+        (f32::NAN, "invalid_field_of_view"),
+        (f32::INFINITY, "invalid_field_of_view"),
+        (0.0, "invalid_field_of_view"),
+        (-0.1, "invalid_field_of_view"),
+        (pi_plus, "field_of_view_above_pi"),
+        // nav2 compares the f32 in double precision: the f32 nearest pi is
+        // above pi.
+        (std::f32::consts::PI, "field_of_view_above_pi"),
+    ]
+    .map(|(fov, e)| {
+        (
+            RangeReading {
+                field_of_view: fov,
+                ..valid
+            },
+            e,
+        )
+    }) {
+        assert_eq!(
+            arc(&reading, DEFAULT_OBSTACLES_ANGLE),
+            Err(e),
+            "{reading:?}"
+        );
+    }
+    for (reading, e) in [
+        (
+            RangeReading {
+                range: f32::NAN,
+                ..valid
+            },
+            "nan_range",
+        ),
+        (
+            RangeReading {
+                min_range: -0.1,
+                ..valid
+            },
+            "invalid_limits",
+        ),
+        (
+            RangeReading {
+                max_range: valid.min_range,
+                ..valid
+            },
+            "invalid_limits",
+        ),
+        (
+            RangeReading {
+                min_range: f32::INFINITY,
+                ..valid
+            },
+            "invalid_limits",
+        ),
+    ] {
+        assert_eq!(
+            arc(&reading, DEFAULT_OBSTACLES_ANGLE),
+            Err(e),
+            "{reading:?}"
+        );
+    }
+    // The header: a frame id, a stamp's nanoseconds below 1e9.
+    assert_eq!(
+        check_range_header("", 0).map_err(RangeError::as_str),
+        Err("empty_frame_id")
+    );
+    assert_eq!(
+        check_range_header("sonar", 1_000_000_000).map_err(RangeError::as_str),
+        Err("invalid_stamp")
+    );
+    assert_eq!(check_range_header("sonar", 999_999_999), Ok(()));
+    // REP 117, where nav2 refuses every infinite range: nothing detected,
+    // and an object closer than min_range.
+    let inf = RangeReading {
+        range: f32::INFINITY,
+        ..valid
+    };
+    assert_eq!(arc(&inf, DEFAULT_OBSTACLES_ANGLE), Ok(0));
+    let near = RangeReading {
+        range: f32::NEG_INFINITY,
+        ..valid
+    };
+    assert!(arc(&near, DEFAULT_OBSTACLES_ANGLE).is_ok_and(|n| n > 0));
+
+    // testRangeMessageValidation: fov 0 refused, then pi/10 accepted.
+    let sonar = RangeReading {
+        field_of_view: 0.0,
+        min_range: 0.1,
+        max_range: 1.1,
+        range: 1.0,
+    };
+    assert_eq!(
+        arc(&sonar, DEFAULT_OBSTACLES_ANGLE),
+        Err("invalid_field_of_view")
+    );
+    let sonar = RangeReading {
+        field_of_view: std::f32::consts::PI / 10.0,
+        ..sonar
+    };
+    assert!(arc(&sonar, DEFAULT_OBSTACLES_ANGLE).is_ok());
+
+    // testRangeGeneratedPointLimit: a half turn at pi/1e5 is refused (nav2:
+    // over its 1e4 points; here over MAX_RANGE_ARC_POINTS), at pi/999 it
+    // is 1000 points. nav2's test sets the message past its validation
+    // with fov = (float)M_PI, which the validation refuses: the f32 below
+    // pi here.
+    let half_turn = RangeReading {
+        field_of_view: std::f32::consts::PI.next_down(),
+        ..sonar
+    };
+    assert_eq!(
+        arc(&half_turn, std::f64::consts::PI / 1e5),
+        Err("too_many_points")
+    );
+    assert_eq!(arc(&half_turn, std::f64::consts::PI / 999.0), Ok(1000));
+
+    // The outcome: the message refused makes the source invalid (its
+    // status, fail-safe), never an empty "clear" reading.
+    let node = NodeConfig::default();
+    let config = SourceConfig::new("sonar", SourceKind::Range, &node);
+    let mut reader = SourceReader::new(0, config, "base_link", 0.1);
+    let wide = RangeReading {
+        field_of_view: 4.0,
+        ..valid
+    };
+    let input = reader.range("sonar", 1.0, &wide, PointSet::new());
+    assert_eq!(input.points.err(), Some(Cause::InvalidSource));
+    assert_eq!(input.reason, "field_of_view_above_pi");
+    let input = reader.range("sonar", 1.0, &valid, PointSet::new());
+    assert!(input.points.is_ok_and(|p| !p.is_empty()));
 }
 
 // ------------------------------------------------------------ allocation

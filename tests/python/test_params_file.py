@@ -200,6 +200,16 @@ BAD = [
     ('source_bad_type',
      '    observation_sources: ["map"]\n    map:\n      type: "costmap"\n', [],
      ['map.type', 'must be scan, pointcloud, range or polygon']),
+    # navigation2 #5264: a pointcloud read through point_cloud_transport; nav2's
+    # params file lists "raw, zlib, draco, zstd". No point_cloud_transport here:
+    # a compressed transport stops start-up, naming why, never read as raw.
+    *[(f'pointcloud_transport_{transport}',
+       '    base_frame: "base_link"\n'
+       '    observation_sources: ["cloud"]\n    cloud:\n      type: "pointcloud"\n'
+       f'      transport_type: "{transport}"\n', [],
+       ['cloud.transport_type', f'"{transport}" is not supported',
+        'no point_cloud_transport', 'transport_type: raw'])
+      for transport in ['zlib', 'draco', 'zstd']],
     ('source_value_out_of_range',
      '    observation_sources: ["scan"]\n    scan:\n      type: "scan"\n'
      '      source_timeout: -1.0\n', [],
@@ -237,7 +247,8 @@ def test_missing_params_file_stops_startup(tmp_path):
 
 
 # The sources of nav2 Jazzy's nav2_collision_monitor/params/collision_monitor_params.yaml,
-# as they are there, both listed; a nav2-only name on the scan source; nav2's
+# as they are there, both listed (with nav2 main's pointcloud transport_type, #5264);
+# a nav2-only name on the scan source; nav2's
 # base_frame_id (where cloud heights are compared) as base_frame.
 NAV2_SOURCES = """\
     base_frame: "base_footprint"
@@ -255,6 +266,7 @@ NAV2_SOURCES = """\
       max_height: 0.5
       use_global_height: False
       enabled: True
+      transport_type: "raw"
 """
 
 
@@ -267,7 +279,8 @@ def test_sources_from_a_nav2_params_file(ros_peer, tmp_path):
         scan = ['scan.enabled', 'scan.source_timeout', 'scan.topic', 'scan.type']
         cloud = ['pointcloud.enabled', 'pointcloud.max_height', 'pointcloud.min_height',
                  'pointcloud.min_range', 'pointcloud.source_timeout', 'pointcloud.topic',
-                 'pointcloud.type', 'pointcloud.use_global_height']
+                 'pointcloud.transport_type', 'pointcloud.type',
+                 'pointcloud.use_global_height']
         # The name nav2 reads and this node ignores stays as given, not declared.
         assert [n for n in names if n.startswith('scan.')] == sorted(
             scan + ['scan.transport_type']), names
@@ -279,7 +292,8 @@ def test_sources_from_a_nav2_params_file(ros_peer, tmp_path):
             'observation_sources', 'source_timeout', 'min_points', 'scan.type', 'scan.topic',
             'scan.enabled', 'scan.source_timeout', 'pointcloud.topic',
             'pointcloud.min_height', 'pointcloud.max_height', 'pointcloud.min_range',
-            'pointcloud.use_global_height', 'pointcloud.source_timeout'])
+            'pointcloud.use_global_height', 'pointcloud.source_timeout',
+            'pointcloud.transport_type'])
         assert got == {
             'observation_sources': ['scan', 'pointcloud'],
             'source_timeout': 5.0,
@@ -295,6 +309,8 @@ def test_sources_from_a_nav2_params_file(ros_peer, tmp_path):
             'pointcloud.min_range': 0.0,
             'pointcloud.use_global_height': False,
             'pointcloud.source_timeout': 5.0,
+            # nav2 main's (#5264), and its only accepted value here.
+            'pointcloud.transport_type': 'raw',
         }, got
         assert type(got['min_points']) is int
         described = ros_peer.describe_parameters(node, ['pointcloud.min_height', 'scan.type'])

@@ -677,7 +677,9 @@ def arc(distance, fov, step=math.pi / 180.0):
 def test_range_reading_is_an_arc_and_nan_is_invalid(watch, ros_peer, tmp_path):
     """A sonar on the front edge (fov 0.5 rad): 0.4 m is an arc of 30 points, clear;
     with padding 0.38 (set at run time) the points it reaches are inside, as counted
-    here; +inf is no point (valid, clear); NaN is invalid_source (fail-safe)."""
+    here; +inf is no point (valid, clear); NaN is invalid_source (fail-safe), and so is
+    what nav2 main's validation refuses (a field of view above pi or of zero, equal
+    limits, no frame id)."""
     frame = 'sonar_front_range'
     watch.publish_static([transform('base_link', frame, (SONAR[0], SONAR[1], 0.2),
                                     quat_yaw(SONAR[2]))])
@@ -723,6 +725,21 @@ def test_range_reading_is_an_arc_and_nan_is_invalid(watch, ros_peer, tmp_path):
         watch.feed('sonar_range', range_msg(frame, 0.4))
         report = watch.wait(lambda r: r.valid, 'a valid reading again')
         check_inside(report, 'sonar', judged)
+
+        # What nav2 main refuses (navigation2 #6231, after #6216: an unbounded
+        # field_of_view was a denial of service) is refused: invalid_source, fail-safe,
+        # never clear. A field of view above pi or of zero, equal limits, no frame id.
+        for what, bad in [('fov 4', range_msg(frame, 0.4, fov=4.0)),
+                          ('fov 0', range_msg(frame, 0.4, fov=0.0)),
+                          ('min_range = max_range', range_msg(frame, 3.0, min_range=3.0)),
+                          ('no frame id', range_msg('', 0.4))]:
+            watch.feed('sonar_range', bad)
+            report = watch.wait(lambda r: not r.valid, f'{what}: refused')
+            assert report.status == 'invalid_source' and report.colliding, (what, report)
+            assert entry(report, 'sonar').status == 'invalid_source', (what, report)
+            watch.feed('sonar_range', range_msg(frame, 0.4))
+            report = watch.wait(lambda r: r.valid, f'after {what}: valid again')
+            check_inside(report, 'sonar', judged)
         assert node.proc.poll() is None, node.output
     finally:
         node.stop()
