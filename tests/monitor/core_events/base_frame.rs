@@ -11,10 +11,14 @@
 
 use super::{config_of, goes, published, Rig, BASE, NODE, PERIOD, SOURCE_TIMEOUT};
 use sat_collision::broadphase::PointSet;
+use sat_collision::config::{NodeConfig, SourceConfig};
+use sat_collision::frames::FrameTree;
 use sat_collision::gate::{Action, Command, GateState, Reason};
 use sat_collision::geometry::Point;
 use sat_collision::model::{Cause, Status};
-use sat_collision::node::{Outputs, SourceInput};
+use sat_collision::monitor::SourceKind;
+use sat_collision::node::{Outputs, SourceInput, SourceReader};
+use sat_collision::sensors::{PointCloud, PointField, DATATYPE_FLOAT32};
 
 const CMD: (f64, f64, f64) = (0.3, 0.0, 0.0);
 
@@ -164,4 +168,50 @@ fn the_flag_places_the_robots_footprint_in_the_base_frame_without_tf() {
     rig.frames[0] = "laser".to_owned();
     let flag = rig.sense().flag.expect("the flag");
     assert!(!flag.valid && flag.colliding, "{flag:?}");
+}
+
+#[test]
+fn the_reader_marks_a_cloud_moved_only_from_another_frame() {
+    // One point (1, 0, 0.2) as float32 x, y, z.
+    let data: Vec<u8> = [1.0f32, 0.0, 0.2]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let fields: Vec<PointField<'_>> = ["x", "y", "z"]
+        .iter()
+        .enumerate()
+        .map(|(k, name)| PointField {
+            name: name.as_bytes(),
+            offset: 4 * k as u32,
+            datatype: DATATYPE_FLOAT32,
+            count: 1,
+        })
+        .collect();
+    let cloud = PointCloud {
+        height: 1,
+        width: 1,
+        fields: &fields,
+        is_bigendian: false,
+        point_step: 12,
+        row_step: 12,
+        data: &data,
+    };
+    let config = SourceConfig::new("cloud", SourceKind::PointCloud, &NodeConfig::default());
+    let mut reader = SourceReader::new(0, config, BASE, 0.3);
+    let mut tree = FrameTree::new();
+    let mount = nalgebra::Isometry2::new(nalgebra::Vector2::new(0.1, 0.0), 0.0);
+    tree.insert(BASE, "camera", 1.0, Ok(mount), true, 1.0)
+        .expect("the mount");
+    // In the base frame: read as it is, not moved.
+    let input = reader.cloud(BASE, 1.0, &cloud, || &tree, 1.0, PointSet::new());
+    assert_eq!((input.frame_id.as_str(), input.moved), (BASE, false));
+    assert!(input.points.is_ok_and(|p| p.len() == 1));
+    // From the camera's frame: moved into the base frame by its mount.
+    let input = reader.cloud("camera", 1.0, &cloud, || &tree, 1.0, PointSet::new());
+    assert_eq!((input.frame_id.as_str(), input.moved), (BASE, true));
+    let points = input.points.expect("the points");
+    assert_eq!(points.len(), 1);
+    // A frame TF does not know: refused, nothing moved.
+    let input = reader.cloud("lidar", 1.0, &cloud, || &tree, 1.0, PointSet::new());
+    assert!(input.points.is_err() && !input.moved);
 }
