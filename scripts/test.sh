@@ -6,8 +6,9 @@
 # Steps: environment (scripts/setup.sh, then source scripts/env.sh: ROS 2 +
 # sat_collision_msgs), cargo fmt --check, the module-layer check (no import cycle),
 # clippy without and with the `ros` feature (-D warnings), cargo doc without and with
-# ROS (-D warnings), cargo test (doctests included) without and with ROS, then the
-# Python (rclpy) tests in tests/python with the venv's pytest.
+# ROS (-D warnings), cargo test (doctests included) without and with ROS (the Python
+# tests' colcon workspace built beside the latter's run: scripts/colcon_prebuild.py), then
+# the Python (rclpy) tests in tests/python with the venv's pytest.
 # Every step must pass; any failure stops the script with a non-zero exit.
 #
 # Environment knobs:
@@ -84,6 +85,20 @@ step "cargo test --no-default-features"
 run cargo test --no-default-features
 
 step "cargo test  (default features: ros, ROS_DOMAIN_ID=$ROS_DOMAIN_ID)"
+run cargo test --no-run
+# The Python tests' colcon workspace (tests/python/conftest.py) is built beside the
+# tests' run, which mostly waits on ROS 2 messages: seeded from what cargo test has just
+# compiled, niced, its result handed to the fixture (SAT_COLCON_PREBUILT).
+COLCON_PREBUILT="${CARGO_TARGET_DIR:-$ROOT/target}/colcon_prebuild.json"
+rm -f "$COLCON_PREBUILT"
+colcon_pid=""
+if [ -f tests/python/conftest.py ] && [ -x scripts/colcon_build.sh ]; then
+    # Its own process group (setsid), so that a failing step stops it with its children.
+    setsid nice -n 19 "$SAT_COLLISION_PYTHON" scripts/colcon_prebuild.py "$COLCON_PREBUILT" \
+        > "${COLCON_PREBUILT%.json}.log" 2>&1 &
+    colcon_pid=$!
+    trap '[ -n "$colcon_pid" ] && kill -- "-$colcon_pid" 2>/dev/null; true' EXIT
+fi
 run cargo test
 
 step "Python tests (tests/python)"
@@ -114,6 +129,12 @@ print(int(any("test" in t["kind"] for p in m["packages"] for t in p["targets"]))
     fi
     SAT_COLLISION_BIN_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
     export SAT_COLLISION_BIN_DIR
+    if [ -n "$colcon_pid" ]; then
+        wait "$colcon_pid" || true
+        colcon_pid=""
+        echo "colcon workspace built beside cargo test: $(tail -1 "${COLCON_PREBUILT%.json}.log")"
+        export SAT_COLCON_PREBUILT="$COLCON_PREBUILT"
+    fi
     echo "SAT_COLLISION_BIN_DIR=$SAT_COLLISION_BIN_DIR; ${#py_tests[@]} test file(s)"
     echo "disk: $(disk_free)"
     rc=0

@@ -1,9 +1,11 @@
 """Fixtures shared by several test files (pytest finds this file by its name)."""
 
+import json
 import os
 import shutil
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -26,21 +28,11 @@ def _seed_target(seed, dest):
               f'nothing: {copy.stdout.strip()[-2000:]}')
 
 
-@pytest.fixture(scope='session')
-def colcon_workspace():
-    """msg/ and the Rust package built once per run by scripts/colcon_build.sh into a
-    scratch workspace: (workspace path, build output). Used by the install-layout tests
-    and by the `ros2 launch` test.
-
-    Cost: the workspace lives at ${CARGO_TARGET_DIR:-target}/colcon_layout/<hash of msg/>/
-    (build/ is kept between runs, install/ and log/ are wiped before each run). Its path is
-    stable on purpose: r2r regenerates its bindings whenever AMENT_PREFIX_PATH changes, so
-    a new path per run would rebuild r2r every time. On the first run the cargo target dir
-    of the workspace is seeded with a copy of ${CARGO_TARGET_DIR:-target}/debug, which
-    `cargo test` (run before the Python tests by scripts/test.sh) has just filled, and the
-    package is built in cargo's test profile: most dependencies are then reused, and
-    mainly r2r and this crate are compiled again.
-    """
+def build_colcon_workspace():
+    """Builds msg/ and the Rust package with scripts/colcon_build.sh into the scratch
+    workspace (see `colcon_workspace`): (workspace path, exit code, build output, seconds).
+    scripts/test.sh runs it in the background (scripts/colcon_prebuild.py) while
+    `cargo test` runs, and the fixture then takes its result."""
     base = TARGET_DIR / 'colcon_layout'
     key = msg_key()
     root = base / key
@@ -63,7 +55,37 @@ def colcon_workspace():
                              '--profile', 'test'],
                             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, timeout=1800)
-    elapsed = time.monotonic() - t0
+    return ws, result.returncode, result.stdout, time.monotonic() - t0
+
+
+@pytest.fixture(scope='session')
+def colcon_workspace():
+    """msg/ and the Rust package built once per run by scripts/colcon_build.sh into a
+    scratch workspace: (workspace path, build output). Used by the install-layout tests
+    and by the `ros2 launch` test.
+
+    Cost: the workspace lives at ${CARGO_TARGET_DIR:-target}/colcon_layout/<hash of msg/>/
+    (build/ is kept between runs, install/ and log/ are wiped before each run). Its path is
+    stable on purpose: r2r regenerates its bindings whenever AMENT_PREFIX_PATH changes, so
+    a new path per run would rebuild r2r every time. On the first run the cargo target dir
+    of the workspace is seeded with a copy of ${CARGO_TARGET_DIR:-target}/debug, which
+    `cargo test` (run before the Python tests by scripts/test.sh) has just filled, and the
+    package is built in cargo's test profile: most dependencies are then reused, and
+    mainly r2r and this crate are compiled again.
+
+    With SAT_COLCON_PREBUILT naming the JSON a build of this msg/ wrote
+    (scripts/colcon_prebuild.py, which scripts/test.sh starts beside `cargo test`), that
+    build is the fixture's: the same workspace, built once.
+    """
+    prebuilt = os.environ.get('SAT_COLCON_PREBUILT')
+    if prebuilt and os.path.isfile(prebuilt):
+        with open(prebuilt, encoding='utf-8') as f:
+            done = json.load(f)
+        if done.get('key') == msg_key():
+            print(f"colcon build (beside cargo test): {done['seconds']:.0f} s")
+            assert done['returncode'] == 0, done['output']
+            return Path(done['workspace']), done['output']
+    ws, returncode, output, elapsed = build_colcon_workspace()
     print(f'colcon build: {elapsed:.0f} s')
-    assert result.returncode == 0, result.stdout
-    return ws, result.stdout
+    assert returncode == 0, output
+    return ws, output
