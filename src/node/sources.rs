@@ -16,7 +16,7 @@
 
 use super::inputs::SourceInput;
 use crate::broadphase::PointSet;
-use crate::config::SourceConfig;
+use crate::config::{NodeConfig, SourceConfig};
 use crate::frames::{FrameTree, LookupFault};
 use crate::geometry::Point;
 use crate::model::Cause;
@@ -55,6 +55,24 @@ impl SourceReader {
             tolerance,
             scratch: Vec::new(),
         }
+    }
+
+    /// A reader per configured source of `config` (`observation_sources`),
+    /// in order: what both edges read with.
+    pub fn all(config: &NodeConfig) -> Vec<SourceReader> {
+        config
+            .sources
+            .iter()
+            .enumerate()
+            .map(|(index, source)| {
+                SourceReader::new(
+                    index,
+                    source.clone(),
+                    &config.monitor.base_frame,
+                    config.monitor.transform_tolerance,
+                )
+            })
+            .collect()
     }
 
     /// What it reads.

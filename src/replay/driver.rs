@@ -547,19 +547,7 @@ pub fn replay(options: &Options) -> Result<Summary, ReplayError> {
             .entry(notice.key.unwrap_or("start").to_owned())
             .or_default() += 1;
     }
-    let readers = config
-        .sources
-        .iter()
-        .enumerate()
-        .map(|(index, source)| {
-            SourceReader::new(
-                index,
-                source.clone(),
-                &config.monitor.base_frame,
-                config.monitor.transform_tolerance,
-            )
-        })
-        .collect();
+    let readers = SourceReader::all(&config);
     let mut driver = Driver {
         readers,
         spare: Vec::new(),

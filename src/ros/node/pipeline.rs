@@ -382,27 +382,10 @@ fn sinks(shared: &Shared, config: &NodeConfig, gate: Option<gate::GateSinks>) ->
                 Arc::clone(slot),
             )
         }),
-        sources: source_readers(config),
+        sources: SourceReader::all(config),
         latest_sources: Arc::clone(&shared.sources),
         gate,
     }
-}
-
-/// A reader per configured source (`observation_sources`), in order.
-fn source_readers(config: &NodeConfig) -> Vec<SourceReader> {
-    config
-        .sources
-        .iter()
-        .enumerate()
-        .map(|(index, source)| {
-            SourceReader::new(
-                index,
-                source.clone(),
-                &config.monitor.base_frame,
-                config.monitor.transform_tolerance,
-            )
-        })
-        .collect()
 }
 
 /// Where the footprint comes from: TF (`base_frame` with the robot's
