@@ -19,8 +19,9 @@ pub(super) enum LogLine {
     Change,
     /// This many changes were not logged in the last window; the line
     /// also gives the current state (so a change that ends the window is
-    /// reported by it, not counted).
-    Flapping(u32),
+    /// reported by it, not counted), and whether that state was itself a
+    /// change (for [`merge`](LogLine::merge), which must not lose it).
+    Flapping(u32, bool),
 }
 
 /// Logs every change of the flag or status, unless they come faster than
@@ -46,7 +47,7 @@ impl ChangeLog {
             self.logged = 1;
             return match std::mem::take(&mut self.suppressed) {
                 0 => LogLine::Change,
-                n => LogLine::Flapping(n),
+                n => LogLine::Flapping(n, changed),
             };
         }
         if !changed {
@@ -67,15 +68,19 @@ impl LogLine {
     /// decision is the line's "now", every change before it is counted
     /// (two change lines become one flapping line of one change).
     pub(super) fn merge(self, newer: LogLine) -> LogLine {
+        // Every change a line stands for: those it counts, and its "now"
+        // when that was a change.
         let changes = |line: LogLine| match line {
             LogLine::Nothing => 0,
             LogLine::Change => 1,
-            LogLine::Flapping(n) => n,
+            LogLine::Flapping(n, now_changed) => n + u32::from(now_changed),
         };
         match (self, newer) {
             (LogLine::Nothing, line) | (line, LogLine::Nothing) => line,
-            (older, LogLine::Change) => LogLine::Flapping(changes(older)),
-            (older, LogLine::Flapping(n)) => LogLine::Flapping(changes(older) + n),
+            (older, LogLine::Change) => LogLine::Flapping(changes(older), true),
+            (older, LogLine::Flapping(n, now_changed)) => {
+                LogLine::Flapping(changes(older) + n, now_changed)
+            }
         }
     }
 }
@@ -119,10 +124,18 @@ mod tests {
         assert_eq!(Nothing.merge(Nothing), Nothing);
         assert_eq!(Nothing.merge(Change), Change);
         assert_eq!(Change.merge(Nothing), Change);
-        assert_eq!(Change.merge(Change), Flapping(1));
-        assert_eq!(Flapping(3).merge(Change), Flapping(3));
-        assert_eq!(Change.merge(Flapping(2)), Flapping(3));
-        assert_eq!(Flapping(2).merge(Flapping(5)), Flapping(7));
+        assert_eq!(Change.merge(Change), Flapping(1, true));
+        // A flapping line's "now" that was a change is counted once
+        // another change replaces it; one that was not, is not.
+        assert_eq!(Flapping(3, true).merge(Change), Flapping(4, true));
+        assert_eq!(Flapping(3, false).merge(Change), Flapping(3, true));
+        assert_eq!(Change.merge(Flapping(2, false)), Flapping(3, false));
+        assert_eq!(
+            Flapping(2, true).merge(Flapping(5, true)),
+            Flapping(8, true)
+        );
+        // Three changes merged: two counted, the last the line's "now".
+        assert_eq!(Change.merge(Change).merge(Change), Flapping(2, true));
     }
 
     #[test]
@@ -146,7 +159,7 @@ mod tests {
         assert_eq!(log.next(clear, at(999)), LogLine::Nothing);
         // Once the second is over, the next decision (a tick: no change)
         // says how many went unlogged, and a new window starts.
-        assert_eq!(log.next(clear, at(1000)), LogLine::Flapping(5));
+        assert_eq!(log.next(clear, at(1000)), LogLine::Flapping(5, false));
         assert_eq!(log.next(clear, at(1001)), LogLine::Nothing);
         assert_eq!(log.next(hit, at(1002)), LogLine::Change);
     }
@@ -164,7 +177,7 @@ mod tests {
         // 10 logged, 3 counted; the next change comes after the window.
         assert_eq!(
             log.next((false, Status::Ok), at(1500)),
-            LogLine::Flapping(3)
+            LogLine::Flapping(3, true)
         );
         assert_eq!(log.next((true, Status::Ok), at(1501)), LogLine::Change);
     }

@@ -257,7 +257,7 @@ impl ReportWorker {
         }
         let state = describe(report);
         match line {
-            LogLine::Flapping(n) => r2r::log_warn!(
+            LogLine::Flapping(n, _) => r2r::log_warn!(
                 &self.logger,
                 "flag flapping: {n} more changes in the last {} s not logged; now {state}",
                 FLAP_WINDOW.as_secs()
