@@ -116,7 +116,10 @@ pub struct CollisionHealth<'a> {
     /// flag's footprint could only come on the `footprint` topic (nav2's
     /// configuration, which has no such topic). While none has arrived
     /// (`no_footprint`), the flag is not judged and that is no fault: see
-    /// [`collision_status`].
+    /// [`collision_status`]. The caller sets it only when no other input
+    /// holds a cause (`Monitor::cause_apart_from_footprint`), and gives that
+    /// cause as `status` otherwise: `no_footprint` comes first in
+    /// precedence and must not hide it.
     pub gate_only: bool,
     /// The monitor is overloaded (`Cause::Overloaded` holds, whether or
     /// not it is the deciding cause).

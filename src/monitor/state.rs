@@ -512,13 +512,20 @@ impl Monitor {
     /// [`Cause`].
     pub fn obstacles_cause(&self, now: f64) -> Option<Cause> {
         let mut first = FirstCause::default();
-        self.obstacle_causes(self.now(now), &mut first);
+        self.obstacle_causes(self.now(now), Self::source_cause, &mut first);
         first.get()
     }
 
     /// The causes the obstacle inputs hold against an answer (see
-    /// [`obstacles_cause`](Self::obstacles_cause)).
-    fn obstacle_causes(&self, now: Now, first: &mut FirstCause) {
+    /// [`obstacles_cause`](Self::obstacles_cause)), each source's by
+    /// `source` (its data and the footprint's placement in its frame,
+    /// `source_cause`; or its data alone, `source_data_cause`).
+    fn obstacle_causes(
+        &self,
+        now: Now,
+        source: fn(&Self, usize, Now) -> Option<Cause>,
+        first: &mut FirstCause,
+    ) {
         let set = &self.set;
         let refused_instance = set
             .rejected_instance
@@ -542,7 +549,7 @@ impl Monitor {
         }
         first.note(refused_instance);
         for index in 0..self.config.sources.len() {
-            first.note(self.source_cause(index, now));
+            first.note(source(self, index, now));
         }
     }
 
@@ -567,8 +574,22 @@ impl Monitor {
             None => Some(Cause::NoFootprint),
             Some(footprint) => footprint.cause(now, self.config.footprint_timeout),
         });
-        self.obstacle_causes(now, first);
+        self.obstacle_causes(now, Self::source_cause, first);
         first.note(self.placements.cause());
+    }
+
+    /// The first cause at `now` that holds against the answer apart from
+    /// the footprint's, in the order of [`Cause`]: what a node with no
+    /// footprint configured (a velocity gate alone) still judges.
+    /// `no_footprint` comes before every source's cause, so the flag's own
+    /// status would hide them.
+    /// The footprint's placements (in the obstacles' and the point
+    /// sources' frames) are the footprint's too: left out.
+    pub fn cause_apart_from_footprint(&self, now: f64) -> Option<Cause> {
+        let mut first = FirstCause::default();
+        first.note(self.clock_cause);
+        self.obstacle_causes(self.now(now), Self::source_data_cause, &mut first);
+        first.get()
     }
 
     /// The verdict on the inputs at `now`, with `more` causes (an invalid

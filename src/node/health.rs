@@ -58,12 +58,23 @@ impl Core {
         let overloaded = self.monitor().overloaded(now);
         let obstacles = self.monitor().obstacles().len();
         let points = self.monitor().source_points_in_use();
+        let apart = self.monitor().cause_apart_from_footprint(now);
         let stats = self.health();
-        let flag = stats.flag.unwrap_or(Flag {
+        let mut flag = stats.flag.unwrap_or(Flag {
             colliding: true,
             valid: false,
             status: Status::Inactive,
         });
+        // A gate alone: not judging the flag is no fault, but `no_footprint`
+        // comes before every other cause in precedence, and must not hide
+        // one (a source stale or never received): that one is the status.
+        let gate_only = match (gate_only, flag.status, apart) {
+            (true, Status::NoFootprint, Some(cause)) => {
+                flag.status = Status::from(cause);
+                false
+            }
+            (gate_only, _, _) => gate_only,
+        };
         let mut inputs = Vec::with_capacity(4 + stats.sources.len());
         if !from_tf {
             let timeout = config.monitor.footprint_timeout;

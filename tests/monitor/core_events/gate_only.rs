@@ -8,8 +8,8 @@
 //! judge; a footprint that arrived and went stale), an input late WARN,
 //! and a node with a robot shape is judged as before.
 
-use super::base_frame::rig;
-use super::{goes, Rig, NODE, PERIOD, SOURCE_TIMEOUT};
+use super::base_frame::{nav2_yaml, rig};
+use super::{config_of, goes, Rig, NODE, PERIOD, SOURCE_TIMEOUT};
 use sat_collision::diagnostics::{DiagnosticStatus, Level, NOT_JUDGED};
 use sat_collision::model::{Cause, Status};
 use sat_collision::node::StatusContext;
@@ -70,14 +70,19 @@ fn a_gate_with_no_footprint_configured_reads_ok_and_never_clear() {
     assert_eq!(collision.level, Level::Warn, "{collision:?}");
     assert_eq!(collision.message, format!("{NOT_JUDGED}; scan late"));
 
-    // Stale: the gate's ERROR; the collision status stays not judged.
+    // Stale: the gate's ERROR, and the collision status's too. The flag
+    // is not judged, but a source the node cannot judge is a fault that
+    // `no_footprint` (first in precedence) must not hide.
     rig.advance(SOURCE_TIMEOUT);
     rig.tick();
     let (collision, gate) = statuses(&mut rig);
     assert_eq!(gate.level, Level::Error, "{gate:?}");
     assert_eq!(gate.message, "stop: invalid source (stale_source)");
-    assert_eq!(collision.level, Level::Warn, "{collision:?}");
-    assert!(collision.message.starts_with(NOT_JUDGED));
+    assert_eq!(
+        (collision.level, collision.message.as_str()),
+        (Level::Error, "stale_source")
+    );
+    assert_eq!(collision.value("status"), Some("stale_source"));
 
     // A clock that cannot judge is a fault of the node: ERROR.
     rig.sense();
@@ -99,6 +104,22 @@ fn a_gate_with_no_footprint_configured_reads_ok_and_never_clear() {
     assert_eq!(
         (collision.level, collision.message.as_str()),
         (Level::Warn, "inactive")
+    );
+}
+
+#[test]
+fn a_gate_alone_whose_sources_never_sent_is_no_ok() {
+    // The rig of `base_frame`, without its first scan.
+    let mut rig = Rig::new(config_of(&nav2_yaml("")), 1);
+    rig.set_active(true);
+    rig.tick();
+    let (collision, _) = statuses(&mut rig);
+    // Nothing received at all: the obstacle information is missing, said
+    // rather than hidden by `no_footprint`.
+    assert_eq!(
+        (collision.level, collision.message.as_str()),
+        (Level::Error, "no_obstacles"),
+        "{collision:?}"
     );
 }
 
