@@ -22,8 +22,8 @@ use crate::geometry::Point;
 use crate::model::Cause;
 use crate::monitor::SourceKind;
 use crate::sensors::{
-    cloud_points, range_points, scan_points, CloudFilter, LaserScan, PointCloud, RangeReading,
-    MAX_SENSOR_POINTS,
+    check_range_header, cloud_points, range_points, scan_points, CloudFilter, LaserScan,
+    PointCloud, RangeReading, MAX_SENSOR_POINTS,
 };
 
 /// Fields of a point cloud read at most: x, y, z, a height and a few more
@@ -142,15 +142,21 @@ impl SourceReader {
         })
     }
 
-    /// A `sensor_msgs/Range`: a reading within its limits becomes an arc
-    /// of points in its frame (REP 117).
+    /// A `sensor_msgs/Range` in `frame` stamped `stamp` (its header's
+    /// `nanosec` as sent, checked with the frame by
+    /// [`check_range_header`], as nav2 checks the header): a reading within
+    /// its limits becomes an arc of points in its frame (REP 117).
     pub fn range(
         &mut self,
         frame: &str,
         stamp: f64,
+        nanosec: u32,
         reading: &RangeReading,
         out: PointSet,
     ) -> SourceInput {
+        if let Err(e) = check_range_header(frame, nanosec) {
+            return self.refused(e.as_str(), Cause::InvalidSource);
+        }
         let spacing = self.config.obstacles_angle;
         self.decoded(frame, stamp, out, |points| {
             range_points(reading, spacing, points)

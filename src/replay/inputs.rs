@@ -14,9 +14,7 @@ use crate::node::{
     ArrayInput, CommandIn, FootprintInput, InstanceInput, SourceInput, SourceReader, TfBuffer,
     TfSample, VelocityInput, MAX_CLOUD_FIELDS,
 };
-use crate::sensors::{
-    check_range_header, LaserScan, PointCloud, PointField, RangeReading, MAX_SENSOR_POINTS,
-};
+use crate::sensors::{LaserScan, PointCloud, PointField, RangeReading, MAX_SENSOR_POINTS};
 use crate::text::{check_name, MAX_FRAME_ID_BYTES, MAX_ID_BYTES};
 use std::sync::MutexGuard;
 
@@ -179,9 +177,6 @@ pub(super) fn scan(reader: &mut SourceReader, msg: &msgs::LaserScan, out: PointS
     let Ok(frame) = frame(&msg.header.frame_id) else {
         return reader.refused("invalid frame id", Cause::InvalidSource);
     };
-    if msg.ranges.len() > MAX_SENSOR_POINTS {
-        return reader.refused("too many ranges", Cause::InvalidSource);
-    }
     let scan = LaserScan {
         angle_min: msg.angle_min,
         angle_max: msg.angle_max,
@@ -198,16 +193,14 @@ pub(super) fn range(reader: &mut SourceReader, msg: &msgs::Range, out: PointSet)
     let Ok(frame) = frame(&msg.header.frame_id) else {
         return reader.refused("invalid frame id", Cause::InvalidSource);
     };
-    if let Err(e) = check_range_header(frame, msg.header.stamp.nanosec) {
-        return reader.refused(e.as_str(), Cause::InvalidSource);
-    }
     let reading = RangeReading {
         field_of_view: msg.field_of_view,
         min_range: msg.min_range,
         max_range: msg.max_range,
         range: msg.range,
     };
-    reader.range(frame, seconds(&msg.header.stamp), &reading, out)
+    let stamp = &msg.header.stamp;
+    reader.range(frame, seconds(stamp), stamp.nanosec, &reading, out)
 }
 
 /// The TF buffer locked for one lookup: its tree.

@@ -20,9 +20,7 @@ use crate::broadphase::PointSet;
 use crate::frames::FrameTree;
 use crate::model::Cause;
 use crate::node::MAX_CLOUD_FIELDS;
-use crate::sensors::{
-    check_range_header, LaserScan, PointCloud, PointField, RangeReading, MAX_SENSOR_POINTS,
-};
+use crate::sensors::{LaserScan, PointCloud, PointField, RangeReading, MAX_SENSOR_POINTS};
 use r2r_msg_gen::{
     sensor_msgs__msg__LaserScan as NativeScan, sensor_msgs__msg__PointCloud2 as NativeCloud,
     sensor_msgs__msg__Range as NativeRange,
@@ -79,9 +77,6 @@ impl NativeSource for SourceReader {
         let Ok(frame) = native::frame_id(&msg.header.frame_id) else {
             return self.refused("invalid frame id", Cause::InvalidSource);
         };
-        if let Err(e) = check_range_header(frame, msg.header.stamp.nanosec) {
-            return self.refused(e.as_str(), Cause::InvalidSource);
-        }
         let reading = RangeReading {
             field_of_view: msg.field_of_view,
             min_range: msg.min_range,
@@ -89,7 +84,7 @@ impl NativeSource for SourceReader {
             range: msg.range,
         };
         let stamp = native::seconds(&msg.header.stamp);
-        self.range(frame, stamp, &reading, out)
+        self.range(frame, stamp, msg.header.stamp.nanosec, &reading, out)
     }
 
     fn native_cloud<T: std::ops::Deref<Target = FrameTree>>(

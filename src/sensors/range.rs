@@ -93,7 +93,8 @@ impl RangeError {
 
 /// nav2's check of a range message's header (`validateMsg(Header)`): a
 /// `frame_id` that is not empty, a stamp whose `nanosec` is below 10⁹. The
-/// edges ask it before [`range_points`], with the header as sent.
+/// core's range reader (`node::SourceReader::range`) asks it before
+/// [`range_points`], with the header as sent.
 ///
 /// # Errors
 ///

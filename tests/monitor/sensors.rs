@@ -1152,10 +1152,10 @@ fn range_readings_are_validated_as_nav2_validates_them() {
         field_of_view: 4.0,
         ..valid
     };
-    let input = reader.range("sonar", 1.0, &wide, PointSet::new());
+    let input = reader.range("sonar", 1.0, 0, &wide, PointSet::new());
     assert_eq!(input.points.err(), Some(Cause::InvalidSource));
     assert_eq!(input.reason, "field_of_view_above_pi");
-    let input = reader.range("sonar", 1.0, &valid, PointSet::new());
+    let input = reader.range("sonar", 1.0, 0, &valid, PointSet::new());
     assert!(input.points.is_ok_and(|p| !p.is_empty()));
 }
 
