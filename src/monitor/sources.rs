@@ -57,12 +57,7 @@ impl Monitor {
         points: PointSet,
         now: f64,
     ) -> bool {
-        let payload = SourcePoints {
-            points: Arc::new(points),
-            fault: None,
-            moved: false,
-        };
-        self.set_source(name, frame_id, stamp, payload, now)
+        self.set_points(name, frame_id, stamp, points, false, now)
     }
 
     /// [`set_source_points`](Self::set_source_points) for points moved
@@ -79,10 +74,23 @@ impl Monitor {
         points: PointSet,
         now: f64,
     ) -> bool {
+        self.set_points(name, frame_id, stamp, points, true, now)
+    }
+
+    /// The two above: `moved`, the points were moved into `frame_id`.
+    fn set_points(
+        &mut self,
+        name: &str,
+        frame_id: &str,
+        stamp: f64,
+        points: PointSet,
+        moved: bool,
+        now: f64,
+    ) -> bool {
         let payload = SourcePoints {
             points: Arc::new(points),
             fault: None,
-            moved: true,
+            moved,
         };
         self.set_source(name, frame_id, stamp, payload, now)
     }
