@@ -174,8 +174,8 @@ fi
 base_paths=("$ROOT" "$ROOT/msg")
 # A ROS install without tf2_msgs (the PyPI wheels): build msg/tf2_msgs (TFMessage) too;
 # without nav2_msgs (the wheels, an install without nav2): msg/nav2_msgs
-# (CollisionMonitorState, Toggle) too; without bond (the wheels, an install without
-# bond_core): msg/bond (Status, Constants) too.
+# (CollisionMonitorState, Toggle, Costmap, the exclusion zones' interfaces) too; without
+# bond (the wheels, an install without bond_core): msg/bond (Status, Constants) too.
 has_tf2_msgs=0
 has_nav2_msgs=0
 has_bond=0

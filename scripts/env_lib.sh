@@ -108,7 +108,8 @@ _sat_needs_tf2_msgs() {
 }
 
 # True when the ROS install lacks nav2_msgs (the PyPI wheels do, and so does a ROS install
-# without nav2): then msg/nav2_msgs (CollisionMonitorState and Toggle only, upstream's
+# without nav2): then msg/nav2_msgs (CollisionMonitorState, Toggle, Costmap, CostmapMetaData,
+# ExclusionZoneDescription, AddExclusionZone and RemoveExclusionZone only, upstream's
 # definitions) is built beside sat_collision_msgs. A regular install's own nav2_msgs is
 # always preferred.
 _sat_needs_nav2_msgs() {

@@ -26,8 +26,9 @@
 #   in C and Python only (what r2r and rclpy load; no C++ type support: see setup_msgs).
 #   When the ROS install has no tf2_msgs (the wheels), msg/tf2_msgs (TFMessage, the same
 #   definition as upstream) is built with it; when it has no nav2_msgs (the wheels, or an
-#   install without nav2), msg/nav2_msgs (CollisionMonitorState and Toggle, upstream's
-#   definitions) is; when it has no bond (the wheels, or an install without bond_core),
+#   install without nav2), msg/nav2_msgs (CollisionMonitorState, Toggle, Costmap,
+#   CostmapMetaData, ExclusionZoneDescription, AddExclusionZone and RemoveExclusionZone,
+#   upstream's definitions) is; when it has no bond (the wheels, or an install without bond_core),
 #   msg/bond (Status and Constants, upstream bond_core's definitions) is.
 #   The hash in the path matters: r2r regenerates its Rust bindings only when
 #   AMENT_PREFIX_PATH & co change, not when a .msg file changes.
@@ -209,7 +210,7 @@ setup_msgs() {
         fi
         if _sat_needs_nav2_msgs; then
             paths+=("$_SAT_ROOT/msg/nav2_msgs")
-            _sat_say "colcon: this ROS has no nav2_msgs: building msg/nav2_msgs (CollisionMonitorState, Toggle) as well"
+            _sat_say "colcon: this ROS has no nav2_msgs: building msg/nav2_msgs (CollisionMonitorState, Toggle, Costmap, exclusion zones) as well"
         fi
         if _sat_needs_bond_msgs; then
             paths+=("$_SAT_ROOT/msg/bond")

@@ -1,14 +1,16 @@
-"""nav2_msgs' CollisionMonitorState and Toggle: the velocity gate's interfaces (nav2's
-collision monitor's state topic and ~/toggle service) are upstream's, hashes included.
+"""nav2_msgs' fallback interfaces: CollisionMonitorState and Toggle (the velocity gate's
+interfaces: nav2's collision monitor's state topic and ~/toggle service), Costmap,
+CostmapMetaData, ExclusionZoneDescription, AddExclusionZone and RemoveExclusionZone are
+upstream's, hashes included.
 
-Where the ROS install has no nav2_msgs (the PyPI wheels), msg/nav2_msgs (those two
+Where the ROS install has no nav2_msgs (the PyPI wheels), msg/nav2_msgs (those seven
 interfaces only) is built by scripts/setup.sh and scripts/colcon_build.sh; a regular
 install's own nav2_msgs is used otherwise. Either way, what rclpy loads here must be
 upstream's:
 * msg/nav2_msgs's .msg/.srv files are upstream's, byte for byte (git blob ids);
 * the type hashes announced on the wire (topic endpoint info, as test_tf.py does for
   TFMessage; the service's event topic), held by the type support (its C functions) and
-  answered by a node's ~/get_type_description service equal upstream Jazzy's RIHS01 hashes;
+  answered by a node's ~/get_type_description service equal upstream's RIHS01 hashes;
 * an rclpy publisher/subscriber round trip of CollisionMonitorState and a Toggle call
   against an rclpy server (the package is usable from Python);
 * scripts/env_lib.sh builds the fallback exactly when the prefix has no nav2_msgs, and the
@@ -30,8 +32,8 @@ if not os.environ.get('ROS_DOMAIN_ID'):
     # Before rclpy creates a context: separate runs must not hear each other.
     os.environ['ROS_DOMAIN_ID'] = str(1 + os.getpid() % 100)
 
-# Upstream's type hashes (navigation2, branch jazzy, nav2_msgs 1.3.13), recorded when this
-# test was written, two independent ways that agree:
+# Upstream's type hashes. CollisionMonitorState's and Toggle's (navigation2, branch jazzy,
+# nav2_msgs 1.3.13) were recorded when this test was written, two independent ways that agree:
 # 1. computed with rosidl's own tooling (rosidl_adapter.convert_to_idl, then
 #    rosidl_generator_type_description.generate_type_hash, rosidl 4.6.6 from the Jazzy
 #    wheels) from upstream's files as `git show jazzy:nav2_msgs/msg/CollisionMonitorState.msg`
@@ -41,7 +43,16 @@ if not os.environ.get('ROS_DOMAIN_ID'):
 #    service_msgs/msg/ServiceEventInfo (whose hashes the wheels' .json files give);
 # 2. rosidl_generator_c's output (collision_monitor_state__description.c,
 #    toggle__description.c) of a nav2_msgs build published on GitHub.
-# RIHS01 hashes the fields only (names, types), not comments or constants.
+# The other five come from navigation2's branch main (nav2_msgs 1.5.0, commit
+# a3a97043ee93d92fe8d70ec56d183933169beb1c), recorded the same two ways: 1. from
+# `git show <commit>:nav2_msgs/msg/Costmap.msg` (and the four others) with the same tooling
+# (the referenced types, builtin_interfaces/msg/Time, std_msgs/msg/Header and
+# geometry_msgs' Pose, Point, Quaternion and Point32, have the same definitions in Jazzy
+# and on main); 2. rosidl_generator_c's output published on GitHub: a nav2_msgs build's
+# exclusion_zone_description__description.c and add_exclusion_zone__description.c, and
+# the EXPECTED_HASH of Costmap and CostmapMetaData in another package's description.c
+# (none was found for RemoveExclusionZone: its hashes rest on the first way alone).
+# RIHS01 hashes the fields only (names, types, default values), not comments or constants.
 UPSTREAM_HASHES = {
     'nav2_msgs/msg/CollisionMonitorState':
         'RIHS01_848f43f40716d6b3ac12a698cc3974a7eb2bf00158c5fca7bb93a128850d5a1e',
@@ -53,13 +64,41 @@ UPSTREAM_HASHES = {
         'RIHS01_0592b15505fa7165ad556e510700210a341d1a9bab872012fa7f3c861c778e26',
     'nav2_msgs/srv/Toggle_Event':
         'RIHS01_903275e1353b24261c21b1a70cbf2df38f322cb81d42a293416df559c6d23ebd',
+    'nav2_msgs/msg/Costmap':
+        'RIHS01_d51bf7aecafdbb3f8f98215de648abe6d53f8db69156d6e143125d2ad2bf0027',
+    'nav2_msgs/msg/CostmapMetaData':
+        'RIHS01_1a41ec8428d50c3b4cd3f9055e1adb0eaec72fb39ae11686b59218f6e0884cbd',
+    'nav2_msgs/msg/ExclusionZoneDescription':
+        'RIHS01_f9addbb3b5a21a61856c9914d745c8cd6fdc9839f58d8e91e928c38ec9e1db19',
+    'nav2_msgs/srv/AddExclusionZone':
+        'RIHS01_1c408a3fcf9adfc27e7f9886b0c842547cb8a7b07fe14b06c1fa3e82563b0861',
+    'nav2_msgs/srv/AddExclusionZone_Request':
+        'RIHS01_01079181dba1c7f0db224690e0c2d5b827180e273f45636e2378481517554404',
+    'nav2_msgs/srv/AddExclusionZone_Response':
+        'RIHS01_a19f5d48ad7f6565886d0e09950e221dc6e7abbbeabaf0078b0acff92b5b1479',
+    'nav2_msgs/srv/AddExclusionZone_Event':
+        'RIHS01_eec94536a57ef809e867927384e9a00af7adea888bc161a696fc4b033b2a80d6',
+    'nav2_msgs/srv/RemoveExclusionZone':
+        'RIHS01_0a80d5985c6958971e32327c1d528fcc79ad0577f76c534bed5665fa831aae2d',
+    'nav2_msgs/srv/RemoveExclusionZone_Request':
+        'RIHS01_73e0a51b67dc77dd5c59624de4616ccd61a917f4c26260b4226e7b93529d2f53',
+    'nav2_msgs/srv/RemoveExclusionZone_Response':
+        'RIHS01_cde0b4876f7e4cd4e54d91804dbb37fc992808901feee1394e3b5f87010ab6bf',
+    'nav2_msgs/srv/RemoveExclusionZone_Event':
+        'RIHS01_5130c2df5af96a92bde01370225053e3194bc19f1f6697914ad54565dc39c97b',
 }
 
 # Git blob ids of upstream's files (`git rev-parse jazzy:nav2_msgs/<path>` in navigation2's
-# repository): msg/nav2_msgs's copies must be these bytes.
+# repository for the first two, `git rev-parse a3a97043ee93:nav2_msgs/<path>` (main) for the
+# others): msg/nav2_msgs's copies must be these bytes.
 UPSTREAM_BLOBS = {
     'msg/CollisionMonitorState.msg': '7c356e1cd44169760a1c2e45e72652423be8b4c0',
     'srv/Toggle.srv': 'c4ed478ca6b2b00d4fc2c814413baf17961c40e8',
+    'msg/Costmap.msg': '4c3e90ca70cd59d7afe0ff33b574addf2893a488',
+    'msg/CostmapMetaData.msg': '0c74b661017da97b4a71e0ab51a6213d1475b8c9',
+    'msg/ExclusionZoneDescription.msg': '0131996884fede87b531cbdc73f1a48b05efee2e',
+    'srv/AddExclusionZone.srv': 'e6816fafe938f5598a90cfdd1c02f990af015721',
+    'srv/RemoveExclusionZone.srv': '2f71bd0b0c06066a15e39913a830fbaecbf405ef',
 }
 
 PACKAGE = ROOT / 'msg' / 'nav2_msgs'
@@ -87,7 +126,16 @@ def test_package_is_an_interface_package_named_nav2_msgs():
     cmake = (PACKAGE / 'CMakeLists.txt').read_text()
     assert 'project(nav2_msgs NONE)' in cmake
     listed = cmake.split('rosidl_generate_interfaces(${PROJECT_NAME}', 1)[1].split(')', 1)[0]
-    assert sorted(listed.split()) == sorted(f'"{rel}"' for rel in UPSTREAM_BLOBS)
+    files, dependencies = listed.split('DEPENDENCIES')
+    assert sorted(files.split()) == sorted(f'"{rel}"' for rel in UPSTREAM_BLOBS)
+    # What Costmap, CostmapMetaData and ExclusionZoneDescription refer to, found by CMake
+    # and declared in package.xml.
+    wanted = ['builtin_interfaces', 'geometry_msgs', 'std_msgs']
+    assert sorted(dependencies.split()) == wanted
+    for dep in wanted:
+        assert f'find_package({dep} REQUIRED)' in cmake
+    assert sorted(d.name for d in pkg.build_depends if d.name in wanted) == wanted
+    assert sorted(d.name for d in pkg.exec_depends if d.name in wanted) == wanted
 
 
 # --- scripts/env_lib.sh: the fallback exactly where nav2_msgs is missing ----------------------
