@@ -22,7 +22,7 @@ pub use config::{
     DEFAULT_SLOWDOWN_RATIO, DEFAULT_STOP_PUB_TIMEOUT, DEFAULT_TIME_BEFORE_COLLISION,
     DEFAULT_ZONE_MIN_POINTS,
 };
-pub use state::{Gate, GateError, GateState, Output, Reason};
+pub use state::{Gate, GateError, GateState, Output, Reason, APPROACH_DEPTH};
 pub use world::MonitorChecks;
 
 #[cfg(test)]

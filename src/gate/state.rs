@@ -4,8 +4,9 @@ use super::checks::ZoneChecks;
 use super::command::Command;
 use super::config::{Action, GateConfig};
 use super::zone::Zone;
-use crate::geometry::{Shape, ShapeError};
+use crate::geometry::{Motion, Shape, ShapeError, Vector};
 use crate::monitor::SourceFault;
+use nalgebra::Isometry2;
 
 /// Why the gate's output is what it is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -230,6 +231,57 @@ impl Gate {
         self.zones.get(index).and_then(Zone::current)
     }
 
+    /// What triggered the action of the last check, nav2's `triggering
+    /// points`: the zone acting (its index) and the shape in which its
+    /// sources' points are the ones that triggered it, in the base frame.
+    /// A stop, slowdown or limit zone: its shape as checked (the points
+    /// inside it now). An approach zone: its shape moved along the command
+    /// checked to its contact, and [`APPROACH_DEPTH`] past it (nav2: the
+    /// points inside the zone at the simulation step that found the
+    /// collision; the contact time is never later than the true first
+    /// contact, so the zone there may only touch them); `None` when its
+    /// debounce holds it without a contact. `None` when no zone acts
+    /// (clear, disabled, an invalid source or command, a zone without a
+    /// shape).
+    pub fn triggering_zone(&self) -> Option<(usize, Shape)> {
+        let Reason::Zone(index) = self.state.reason else {
+            return None;
+        };
+        let zone = self.zones.get(index)?;
+        let shape = zone.current()?;
+        if zone.config.action != Action::Approach {
+            return Some((index, shape.clone()));
+        }
+        let contact = zone.last_contact?;
+        let command = match self.last {
+            Last::Valid(command) => command,
+            Last::None | Last::Invalid => Command::ZERO,
+        };
+        if contact <= 0.0 {
+            return Some((index, shape.clone()));
+        }
+        // How fast the zone's farthest point moves: a time that takes it
+        // APPROACH_DEPTH deeper.
+        let aabb = shape.aabb();
+        let reach = [aabb.min, aabb.max]
+            .iter()
+            .flat_map(|a| [aabb.min, aabb.max].map(move |b| (a.x, b.y)))
+            .map(|(x, y)| x.hypot(y))
+            .fold(0.0, f64::max);
+        let speed = command.speed() + command.w.abs() * reach;
+        let extra = match speed > 0.0 {
+            true => APPROACH_DEPTH / speed,
+            false => 0.0,
+        };
+        let motion = Motion::twist(
+            &Isometry2::identity(),
+            Vector::new(command.x, command.y),
+            command.w,
+        );
+        let pose = motion.pose_at(contact + extra);
+        Some((index, shape.transformed(&pose)))
+    }
+
     /// A command arrived at `now`.
     pub fn on_command(
         &mut self,
@@ -356,6 +408,10 @@ impl Gate {
     }
 }
 
+/// How far past its first contact an approach zone is moved to find the
+/// points that triggered it ([`Gate::triggering_zone`]), in metres.
+pub const APPROACH_DEPTH: f64 = 1e-3;
+
 /// A stop, for `reason`.
 fn stop(reason: Reason) -> GateState {
     GateState {
@@ -383,6 +439,7 @@ fn zone_ratio(
     let horizon = config.time_before_collision;
     if config.action == Action::Approach {
         let contact = checks.contact_time(shape, sources, command, horizon, min_points);
+        zone.last_contact = contact;
         if !zone.debounce(contact.is_some()) {
             return None;
         }

@@ -25,6 +25,9 @@ pub(super) struct Zone {
     /// `approach`: the ratio it applied last, kept while it is released
     /// but not yet clear for `release_consecutive` checks.
     pub(super) last_ratio: f64,
+    /// `approach`: the contact time its last check found along the
+    /// command (`None`: none within `time_before_collision`).
+    pub(super) last_contact: Option<f64>,
 }
 
 impl Zone {
@@ -48,6 +51,7 @@ impl Zone {
             active: false,
             streak: 0,
             last_ratio: 1.0,
+            last_contact: None,
         })
     }
 
@@ -120,6 +124,7 @@ impl Zone {
         self.active = false;
         self.streak = 0;
         self.last_ratio = 1.0;
+        self.last_contact = None;
     }
 }
 

@@ -542,6 +542,20 @@ impl Core {
         }
     }
 
+    /// The points that triggered the gate's current action, at most `max`
+    /// per source, into `out` (for `~/triggering_points`; see
+    /// [`TriggeringPoints`](super::TriggeringPoints)): empty without a gate
+    /// or when no zone acts.
+    pub fn triggering_points(&self, max: usize, out: &mut super::TriggeringPoints) {
+        match &self.gate {
+            Some(gate) => gate.triggering_points(&self.monitor, max, out),
+            None => {
+                out.zone = None;
+                out.sources.clear();
+            }
+        }
+    }
+
     /// Whether anything of gate zone `index`'s sources (points, or a
     /// polygon source's polygons) lies in it at the last check.
     pub fn zone_occupied(&self, index: usize) -> bool {

@@ -7,7 +7,7 @@
 //! [`Outputs`].
 
 use super::inputs::{CommandIn, ShapeInput};
-use super::outputs::{shown, GatedCommand, Level, Notice, Outputs, ZonePolygons};
+use super::outputs::{shown, GatedCommand, Level, Notice, Outputs, TriggeringPoints, ZonePolygons};
 use super::tf::TfBuffer;
 use crate::config::NodeConfig;
 use crate::gate::{Action, Gate, GateError, GateState, MonitorChecks, Output, Reason, ZoneChecks};
@@ -90,6 +90,7 @@ impl GateCore {
         };
         let answer = self.gate.on_command(&checks, self.command.command, now);
         self.emit(&answer, None, out);
+        out.triggering_points = true;
     }
 
     /// The re-check at `publish_rate`: what is more restrictive (and the
@@ -132,6 +133,7 @@ impl GateCore {
         self.emit(&answer, Some(now), out);
         out.zone_polygons = ZonePolygons::All;
         out.zone_points = true;
+        out.triggering_points = true;
     }
 
     /// The command and the state of one check; `restamp`: the stamped
@@ -344,6 +346,39 @@ impl GateCore {
         };
         checks.points_inside(shape, &zone.sources, 1) > 0
             || checks.polygons_touch(shape, &zone.sources)
+    }
+
+    /// The points that triggered the last check's action (nav2's
+    /// `triggering_points`), at most `max` per source, into `out`: those of
+    /// each of the acting zone's sources in the shape
+    /// [`Gate::triggering_zone`] gives, at the last check's placement.
+    pub(super) fn triggering_points(
+        &self,
+        monitor: &Monitor,
+        max: usize,
+        out: &mut TriggeringPoints,
+    ) {
+        out.zone = None;
+        let mut spare: Vec<Vec<Point>> = out.sources.drain(..).map(|(_, p)| p).collect();
+        let Some((index, shape)) = self.gate.triggering_zone() else {
+            return;
+        };
+        let Some(zone) = self.gate.config().zones.get(index) else {
+            return;
+        };
+        out.zone = Some((zone.action, index));
+        let checks = MonitorChecks {
+            monitor,
+            placed: &self.placed,
+        };
+        for &source in &zone.sources {
+            let mut points = spare.pop().unwrap_or_default();
+            points.clear();
+            checks.points_in(&shape, &[source], max, &mut points);
+            if !points.is_empty() {
+                out.sources.push((source, points));
+            }
+        }
     }
 
     /// The points inside zone `index` (in the base frame, at the last

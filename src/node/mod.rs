@@ -48,7 +48,7 @@ pub use inputs::{
     VelocityInput,
 };
 pub use obstacles::{instance_id, Applied, ObstacleBatch, ObstacleStage, LARGE_INPUT_VERTICES};
-pub use outputs::{shown, GatedCommand, Level, Notice, Outputs, ZonePolygons};
+pub use outputs::{shown, GatedCommand, Level, Notice, Outputs, TriggeringPoints, ZonePolygons};
 pub use sources::{SourceReader, MAX_CLOUD_FIELDS};
 pub use stats::InputsHealth;
 pub use tf::{TfBuffer, TfIntake, TfSample, MAX_TRANSFORMS_PER_MESSAGE};

@@ -2,7 +2,8 @@
 //! ([`Outputs`], one slot per output topic, filled in the order the node
 //! publishes them) and what to log ([`Notice`]).
 
-use crate::gate::{Command, GateState};
+use crate::gate::{Action, Command, GateState};
+use crate::geometry::Point;
 use crate::model::Flag;
 use crate::text::{escape_for_log, LOG_ID_CHARS};
 
@@ -89,6 +90,10 @@ pub struct Outputs {
     /// `~/collision_points_marker` is due (the points inside each zone:
     /// [`Core::zone_points`](super::Core::zone_points)).
     pub zone_points: bool,
+    /// `~/triggering_points` is due (at every check while active: the
+    /// points that triggered the current action, none when nothing acts:
+    /// [`Core::triggering_points`](super::Core::triggering_points)).
+    pub triggering_points: bool,
     /// `collision`.
     pub flag: Option<Flag>,
     /// `collision_ahead`.
@@ -107,6 +112,7 @@ impl Outputs {
         self.zone_polygons = ZonePolygons::None;
         self.changed_zones.clear();
         self.zone_points = false;
+        self.triggering_points = false;
         self.flag = None;
         self.ahead = None;
         self.report = false;
@@ -119,9 +125,24 @@ impl Outputs {
             && self.state.is_none()
             && self.zone_polygons == ZonePolygons::None
             && !self.zone_points
+            && !self.triggering_points
             && self.flag.is_none()
             && self.ahead.is_none()
     }
+}
+
+/// What `~/triggering_points` shows (nav2's `triggering_points`): the
+/// points that triggered the gate's current action, by source.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TriggeringPoints {
+    /// The action and the zone acting (its index in `polygons`); `None`:
+    /// no zone acts (clear, disabled, an invalid source or command), and
+    /// `sources` is empty.
+    pub zone: Option<(Action, usize)>,
+    /// Each of the zone's sources (an index into `observation_sources`, in
+    /// the zone's `sources_names` order) with points that triggered it:
+    /// those points, in the base frame. Polygon sources have no points.
+    pub sources: Vec<(usize, Vec<Point>)>,
 }
 
 /// An id or frame as it may appear in a log line: control characters

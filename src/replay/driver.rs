@@ -659,8 +659,8 @@ pub fn replay(options: &Options) -> Result<Summary, ReplayError> {
         ));
     }
     summary.notes.push(
-        "not replayed: ~/collision_points_marker, collision_report, collision_markers, the \
-         lifecycle's events and the bond"
+        "not replayed: ~/collision_points_marker, ~/triggering_points, collision_report, \
+         collision_markers, the lifecycle's events and the bond"
             .to_owned(),
     );
     sink.finish().map_err(ReplayError::Output)?;

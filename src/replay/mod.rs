@@ -89,8 +89,10 @@
 //! order of its fields: the gated command (`cmd_vel_out_topic`), the
 //! gate's state (`state_topic`), the `visualize` zones' polygons, the flag
 //! (`/collision`), `/collision_ahead`; then `/diagnostics`. Not produced:
-//! `~/collision_points_marker`, `collision_report`, `collision_markers`
-//! (reports and markers are the node's workers' and cost a report each),
+//! `~/collision_points_marker`, `~/triggering_points`, `collision_report`,
+//! `collision_markers` (reports and markers are the node's workers' and
+//! cost a report each; the two gate markers are published only while
+//! somebody subscribes, so a recording holds them or not by chance),
 //! the lifecycle's events and the bond. Every output is stamped with the
 //! log time of the event that made it (a tick's: its ROS time, or under
 //! `use_sim_time` the log time of the message before which it ran).

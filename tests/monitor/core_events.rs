@@ -23,6 +23,9 @@
 //! * `clock`: simulated time read as the node reads it (`ClockWatch`):
 //!   no clock ever, a clock that stops;
 //! * `zones`: `min_points`, `allow_escape`, the points and shapes drawn;
+//! * `triggering_points`: the points that triggered the action (stop,
+//!   slowdown, limit, approach), none when nothing acts, none while
+//!   inactive;
 //! * `prediction`: `collision_ahead` within the horizon, fail-safe without
 //!   a usable velocity;
 //! * `base_frame`: a source in the base frame needs no transform (nav2's
@@ -47,6 +50,7 @@ mod lifecycle;
 mod parameters;
 mod prediction;
 mod tf;
+mod triggering_points;
 mod zones;
 
 use sat_collision::broadphase::PointSet;

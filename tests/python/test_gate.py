@@ -13,8 +13,9 @@ The gate's rules over time (stop, slowdown, limit, approach, zeros then silence,
 re-check, zones and sources switched at run time, NaN commands, escape) are tested where
 they live, in the core fed by events (`tests/monitor/core_events/`, in milliseconds);
 here is what needs ROS 2: the command types and their QoS, the other twist components
-zeroed, the approach while turning, `~/toggle`, the zones' polygons and points markers,
-the gate's state and topics, a robot driving at a wall, nav2's files.
+zeroed, the approach while turning, `~/toggle`, the zones' polygons, the points and
+triggering points markers, the gate's state and topics, a robot driving at a wall, nav2's
+files.
 
 Run by scripts/test.sh (after `cargo build --bins`).
 """
@@ -892,3 +893,51 @@ def test_zone_polygons_and_points_markers(gate):
         gate.clear('s_stop')
         for s in subs:
             gate.node.destroy_subscription(s)
+
+
+def test_triggering_points_show_the_obstacle_in_the_stop_zone(gate):
+    """nav2 main's ~/triggering_points: after every check a DELETEALL, then per source of
+    the zone acting a POINTS marker of the points that triggered it; clear: the DELETEALL
+    alone. (Which points for each action: tests/monitor/core_events/triggering_points.rs.)"""
+    from visualization_msgs.msg import Marker, MarkerArray
+
+    got, cond = [], threading.Condition()
+
+    def on(msg):
+        with cond:
+            got.append(msg)
+            cond.notify_all()
+
+    def wait_for(pred, what):
+        with cond:
+            assert cond.wait_for(lambda: got and pred(got[-1]), 10.0), \
+                f'no {what}; last: {got[-1:]}'
+            return got[-1]
+
+    def stop_marker(msg):
+        return (len(msg.markers) == 2 and msg.markers[1].ns == 'stop/s_stop'
+                and len(msg.markers[1].points) == len(inside))
+
+    sub = gate.node.create_subscription(MarkerArray, f'{gate.fqn}/triggering_points', on, 10)
+    inside = gate.put('s_stop', cluster(0.3, 0.0))
+    try:
+        gate.gate(CMD, is_zero, 'zeros')
+        msg = wait_for(stop_marker, 'stop marker')
+        clear, m = msg.markers
+        assert clear.action == Marker.DELETEALL
+        assert (m.type, m.action, m.id) == (Marker.POINTS, Marker.ADD, 0)
+        assert m.header.frame_id == BASE
+        assert (m.header.stamp.sec, m.header.stamp.nanosec) == (0, 0)
+        assert (m.scale.x, m.scale.y) == (0.05, 0.05) and m.frame_locked
+        assert (m.color.r, m.color.g, m.color.b, m.color.a) == (1.0, 0.0, 0.0, 1.0)
+        drawn = sorted((p.x, p.y) for p in m.points)
+        assert all(close(a[0], b[0], 1e-9) and close(a[1], b[1], 1e-9)
+                   for a, b in zip(drawn, sorted(inside))), (drawn, inside)
+    finally:
+        gate.clear('s_stop')
+    try:
+        gate.gate(CMD, passes(CMD), 'the command once clear')
+        msg = wait_for(lambda msg: len(msg.markers) == 1, 'DELETEALL alone')
+        assert msg.markers[0].action == Marker.DELETEALL
+    finally:
+        gate.node.destroy_subscription(sub)

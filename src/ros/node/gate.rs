@@ -16,7 +16,9 @@
 //!   `state_topic` when it changes (nav2's log line is the core's notice);
 //!   at `publish_rate` the re-check ([`crate::node::Core::tick`]), the
 //!   zones' `PolygonStamped` and, while somebody subscribes,
-//!   `~/collision_points_marker`. A dynamic zone's shape goes to the core
+//!   `~/collision_points_marker`; after every check (each command and
+//!   each re-check), while somebody subscribes, `~/triggering_points`
+//!   (nav2's: the points that triggered the current action). A dynamic zone's shape goes to the core
 //!   when it arrives ([`crate::node::Core::on_zone_shapes`]: moved into
 //!   `base_frame_id` with the latest transform, retried at `publish_rate`
 //!   while TF cannot place it). `~/toggle` (`nav2_msgs/srv/Toggle`) sets
@@ -31,7 +33,9 @@ use super::logging::Warnings;
 use super::threads::lock;
 use crate::gate::{Action, Command, GateConfig, GateState};
 use crate::geometry::Point;
-use crate::node::{CommandIn, Core, GatedCommand, Outputs, ShapeInput, ZonePolygons};
+use crate::node::{
+    CommandIn, Core, GatedCommand, Outputs, ShapeInput, TriggeringPoints, ZonePolygons,
+};
 use crate::ros::markers::MAX_DRAWN_SOURCE_POINTS;
 use crate::ros::native;
 use crate::ros::params::Params;
@@ -54,6 +58,9 @@ pub(super) use inputs::{CommandSlot, GateSinks, GateSubs, ZoneShapes, COMMAND_QO
 
 /// Points drawn per zone on `~/collision_points_marker` at most.
 pub(super) const MAX_DRAWN_ZONE_POINTS: usize = MAX_DRAWN_SOURCE_POINTS;
+
+/// Points drawn per source on `~/triggering_points` at most.
+pub(super) const MAX_DRAWN_TRIGGERING_POINTS: usize = MAX_DRAWN_SOURCE_POINTS;
 
 /// Segments of a circle zone's outline (`PolygonStamped`).
 const CIRCLE_SEGMENTS: usize = 32;
@@ -79,10 +86,13 @@ pub(super) struct GateEdge {
     out: CommandOut,
     state_pub: Option<Publisher<CollisionMonitorState>>,
     points_pub: Publisher<MarkerArray>,
+    triggering_pub: Publisher<MarkerArray>,
     /// `(zone index, publisher)` of each `visualize` zone.
     polygon_pubs: Vec<(usize, Publisher<PolygonStamped>)>,
     /// Scratch for the markers' points.
     marker_points: Vec<Point>,
+    /// Scratch for `~/triggering_points`.
+    triggering: TriggeringPoints,
     logger: String,
     warnings: Warnings,
 }
@@ -107,6 +117,7 @@ pub(super) struct GateEndpoints {
     out: OutPublisher,
     state_pub: Option<Publisher<CollisionMonitorState>>,
     points_pub: Publisher<MarkerArray>,
+    triggering_pub: Publisher<MarkerArray>,
     polygon_pubs: Vec<(usize, Publisher<PolygonStamped>)>,
     toggle: futures::stream::BoxStream<'static, ServiceRequest<Toggle::Service>>,
 }
@@ -126,7 +137,8 @@ impl GateEndpoints {
             true => None,
             false => Some(node.create_publisher(&gate_config.state_topic, qos.clone())?),
         };
-        let points_pub = node.create_publisher("~/collision_points_marker", qos)?;
+        let points_pub = node.create_publisher("~/collision_points_marker", qos.clone())?;
+        let triggering_pub = node.create_publisher("~/triggering_points", qos)?;
         let mut polygon_pubs = Vec::new();
         for (index, zone) in gate_config.zones.iter().enumerate() {
             if zone.visualize {
@@ -142,6 +154,7 @@ impl GateEndpoints {
             out,
             state_pub,
             points_pub,
+            triggering_pub,
             polygon_pubs,
             toggle,
         })
@@ -159,6 +172,7 @@ impl GateEdge {
             out,
             state_pub,
             points_pub,
+            triggering_pub,
             polygon_pubs,
             toggle,
         } = endpoints;
@@ -181,8 +195,10 @@ impl GateEdge {
             out,
             state_pub,
             points_pub,
+            triggering_pub,
             polygon_pubs,
             marker_points: Vec::new(),
+            triggering: TriggeringPoints::default(),
             logger: logger.to_owned(),
             warnings: Warnings::new(logger),
         };
@@ -201,6 +217,7 @@ impl GateEdge {
         }];
         all.extend(self.state_pub.map(super::threads::release));
         all.push(super::threads::release(self.points_pub));
+        all.push(super::threads::release(self.triggering_pub));
         all.extend(
             self.polygon_pubs
                 .into_iter()
@@ -253,6 +270,9 @@ impl GateEdge {
         }
         if out.zone_points {
             self.publish_points(core, now);
+        }
+        if out.triggering_points {
+            self.publish_triggering(core);
         }
     }
 
@@ -400,6 +420,80 @@ impl GateEdge {
         }
     }
 
+    /// `~/triggering_points`, while somebody subscribes, as nav2 main
+    /// publishes it: a `DELETEALL` marker (the previous check's markers
+    /// go), then per source of the acting zone with points that triggered
+    /// it a `POINTS` marker (ns `<zone>/<source>`, frame `base_frame_id`,
+    /// stamp 0, scale 0.05, frame locked) coloured by the action (stop red,
+    /// slowdown yellow, approach blue, limit orange). Nothing acting: the
+    /// `DELETEALL` alone.
+    fn publish_triggering(&mut self, core: &Core) {
+        if !self
+            .triggering_pub
+            .get_inter_process_subscription_count()
+            .is_ok_and(|n| n > 0)
+        {
+            return;
+        }
+        let Some(gate) = core.gate() else {
+            return;
+        };
+        core.triggering_points(MAX_DRAWN_TRIGGERING_POINTS, &mut self.triggering);
+        let config = gate.config();
+        let sources = &core.config().sources;
+        let mut markers = Vec::with_capacity(1 + self.triggering.sources.len());
+        markers.push(Marker {
+            action: 3, // DELETEALL
+            ..Default::default()
+        });
+        if let Some((action, zone)) = self.triggering.zone {
+            let zone_name = config.zones.get(zone).map_or("", |z| z.name.as_str());
+            for (source, points) in &self.triggering.sources {
+                let source_name = sources.get(*source).map_or("", |s| s.name.as_str());
+                markers.push(Marker {
+                    header: Header {
+                        stamp: RosTimeMsg { sec: 0, nanosec: 0 },
+                        frame_id: config.base_frame.clone(),
+                    },
+                    ns: format!("{zone_name}/{source_name}"),
+                    id: 0,
+                    type_: 8, // POINTS
+                    action: 0,
+                    pose: Pose {
+                        orientation: Quaternion {
+                            x: 0.0,
+                            y: 0.0,
+                            z: 0.0,
+                            w: 1.0,
+                        },
+                        ..Default::default()
+                    },
+                    scale: Vector3 {
+                        x: 0.05,
+                        y: 0.05,
+                        z: 0.0,
+                    },
+                    color: triggering_color(action),
+                    frame_locked: true,
+                    points: points
+                        .iter()
+                        .map(|p| RosPoint {
+                            x: p.x,
+                            y: p.y,
+                            z: 0.0,
+                        })
+                        .collect(),
+                    ..Default::default()
+                });
+            }
+        }
+        if let Err(e) = self.triggering_pub.publish(&MarkerArray { markers }) {
+            self.warnings.warn("gate_publish", || {
+                format!("could not publish triggering_points: {e}")
+            });
+        }
+    }
+
     /// `~/toggle`: enables or disables the gate, as nav2, by setting the
     /// `enabled` parameter (in `params`, and in the core): the gate's state
     /// is always the parameters'.
@@ -452,6 +546,19 @@ fn header(frame: &str, now: f64) -> Header {
         stamp: RosTimeMsg { sec, nanosec },
         frame_id: frame.to_owned(),
     }
+}
+
+/// `~/triggering_points`' colour of an action, nav2's: stop red, slowdown
+/// yellow, approach blue, limit orange (none: black, never drawn).
+fn triggering_color(action: Action) -> ColorRGBA {
+    let (r, g, b) = match action {
+        Action::Stop => (1.0, 0.0, 0.0),
+        Action::Slowdown => (1.0, 1.0, 0.0),
+        Action::Approach => (0.0, 0.5, 1.0),
+        Action::Limit => (1.0, 0.5, 0.0),
+        Action::DoNothing => (0.0, 0.0, 0.0),
+    };
+    ColorRGBA { r, g, b, a: 1.0 }
 }
 
 /// The markers' colour of an action: stop red, slowdown orange, limit
