@@ -51,3 +51,14 @@ pub const MAX_SENSOR_POINTS: usize = 1 << 21;
 /// twenty times finer there (nav2's own limit, 10,000, is never reached
 /// with `obstacles_angle` at its least, 0.001 rad: 3,143).
 pub const MAX_RANGE_ARC_POINTS: usize = 4_096;
+
+/// Most cells of one costmap (`size_x * size_y`, `too_many_cells`),
+/// checked before a cost is read: 4,000 x 4,000, a 200 m square at 5 cm,
+/// 16 MB of costs. nav2's local costmaps are a few metres across.
+pub const MAX_COSTMAP_CELLS: usize = 16_000_000;
+
+/// Most obstacle cells of one costmap (`too_many_obstacle_cells`): each is
+/// kept as its square (a few hundred bytes), so this bounds a costmap
+/// source's memory to tens of megabytes. A 200 x 200 local costmap has
+/// 40,000 cells in all.
+pub const MAX_COSTMAP_OBSTACLE_CELLS: usize = 100_000;

@@ -7,7 +7,7 @@
 //! | `builtin_interfaces`, `std_msgs`, `rosgraph_msgs` | [`Time`], [`Duration`], [`Header`], [`Bool`], [`Float32`], [`ColorRGBA`], [`Clock`] |
 //! | `geometry_msgs`, `tf2_msgs` | [`Vector3`], [`Point`], [`Point32`], [`Quaternion`], [`Pose`], [`PoseWithCovariance`], [`Twist`], [`TwistWithCovariance`], [`TwistStamped`], [`Transform`], [`TransformStamped`], [`Polygon`], [`PolygonStamped`], [`PolygonInstance`], [`PolygonInstanceStamped`], [`TFMessage`] |
 //! | `sensor_msgs`, `nav_msgs` | [`LaserScan`], [`PointField`], [`PointCloud2`], [`Range`], [`CompressedImage`], [`Odometry`] |
-//! | `sat_collision_msgs`, `nav2_msgs` | [`Obstacle`], [`ObstacleArray`], [`ObstacleResult`], [`CollisionReport`], [`CollisionMonitorState`] |
+//! | `sat_collision_msgs`, `nav2_msgs` | [`Obstacle`], [`ObstacleArray`], [`ObstacleResult`], [`CollisionReport`], [`CollisionMonitorState`], [`Costmap`], [`CostmapMetaData`] |
 //! | `visualization_msgs`, `diagnostic_msgs`, `lifecycle_msgs`, `bond` | [`Marker`], [`MarkerArray`], [`UVCoordinate`], [`MeshFile`], [`KeyValue`], [`DiagnosticStatus`], [`DiagnosticArray`], [`State`], [`Transition`], [`TransitionEvent`], [`BondStatus`] |
 
 /// Defines messages: the struct (public fields, ROS names), its [`Cdr`]

@@ -1,6 +1,7 @@
 //! Contacts along a motion: the first one over a span
 //! ([`Span::first_impact`]; [`Near::first_impact`](super::Near::first_impact)
-//! inside a region), and each obstacle's own ([`Span::impacts`]). One
+//! inside a region), the `k` first ([`Span::first_impacts`]), and each
+//! obstacle's own ([`Span::impacts`]). One
 //! [`Sweep`] tries every obstacle for all of them.
 
 use super::index::{ObstacleIndex, Span};
@@ -101,6 +102,72 @@ impl Span<'_> {
             sweep.earlier(&mut best, i, duration);
         }
         best
+    }
+
+    /// The `k` earliest first contacts of distinct obstacles of the span
+    /// with the moving footprint (as in [`first_impact`](Self::first_impact)),
+    /// their times appended to `times` in increasing order (fewer when
+    /// fewer are touched within `duration`). Once `k` are found, each
+    /// further obstacle is tried only up to the `k`-th earliest so far: one
+    /// touched later cannot be among them. What a costmap's cells need
+    /// when `min_points` of them must be reached.
+    #[allow(clippy::too_many_arguments)]
+    pub fn first_impacts(
+        &self,
+        footprint: &Shape,
+        motion: &Motion,
+        duration: f64,
+        padding: f64,
+        k: usize,
+        times: &mut Vec<f64>,
+    ) {
+        // Nothing to try: no allocation (a gate cycle without a costmap).
+        if k == 0 || self.is_empty() {
+            return;
+        }
+        let new_sweep = |horizon| {
+            Sweep::new(
+                self.index,
+                self.magnitude,
+                footprint,
+                motion,
+                horizon,
+                padding,
+                None,
+            )
+        };
+        let mut sweep = new_sweep(duration);
+        let mut swept_for = duration;
+        // The obstacles the sweep can reach, nearest to the footprint's
+        // start first, so that the `k`-th time falls early and bounds the
+        // rest: their sweep is cut to it once it is well below the last.
+        let start = motion.swept_aabb(footprint, padding.max(0.0), 0.0);
+        let boxes = &self.index.boxes;
+        let mut order: Vec<(f64, usize)> = (self.start..self.end)
+            .filter(|&i| sweep.swept.intersects(&boxes.aabb(i)))
+            .map(|i| (start.distance(&boxes.aabb(i)), i))
+            .collect();
+        order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // Sorted, at most `k`.
+        let mut best: Vec<f64> = Vec::with_capacity(k + 1);
+        for (_, i) in order {
+            let horizon = match best.len() == k {
+                true => best[k - 1],
+                false => duration,
+            };
+            if horizon < 0.75 * swept_for {
+                sweep = new_sweep(horizon);
+                swept_for = horizon;
+            }
+            if let Some(hit) = sweep.impact(i, horizon) {
+                if hit.time <= horizon {
+                    let at = best.partition_point(|t| *t <= hit.time);
+                    best.insert(at, hit.time);
+                    best.truncate(k);
+                }
+            }
+        }
+        times.extend(best);
     }
 
     /// Each obstacle's own first contact with the moving footprint (as in

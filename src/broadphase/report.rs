@@ -40,6 +40,31 @@ impl Span<'_> {
             })
     }
 
+    /// How many of the span's obstacles `footprint` (inflated by
+    /// `padding`) touches or overlaps, counting stops at `limit`: the count
+    /// of [`any_collision`](Self::any_collision), by the same box pass and
+    /// exact test (a costmap's cells, counted as points are).
+    pub fn count_colliding(&self, footprint: &Shape, padding: f64, limit: usize) -> usize {
+        let padding = padding.max(0.0);
+        let (boxes, obstacles) = (&self.index.boxes, &self.index.obstacles);
+        let probe = Probe::new(self.magnitude, footprint, padding);
+        let reach = 2.0 * probe.tol;
+        (self.start..)
+            .zip(boxes.iter(self.range()))
+            .filter(|(i, aabb)| {
+                let (dx, dy) = probe.gaps(aabb);
+                dx <= reach
+                    && dy <= reach
+                    && box_distance(dx, dy) <= reach
+                    && obstacles[*i]
+                        .shape
+                        .as_ref()
+                        .is_ok_and(|shape| intersects(footprint, shape, padding))
+            })
+            .take(limit)
+            .count()
+    }
+
     /// The report for `footprint` (inflated by `padding`) against the
     /// span's obstacles: one outcome per obstacle, in order, **appended**
     /// to `out` (what is already there stays: a report over several frames

@@ -421,6 +421,23 @@ fn impacts_agree_with_every_pair() {
                 Some((_, b)) if b <= t => best,
                 _ => Some((i, t)),
             });
+        // The k earliest, each tried only up to the k-th so far: the k
+        // smallest of every pair's times (a time found with a shorter
+        // horizon is the same contact, to the solver's tolerance).
+        let mut sorted: Vec<f64> = each.iter().flatten().map(|hit| hit.time).collect();
+        sorted.sort_by(f64::total_cmp);
+        for k in [1, 3, 6, 40] {
+            let mut times = vec![-1.0];
+            span.first_impacts(&footprint, &motion, duration, padding, k, &mut times);
+            let want = &sorted[..k.min(sorted.len())];
+            assert_eq!(times.len(), 1 + want.len(), "scene {scene}, k {k}");
+            for (got, want) in times[1..].iter().zip(want) {
+                assert!(
+                    (got - want).abs() <= 1e-9,
+                    "scene {scene}, k {k}: {times:?}"
+                );
+            }
+        }
         let first = span.first_impact(&footprint, &motion, duration, padding);
         let region = motion.swept_aabb(&footprint, padding, duration);
         let inside = span

@@ -99,6 +99,12 @@ pub struct SourceConfig {
     /// `<name>.obstacles_angle` (rad, range): the spacing of the points
     /// put along the arc of a range reading.
     pub obstacles_angle: f64,
+    /// `<name>.cost_threshold` (costmap): a known cost at or above it is an
+    /// obstacle cell.
+    pub cost_threshold: u8,
+    /// `<name>.treat_unknown_as_obstacle` (costmap): an unknown cell (255)
+    /// is an obstacle.
+    pub treat_unknown_as_obstacle: bool,
 }
 
 /// `velocity_type`: the message type on `velocity_topic`.

@@ -5,6 +5,7 @@
 use super::settings::{NodeConfig, SourceConfig};
 use super::spec::{check_topic, Kind, ParamSpec};
 use crate::monitor::{SourceKind, SourceSpec};
+use crate::sensors::{CostRule, DEFAULT_COST_THRESHOLD};
 use std::borrow::Cow;
 
 impl SourceConfig {
@@ -24,6 +25,8 @@ impl SourceConfig {
             min_range: 0.0,
             use_global_height: false,
             obstacles_angle: 0.0,
+            cost_threshold: 0,
+            treat_unknown_as_obstacle: false,
         };
         for param in SOURCE_PARAMS {
             // `type` has no default: its reset leaves `kind` as given.
@@ -39,6 +42,14 @@ impl SourceConfig {
             }
         }
         source
+    }
+
+    /// Which of a costmap's cells are obstacles.
+    pub fn cost_rule(&self) -> CostRule {
+        CostRule {
+            threshold: self.cost_threshold,
+            unknown_is_obstacle: self.treat_unknown_as_obstacle,
+        }
     }
 
     /// What the monitor needs of it.
@@ -106,7 +117,7 @@ pub static SOURCE_PARAMS: &[SourceParam] = &[
                 },
             },
             runtime: false,
-            description: "required: scan (sensor_msgs/LaserScan), pointcloud (sensor_msgs/PointCloud2), range (sensor_msgs/Range) or polygon (geometry_msgs/PolygonInstanceStamped) (start-up only)",
+            description: "required: scan (sensor_msgs/LaserScan), pointcloud (sensor_msgs/PointCloud2), range (sensor_msgs/Range), polygon (geometry_msgs/PolygonInstanceStamped) or costmap (nav2_msgs/Costmap) (start-up only)",
         },
         kinds: ALL_TYPES,
         default_from: None,
@@ -248,6 +259,37 @@ pub static SOURCE_PARAMS: &[SourceParam] = &[
             description: "rad between the points put along the arc of a range reading (start-up only) [0.001, 3.141592653589793]",
         },
         kinds: &[SourceKind::Range],
+        default_from: None,
+    },
+    SourceParam {
+        spec: ParamSpec {
+            name: "cost_threshold",
+            kind: Kind::Integer {
+                default: DEFAULT_COST_THRESHOLD as i64,
+                min: 0,
+                max: 255,
+                get: |s| i64::from(s.cost_threshold),
+                // Only values in [0, 255] reach here.
+                set: |s, x| s.cost_threshold = u8::try_from(x).unwrap_or(u8::MAX),
+            },
+            runtime: false,
+            description: "a known cell cost at or above this is an obstacle cell, its whole square (253: inscribed and lethal; start-up only) [0, 255]",
+        },
+        kinds: &[SourceKind::Costmap],
+        default_from: None,
+    },
+    SourceParam {
+        spec: ParamSpec {
+            name: "treat_unknown_as_obstacle",
+            kind: Kind::Bool {
+                default: true,
+                get: |s| s.treat_unknown_as_obstacle,
+                set: |s, b| s.treat_unknown_as_obstacle = b,
+            },
+            runtime: false,
+            description: "an unknown cell (cost 255, NO_INFORMATION) is an obstacle cell (start-up only)",
+        },
+        kinds: &[SourceKind::Costmap],
         default_from: None,
     },
 ];

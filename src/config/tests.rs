@@ -401,6 +401,8 @@ fn nav2_example_sources_are_read_unchanged() {
         min_range: 0.0,
         use_global_height: false,
         obstacles_angle: std::f64::consts::PI / 180.0,
+        cost_threshold: 253,
+        treat_unknown_as_obstacle: true,
     };
     let pointcloud = SourceConfig {
         name: "pointcloud".into(),
@@ -454,13 +456,14 @@ fn source_defaults_are_nav2s() {
     let (c, notes) = started(&[
         (
             "observation_sources",
-            list(&["front", "cloud", "sonar", "zone"]),
+            list(&["front", "cloud", "sonar", "zone", "map"]),
         ),
         ("base_frame", text("base_link")),
         ("front.type", text("scan")),
         ("cloud.type", text("pointcloud")),
         ("sonar.type", text("range")),
         ("zone.type", text("polygon")),
+        ("map.type", text("costmap")),
     ])
     .unwrap();
     assert!(notes.is_empty());
@@ -479,6 +482,11 @@ fn source_defaults_are_nav2s() {
     assert_eq!(c.get("sonar.obstacles_angle"), Some(Value::Double(PI_180)));
     assert_eq!(c.get("cloud.min_height"), Some(Value::Double(0.05)));
     assert_eq!(c.get("zone.type"), Some(text("polygon")));
+    assert_eq!(c.get("map.cost_threshold"), Some(Value::Integer(253)));
+    assert_eq!(
+        c.get("map.treat_unknown_as_obstacle"),
+        Some(Value::Bool(true))
+    );
     // A parameter of another type is not the source's.
     assert_eq!(c.get("front.min_height"), None);
     assert_eq!(c.get("front.obstacles_angle"), None);
@@ -494,7 +502,7 @@ fn a_source_without_a_type_stops_start_up() {
     assert_eq!(
         e.message,
         "source scan (in observation_sources) has no type: set scan.type to scan, \
-         pointcloud, range or polygon"
+         pointcloud, range, polygon or costmap"
     );
     let e = started(&[
         ("observation_sources", list(&["scan"])),
@@ -511,13 +519,10 @@ fn a_source_without_a_type_stops_start_up() {
     ])
     .unwrap_err();
     assert_eq!(e.parameter, "scan.type");
-    assert_eq!(e.message, "must be scan, pointcloud, range or polygon");
-    // nav2's `costmap` source is not one of this node's.
-    assert!(started(&[
-        ("observation_sources", list(&["map"])),
-        ("map.type", text("costmap")),
-    ])
-    .is_err());
+    assert_eq!(
+        e.message,
+        "must be scan, pointcloud, range, polygon or costmap"
+    );
 }
 
 #[test]
@@ -821,10 +826,13 @@ fn each_source_entry_writes_its_own_field() {
             Kind::Number {
                 default, min, max, ..
             } => Value::Double(if default == max { min } else { max }),
+            Kind::Integer {
+                default, min, max, ..
+            } => Value::Integer(if default == max { min } else { max }),
             Kind::Bool { default, .. } => Value::Bool(!default),
             Kind::Text { .. } if param.spec.name == "type" => text("range"),
             Kind::Text { .. } => text("/front/points"),
-            Kind::Integer { .. } | Kind::TextList { .. } => {
+            Kind::TextList { .. } => {
                 panic!("{}: no such source parameter", param.spec.name)
             }
         };

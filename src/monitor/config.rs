@@ -119,15 +119,19 @@ pub enum SourceKind {
     /// `polygon`: `geometry_msgs/PolygonInstanceStamped`, each polygon kept
     /// exactly and expiring on its own.
     Polygon,
+    /// `costmap`: `nav2_msgs/Costmap` (nav2 main), each obstacle cell the
+    /// square it covers.
+    Costmap,
 }
 
 impl SourceKind {
     /// Every kind, in the order of the parameter's documentation.
-    pub const ALL: [SourceKind; 4] = [
+    pub const ALL: [SourceKind; 5] = [
         SourceKind::Scan,
         SourceKind::PointCloud,
         SourceKind::Range,
         SourceKind::Polygon,
+        SourceKind::Costmap,
     ];
 
     /// nav2's spelling.
@@ -137,6 +141,7 @@ impl SourceKind {
             SourceKind::PointCloud => "pointcloud",
             SourceKind::Range => "range",
             SourceKind::Polygon => "polygon",
+            SourceKind::Costmap => "costmap",
         }
     }
 
@@ -145,10 +150,12 @@ impl SourceKind {
         SourceKind::ALL
             .into_iter()
             .find(|k| k.as_str() == text)
-            .ok_or_else(|| "must be scan, pointcloud, range or polygon".to_owned())
+            .ok_or_else(|| "must be scan, pointcloud, range, polygon or costmap".to_owned())
     }
 
-    /// Its data are points (scan, pointcloud, range), not polygons.
+    /// Its data are its latest message, placed as one group (the points of
+    /// a scan, a point cloud or a range reading; a costmap's cells), not
+    /// polygons that each live on their own.
     pub fn is_points(self) -> bool {
         self != SourceKind::Polygon
     }

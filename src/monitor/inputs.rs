@@ -9,7 +9,7 @@
 //! ARCHITECTURE.md, "Adding an input kind").
 
 use super::clock::JUMP_TOLERANCE;
-use crate::broadphase::PointSet;
+use crate::broadphase::{ObstacleIndex, PointSet};
 use crate::geometry::{Shape, ShapeError, Vector};
 use crate::model::{Cause, Rejection};
 use std::sync::Arc;
@@ -203,6 +203,10 @@ pub(super) type Velocity = Stamped<Twist>;
 pub(super) struct SourcePoints {
     /// Shared with the copies a report takes (no copy of the points).
     pub(super) points: Arc<PointSet>,
+    /// A costmap's obstacle cells, each the square it covers, in the
+    /// data's frame (empty for the other sources): obstacles counted like
+    /// points, each cell one ([`MonitorConfig::min_points`](super::MonitorConfig::min_points)).
+    pub(super) cells: Arc<ObstacleIndex>,
     /// The message was malformed, or its transform could not be found.
     pub(super) fault: Option<Cause>,
     /// The points were moved into the data's frame from the message's own

@@ -154,6 +154,19 @@ impl Monitor {
                     inside[k] += source.points.count_inside(shape, padding, need - inside[k]);
                 }
             }
+            if !source.cells.is_empty() {
+                // A costmap's cells, counted as points are.
+                let cells = source.cells.all();
+                let mut near = cells.near(&region);
+                for (k, shape) in placed.iter().enumerate() {
+                    cancel.check()?;
+                    let nearest = near.nearest(shape, padding);
+                    check.distance[k] = check.distance[k].min(nearest.distance);
+                    if nearest.colliding && inside[k] < need {
+                        inside[k] += cells.count_colliding(shape, padding, need - inside[k]);
+                    }
+                }
+            }
         }
         for (colliding, inside) in check.colliding.iter_mut().zip(inside) {
             *colliding |= inside >= need;
@@ -239,6 +252,11 @@ impl Monitor {
                 let index = source.index;
                 let hit = move |_| Hit::Source(index);
                 walk.run(near, poses, &mut check.clearance, &mut first, hit, cancel)?;
+                if !source.cells.is_empty() {
+                    // A costmap's cells: obstacles of the source.
+                    let near = source.cells.all().near(&region);
+                    walk.run(near, poses, &mut check.clearance, &mut first, hit, cancel)?;
+                }
             }
         }
         if let Some((k, target, hit)) = first {

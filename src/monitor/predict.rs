@@ -195,6 +195,17 @@ impl Monitor {
                     best = Some((Hit::Source(source.index), hit));
                 }
             }
+            // A costmap's cells, as obstacles of the source.
+            let horizon = best.map_or(duration, |(_, b)| b.time);
+            let first = source
+                .cells
+                .all()
+                .first_impact(shape, &moved, horizon, padding);
+            if let Some((_, hit)) = first {
+                if best.is_none_or(|(_, b)| hit.time < b.time) {
+                    best = Some((Hit::Source(source.index), hit));
+                }
+            }
         }
         best
     }

@@ -43,7 +43,7 @@
 
 use super::placement::{non_identity, Transforms};
 use super::state::Monitor;
-use crate::broadphase::PointSet;
+use crate::broadphase::{ObstacleIndex, PointSet};
 use crate::geometry::{self, Motion, Point, Shape, Vector};
 use crate::model::Cause;
 use nalgebra::Isometry2;
@@ -254,12 +254,13 @@ impl Monitor {
             .position(|s| s.name == name && !s.kind.is_points() && s.enabled)
     }
 
-    /// The usable point sets among `sources`, each with `T(F ← B)`.
+    /// The usable point sets among `sources` (with a costmap's cells), each
+    /// with `T(F ← B)`.
     fn region_sets<'a>(
         &'a self,
         placed: &'a BasePlacement,
         sources: &'a [usize],
-    ) -> impl Iterator<Item = (&'a PointSet, Option<Isometry2<f64>>)> + 'a {
+    ) -> impl Iterator<Item = (&'a PointSet, &'a ObstacleIndex, Option<Isometry2<f64>>)> + 'a {
         sources.iter().filter_map(move |&i| {
             let spec = self.config.sources.get(i)?;
             if !(spec.enabled && spec.kind.is_points()) {
@@ -267,10 +268,11 @@ impl Monitor {
             }
             let pose = *placed.sources.get(i)?.as_ref().ok()?;
             let data = self.sources.get(i)?.as_ref()?;
-            data.payload
-                .fault
-                .is_none()
-                .then_some((&*data.payload.points, pose))
+            data.payload.fault.is_none().then_some((
+                &*data.payload.points,
+                &*data.payload.cells,
+                pose,
+            ))
         })
     }
 
@@ -308,7 +310,7 @@ impl Monitor {
     ) -> usize {
         placed.with_scratch(|scratch| {
             let mut count = 0;
-            for (set, pose) in self.region_sets(placed, sources) {
+            for (set, cells, pose) in self.region_sets(placed, sources) {
                 if count >= enough {
                     break;
                 }
@@ -317,6 +319,7 @@ impl Monitor {
                     None => region,
                 };
                 count += set.count_inside(moved, 0.0, enough - count);
+                count += cells.all().count_colliding(moved, 0.0, enough - count);
             }
             count
         })
@@ -334,19 +337,26 @@ impl Monitor {
     ) {
         placed.with_scratch(|scratch| {
             let mut inside = std::mem::take(&mut scratch.inside);
-            for (set, pose) in self.region_sets(placed, sources) {
+            for (set, cells, pose) in self.region_sets(placed, sources) {
                 inside.clear();
                 let moved = match pose {
                     Some(p) => scratch.moved(region, &p),
                     None => region,
                 };
                 set.inside(moved, 0.0, &mut inside);
-                let room = limit.saturating_sub(out.len());
                 let back = pose.map(|p| p.inverse());
+                let room = limit.saturating_sub(out.len());
                 out.extend(inside.iter().take(room).map(|&i| {
                     let p = set.point(i);
                     back.map_or(p, |b| b * p)
                 }));
+                // A costmap's cells inside or touching: their centres.
+                let room = limit.saturating_sub(out.len());
+                let touching = cells.obstacles().iter().filter_map(|o| {
+                    let cell = o.shape.as_ref().ok()?;
+                    geometry::intersects(moved, cell, 0.0).then(|| cell.aabb().center())
+                });
+                out.extend(touching.take(room).map(|p| back.map_or(p, |b| b * p)));
             }
             scratch.inside = inside;
         })
@@ -397,8 +407,14 @@ impl Monitor {
         placed.with_scratch(|scratch| {
             let times = &mut scratch.times;
             times.clear();
-            for (set, pose) in self.region_sets(placed, sources) {
-                set.first_impacts(region, &motion(pose), horizon, 0.0, k, times);
+            for (set, cells, pose) in self.region_sets(placed, sources) {
+                let motion = motion(pose);
+                set.first_impacts(region, &motion, horizon, 0.0, k, times);
+                // A costmap's cells, each its own first contact: the `k`
+                // earliest are all the merge can take from them.
+                cells
+                    .all()
+                    .first_impacts(region, &motion, horizon, 0.0, k, times);
             }
             if times.len() >= k {
                 // Unstable: no buffer (equal times are alike).
@@ -431,9 +447,11 @@ impl Monitor {
         let motion = |pose: Option<Isometry2<f64>>| {
             Motion::twist(&pose.unwrap_or_else(Isometry2::identity), linear, angular)
         };
-        let points = self
-            .region_sets(placed, sources)
-            .all(|(set, pose)| set.escapes(region, &motion(pose), horizon));
+        let points = self.region_sets(placed, sources).all(|(set, cells, pose)| {
+            let m = motion(pose);
+            set.escapes(region, &m, horizon)
+                && self.cells_escape(placed, region, cells, &m, horizon)
+        });
         points
             && self.region_polygons(placed, sources).all(|(shape, pose)| {
                 let m = motion(pose);
@@ -447,6 +465,36 @@ impl Monitor {
                 }
                 geometry::polygon_escapes(region, &m, shape, horizon)
             })
+    }
+
+    /// Whether moving `region` by `motion` over `[0, horizon]` lets no
+    /// cell of a costmap new into it and takes none already in it deeper:
+    /// a cell it does not touch now must not be reached (no impact within
+    /// the horizon); one it touches, by [`geometry::polygon_escapes`] (the
+    /// rule of a polygon source's polygons). Only cells the moving region
+    /// can reach are tried (the impacts' swept box).
+    fn cells_escape(
+        &self,
+        placed: &BasePlacement,
+        region: &Shape,
+        cells: &ObstacleIndex,
+        motion: &Motion,
+        horizon: f64,
+    ) -> bool {
+        if cells.is_empty() {
+            return true;
+        }
+        let start = motion.pose_at(0.0);
+        let hits = cells.all().impacts(region, motion, horizon, 0.0);
+        hits.iter().zip(cells.obstacles()).all(|(hit, cell)| {
+            let (Some(_), Ok(cell)) = (hit, &cell.shape) else {
+                return true;
+            };
+            let touching = placed.with_scratch(|scratch| {
+                geometry::intersects(scratch.moved(region, &start), cell, 0.0)
+            });
+            touching && geometry::polygon_escapes(region, motion, cell, horizon)
+        })
     }
 
     /// The configured sources' names, in order (`sources_names` are their

@@ -9,12 +9,12 @@
 //! every obstacle group (one frame, one stamp). A polygon source's
 //! polygons are obstacle instances with the source's timeout.
 
-use super::config::SourceSpec;
+use super::config::{SourceKind, SourceSpec};
 use super::inputs::{Now, SourceData, SourcePoints};
 use super::placement::Placement;
 use super::state::Monitor;
-use crate::broadphase::PointSet;
-use crate::geometry::{Point, Shape};
+use crate::broadphase::{ObstacleIndex, PointSet};
+use crate::geometry::{query, Contact, Point, Shape};
 use crate::model::{Cause, FirstCause, SourceOutcome, Status};
 use std::sync::Arc;
 
@@ -23,6 +23,8 @@ pub(super) struct PlacedSource<'a> {
     /// Position in [`MonitorConfig::sources`](super::MonitorConfig::sources).
     pub(super) index: usize,
     pub(super) points: &'a PointSet,
+    /// A costmap's cells (empty for the other sources).
+    pub(super) cells: &'a ObstacleIndex,
     pub(super) placement: &'a Placement,
 }
 
@@ -89,8 +91,39 @@ impl Monitor {
     ) -> bool {
         let payload = SourcePoints {
             points: Arc::new(points),
+            cells: Arc::default(),
             fault: None,
             moved,
+        };
+        self.set_source(name, frame_id, stamp, payload, now)
+    }
+
+    /// The latest costmap of the costmap source `name`: its obstacle
+    /// cells, each the square it covers (`sensors::costmap_cells`), in
+    /// `frame_id` stamped `stamp` (its header time, s), arriving `now`.
+    /// They are obstacles counted as points are: each cell touching the
+    /// padded footprint or a zone counts one toward `min_points`. False
+    /// (and nothing kept) for a name that is not a configured costmap
+    /// source.
+    pub fn set_source_cells(
+        &mut self,
+        name: &str,
+        frame_id: &str,
+        stamp: f64,
+        cells: ObstacleIndex,
+        now: f64,
+    ) -> bool {
+        let costmap = self
+            .source_index(name)
+            .is_some_and(|i| self.config.sources[i].kind == SourceKind::Costmap);
+        if !costmap {
+            return false;
+        }
+        let payload = SourcePoints {
+            points: Arc::default(),
+            cells: Arc::new(cells),
+            fault: None,
+            moved: false,
         };
         self.set_source(name, frame_id, stamp, payload, now)
     }
@@ -105,6 +138,7 @@ impl Monitor {
     pub fn reject_source(&mut self, name: &str, cause: Cause, now: f64) -> bool {
         let payload = SourcePoints {
             points: Arc::default(),
+            cells: Arc::default(),
             fault: Some(cause),
             moved: false,
         };
@@ -161,9 +195,12 @@ impl Monitor {
     }
 
     /// How many sensor points are in use: those of every enabled source
-    /// whose data are usable and placed (`/diagnostics`).
+    /// whose data are usable and placed, a costmap's cells counted as
+    /// points (`/diagnostics`).
     pub fn source_points_in_use(&self) -> usize {
-        self.placed_sources().map(|s| s.points.len()).sum()
+        self.placed_sources()
+            .map(|s| s.points.len() + s.cells.len())
+            .sum()
     }
 
     /// The points of every placed source inside the padded footprint, in
@@ -219,6 +256,7 @@ impl Monitor {
         data.payload.fault.is_none().then_some(PlacedSource {
             index,
             points: &data.payload.points,
+            cells: &data.payload.cells,
             placement,
         })
     }
@@ -329,6 +367,10 @@ impl Monitor {
             count += source
                 .points
                 .count_inside(placed, self.config.padding, need - count);
+            count += source
+                .cells
+                .all()
+                .count_colliding(placed, self.config.padding, need - count);
             if count >= need {
                 return true;
             }
@@ -367,8 +409,28 @@ impl Monitor {
                 outcome.points = source.points.len();
                 outcome.points_inside = report.inside;
                 total += report.inside;
-                if let Some((i, contact)) = report.nearest {
-                    let point = source.points.point(i);
+                let mut nearest = report.nearest.map(|(i, c)| (c, source.points.point(i)));
+                if !source.cells.is_empty() {
+                    let (cells, padding) = (source.cells.all(), self.config.padding);
+                    let placed = source.placement.footprint(footprint);
+                    outcome.points += cells.len();
+                    let inside = cells.count_colliding(placed, padding, usize::MAX);
+                    outcome.points_inside += inside;
+                    total += inside;
+                    // The nearest cell (a touching one when some are), its
+                    // contact exact; its point the cell's centre.
+                    let near = cells.near(&placed.aabb()).nearest(placed, padding);
+                    let cell = near
+                        .index
+                        .and_then(|i| cells.obstacles()[i].shape.as_ref().ok());
+                    if let Some(cell) = cell {
+                        let contact = query(placed, cell, padding);
+                        if nearest.is_none_or(|(c, _)| rank(&contact) < rank(&c)) {
+                            nearest = Some((contact, cell.aabb().center()));
+                        }
+                    }
+                }
+                if let Some((contact, point)) = nearest {
                     (outcome.contact, outcome.point) = match &source.placement.to_global {
                         Some(pose) => (Some(contact.transformed(pose)), Some(pose * point)),
                         None => (Some(contact), Some(point)),
@@ -382,6 +444,14 @@ impl Monitor {
             outcome.colliding = enough && outcome.points_inside > 0;
         }
         total
+    }
+}
+
+/// How near a contact is, lower nearer: the clearance, or minus the depth.
+fn rank(contact: &Contact) -> f64 {
+    match *contact {
+        Contact::Colliding { depth, .. } => -depth,
+        Contact::Apart { distance, .. } => distance,
     }
 }
 

@@ -453,8 +453,20 @@ impl Core {
         if let Some(stats) = self.health.sources.get_mut(input.index) {
             stats.record(arrival.time);
         }
-        match input.points {
-            Ok(points) => {
+        match (input.points, input.cells) {
+            (Ok(points), Some(cells)) => {
+                let timeout = spec.timeout;
+                spare.push(points);
+                self.monitor.set_source_cells(
+                    &name,
+                    &input.frame_id,
+                    input.stamp,
+                    cells,
+                    arrival.time,
+                );
+                warn_stamp(&mut out.notices, "source", timeout, input.stamp, arrival);
+            }
+            (Ok(points), None) => {
                 let timeout = spec.timeout;
                 spare.push(self.monitor.recycle_source_points(&name));
                 let set = match input.moved {
@@ -471,7 +483,7 @@ impl Core {
                 );
                 warn_stamp(&mut out.notices, "source", timeout, input.stamp, arrival);
             }
-            Err(cause) => {
+            (Err(cause), _) => {
                 self.monitor.reject_source(&name, cause, arrival.time);
                 out.notices.push(Notice::warn(
                     "source",

@@ -3,7 +3,7 @@
 //! (`ros::inputs` from rcl's native messages, `replay` from a bag's CDR).
 //! Each is stamped with its [`Arrival`].
 
-use crate::broadphase::PointSet;
+use crate::broadphase::{ObstacleIndex, PointSet};
 use crate::gate::Command;
 use crate::geometry::Point;
 use crate::model::{Cause, ObstacleGeometry, Rejection};
@@ -114,6 +114,9 @@ pub struct SourceInput {
     pub stamp: f64,
     /// The points, or the cause the message holds against the answer.
     pub points: Result<PointSet, Cause>,
+    /// A costmap's obstacle cells, indexed (its `points` then `Ok` and
+    /// empty); `None` for the other sources.
+    pub cells: Option<ObstacleIndex>,
     /// Why it was refused, for the log (empty when it was not).
     pub reason: &'static str,
 }

@@ -15,15 +15,15 @@
 //! the transform's), never a silent "clear".
 
 use super::inputs::SourceInput;
-use crate::broadphase::PointSet;
+use crate::broadphase::{ObstacleIndex, PointSet};
 use crate::config::{NodeConfig, SourceConfig};
 use crate::frames::{FrameTree, LookupFault};
 use crate::geometry::Point;
-use crate::model::Cause;
+use crate::model::{Cause, Obstacle};
 use crate::monitor::SourceKind;
 use crate::sensors::{
-    check_range_header, cloud_points, range_points, scan_points, CloudFilter, LaserScan,
-    PointCloud, RangeReading, MAX_SENSOR_POINTS,
+    check_range_header, cloud_points, costmap_cells, range_points, scan_points, CloudFilter,
+    Costmap, LaserScan, PointCloud, RangeReading, MAX_SENSOR_POINTS,
 };
 
 /// Fields of a point cloud read at most: x, y, z, a height and a few more
@@ -87,6 +87,7 @@ impl SourceReader {
             moved: false,
             stamp,
             points: Err(Cause::InvalidSource),
+            cells: None,
             reason: "",
         }
     }
@@ -213,6 +214,40 @@ impl SourceReader {
         input.moved = input.points.is_ok() && frame != base;
         self.base_frame = base;
         input
+    }
+}
+
+impl SourceReader {
+    /// A `nav2_msgs/Costmap` in `frame` stamped `stamp`: its obstacle
+    /// cells under the source's `cost_threshold` and
+    /// `treat_unknown_as_obstacle` ([`costmap_cells`]), each the square it
+    /// covers, indexed in its frame (placed by TF like a scan's points).
+    /// `out` is the point buffer the input gives back empty.
+    pub fn costmap(
+        &mut self,
+        frame: &str,
+        stamp: f64,
+        map: &Costmap<'_>,
+        mut out: PointSet,
+    ) -> SourceInput {
+        let mut cells = Vec::new();
+        if let Err(e) = costmap_cells(map, &self.config.cost_rule(), &mut cells) {
+            return self.refused(e.as_str(), Cause::InvalidSource);
+        }
+        let obstacles = cells
+            .into_iter()
+            .map(|(index, shape)| Obstacle {
+                id: index.to_string(),
+                shape: Ok(shape),
+                rejected_points: Vec::new(),
+            })
+            .collect();
+        out.clear();
+        SourceInput {
+            points: Ok(out),
+            cells: Some(ObstacleIndex::new(obstacles)),
+            ..self.input(frame, stamp)
+        }
     }
 }
 

@@ -103,6 +103,7 @@ impl Route {
             Route::Source(_, SourceKind::Scan) => "sensor_msgs/msg/LaserScan",
             Route::Source(_, SourceKind::PointCloud) => "sensor_msgs/msg/PointCloud2",
             Route::Source(_, SourceKind::Range) => "sensor_msgs/msg/Range",
+            Route::Source(_, SourceKind::Costmap) => "nav2_msgs/msg/Costmap",
         }
     }
 }
@@ -507,6 +508,7 @@ impl Driver {
         Some(match message {
             Message::LaserScan(m) => inputs::scan(reader, m, buffer),
             Message::Range(m) => inputs::range(reader, m, buffer),
+            Message::Costmap(m) => inputs::costmap(reader, m, buffer),
             Message::PointCloud2(m) => {
                 inputs::cloud(reader, m, || Tree(lock(&tf)), now.ros(), buffer)
             }

@@ -14,7 +14,7 @@ use crate::node::{
     ArrayInput, CommandIn, FootprintInput, InstanceInput, SourceInput, SourceReader, TfBuffer,
     TfSample, VelocityInput, MAX_CLOUD_FIELDS,
 };
-use crate::sensors::{LaserScan, PointCloud, PointField, RangeReading, MAX_SENSOR_POINTS};
+use crate::sensors::{Costmap, LaserScan, PointCloud, PointField, RangeReading, MAX_SENSOR_POINTS};
 use crate::text::{check_name, MAX_FRAME_ID_BYTES, MAX_ID_BYTES};
 use std::sync::MutexGuard;
 
@@ -201,6 +201,28 @@ pub(super) fn range(reader: &mut SourceReader, msg: &msgs::Range, out: PointSet)
     };
     let stamp = &msg.header.stamp;
     reader.range(frame, seconds(stamp), stamp.nanosec, &reading, out)
+}
+
+/// A `nav2_msgs/Costmap` for its source: its obstacle cells.
+pub(super) fn costmap(
+    reader: &mut SourceReader,
+    msg: &msgs::Costmap,
+    out: PointSet,
+) -> SourceInput {
+    let Ok(frame) = frame(&msg.header.frame_id) else {
+        return reader.refused("invalid frame id", Cause::InvalidSource);
+    };
+    let meta = &msg.metadata;
+    let (p, q) = (&meta.origin.position, &meta.origin.orientation);
+    let map = Costmap {
+        resolution: meta.resolution,
+        size_x: meta.size_x,
+        size_y: meta.size_y,
+        origin: [p.x, p.y],
+        orientation: [q.x, q.y, q.z, q.w],
+        data: &msg.data,
+    };
+    reader.costmap(frame, seconds(&msg.header.stamp), &map, out)
 }
 
 /// The TF buffer locked for one lookup: its tree.

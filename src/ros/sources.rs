@@ -20,10 +20,12 @@ use crate::broadphase::PointSet;
 use crate::frames::FrameTree;
 use crate::model::Cause;
 use crate::node::MAX_CLOUD_FIELDS;
-use crate::sensors::{LaserScan, PointCloud, PointField, RangeReading, MAX_SENSOR_POINTS};
+use crate::sensors::{
+    Costmap, LaserScan, PointCloud, PointField, RangeReading, MAX_COSTMAP_CELLS, MAX_SENSOR_POINTS,
+};
 use r2r_msg_gen::{
-    sensor_msgs__msg__LaserScan as NativeScan, sensor_msgs__msg__PointCloud2 as NativeCloud,
-    sensor_msgs__msg__Range as NativeRange,
+    nav2_msgs__msg__Costmap as NativeCostmap, sensor_msgs__msg__LaserScan as NativeScan,
+    sensor_msgs__msg__PointCloud2 as NativeCloud, sensor_msgs__msg__Range as NativeRange,
 };
 use std::sync::{Mutex, MutexGuard};
 
@@ -43,6 +45,8 @@ pub trait NativeSource {
     fn native_scan(&mut self, msg: &NativeScan, out: PointSet) -> SourceInput;
     /// A native `sensor_msgs/Range`.
     fn native_range(&mut self, msg: &NativeRange, out: PointSet) -> SourceInput;
+    /// A native `nav2_msgs/Costmap`.
+    fn native_costmap(&mut self, msg: &NativeCostmap, out: PointSet) -> SourceInput;
     /// A native `sensor_msgs/PointCloud2`; `tf` is asked for its transform.
     fn native_cloud<T: std::ops::Deref<Target = FrameTree>>(
         &mut self,
@@ -85,6 +89,27 @@ impl NativeSource for SourceReader {
         };
         let stamp = native::seconds(&msg.header.stamp);
         self.range(frame, stamp, msg.header.stamp.nanosec, &reading, out)
+    }
+
+    fn native_costmap(&mut self, msg: &NativeCostmap, out: PointSet) -> SourceInput {
+        let Ok(frame) = native::frame_id(&msg.header.frame_id) else {
+            return self.refused("invalid frame id", Cause::InvalidSource);
+        };
+        let Some(data) = native::items_within(&msg.data, MAX_COSTMAP_CELLS) else {
+            return self.refused("too_many_cells", Cause::InvalidSource);
+        };
+        let meta = &msg.metadata;
+        let (p, q) = (&meta.origin.position, &meta.origin.orientation);
+        let map = Costmap {
+            resolution: meta.resolution,
+            size_x: meta.size_x,
+            size_y: meta.size_y,
+            origin: [p.x, p.y],
+            orientation: [q.x, q.y, q.z, q.w],
+            data,
+        };
+        let stamp = native::seconds(&msg.header.stamp);
+        self.costmap(frame, stamp, &map, out)
     }
 
     fn native_cloud<T: std::ops::Deref<Target = FrameTree>>(

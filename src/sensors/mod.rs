@@ -14,6 +14,7 @@
 //! | `sensor_msgs/LaserScan` | [`scan_points`] | the scan's frame: every range within `[range_min, range_max]` |
 //! | `sensor_msgs/PointCloud2` | [`cloud_points`] with a [`CloudFilter`] | the robot's base frame (the cloud moved by the full 3-D `to_base`), within a height band and beyond a minimum range |
 //! | `sensor_msgs/Range` | [`range_points`] | the sensor's frame: an arc at the range across the field of view (REP 117) |
+//! | `nav2_msgs/Costmap` | [`costmap_cells`] with a [`CostRule`] | the costmap's frame: not points but each obstacle cell's square |
 //!
 //! ```
 //! use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
@@ -57,18 +58,25 @@
 //! | --- | --- |
 //! | `scan` | [`LaserScan`], [`scan_points`], [`ScanError`] |
 //! | `cloud` | [`PointCloud`], [`PointField`], [`CloudFilter`], [`cloud_points`], [`CloudStats`], [`CloudError`], [`CloudField`] |
+//! | `costmap` | [`Costmap`], [`CostRule`], [`costmap_cells`], [`CostmapError`] |
 //! | `range` | [`RangeReading`], [`range_points`], [`check_range_header`], [`RangeError`], [`DEFAULT_OBSTACLES_ANGLE`], [`MAX_FIELD_OF_VIEW`] |
 
 mod cloud;
+mod costmap;
 mod range;
 mod scan;
 #[cfg(test)]
 mod tests;
 
-pub use crate::limits::{MAX_RANGE_ARC_POINTS, MAX_SENSOR_POINTS};
+pub use crate::limits::{
+    MAX_COSTMAP_CELLS, MAX_COSTMAP_OBSTACLE_CELLS, MAX_RANGE_ARC_POINTS, MAX_SENSOR_POINTS,
+};
 pub use cloud::{
     cloud_points, CloudError, CloudField, CloudFilter, CloudStats, PointCloud, PointField,
     DATATYPE_FLOAT32, DATATYPE_FLOAT64,
+};
+pub use costmap::{
+    costmap_cells, CostRule, Costmap, CostmapError, DEFAULT_COST_THRESHOLD, NO_INFORMATION,
 };
 pub use range::{
     check_range_header, range_points, RangeError, RangeReading, DEFAULT_OBSTACLES_ANGLE,

@@ -32,13 +32,17 @@
 //!   configuration, `base_shift_correction` on, no `odom`), every other
 //!   source still does;
 //! * `gate_only`: a gate with no footprint configured: `/diagnostics`
-//!   reads it healthy, the flag stays not valid (never a false clear).
+//!   reads it healthy, the flag stays not valid (never a false clear);
+//! * `costmap`: a costmap source's cells as the squares they cover,
+//!   counted toward `min_points`, its parameters, malformed and stale
+//!   costmaps.
 //!
 //! Time is in binary fractions of a second (multiples of 1/64 s) so that
 //! every sum is exact and a timeout's boundary is where the test says.
 
 mod base_frame;
 mod clock;
+mod costmap;
 mod determinism;
 mod diagnostics;
 mod dynamic_zone;
@@ -265,6 +269,7 @@ impl Rig {
                 moved: false,
                 stamp: self.t - self.stamp_lag,
                 points: Ok(points),
+                cells: None,
                 reason: "",
             };
             inputs.push((input, self.arrival()));
@@ -280,6 +285,7 @@ impl Rig {
             moved: false,
             stamp: 0.0,
             points: Err(cause),
+            cells: None,
             reason: "refused by the test",
         };
         let arrival = self.arrival();

@@ -12,6 +12,7 @@ use sat_collision::config::{
     ZONE_PARAMS,
 };
 use sat_collision::gate::{VelocityShape, ZoneConfig};
+use sat_collision::monitor::SourceKind;
 use std::path::Path;
 
 fn read(relative: &str) -> String {
@@ -296,7 +297,7 @@ fn reference_sources_table_matches() {
     );
     for (param, cells) in SOURCE_PARAMS.iter().zip(&rows) {
         let name = param.spec.name;
-        let types = if param.kinds.len() == 4 {
+        let types = if param.kinds.len() == SourceKind::ALL.len() {
             "all".to_owned()
         } else {
             let kinds: Vec<&str> = param.kinds.iter().map(|k| k.as_str()).collect();

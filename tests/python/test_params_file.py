@@ -198,8 +198,8 @@ BAD = [
      '    scna:\n      topic: "scan"\n', [],
      ['scna.topic', 'did you mean `scan.topic`']),
     ('source_bad_type',
-     '    observation_sources: ["map"]\n    map:\n      type: "costmap"\n', [],
-     ['map.type', 'must be scan, pointcloud, range or polygon']),
+     '    observation_sources: ["map"]\n    map:\n      type: "grid_map"\n', [],
+     ['map.type', 'must be scan, pointcloud, range, polygon or costmap']),
     # navigation2 #5264: a pointcloud read through point_cloud_transport; nav2's
     # params file lists "raw, zlib, draco, zstd". No point_cloud_transport here:
     # a compressed transport stops start-up, naming why, never read as raw.

@@ -1,9 +1,9 @@
 //! The node's own messages (`sat_collision_msgs`), nav2's state and the
 //! outputs: markers, diagnostics, lifecycle events, the bond.
 
-use super::common::{ColorRGBA, Duration, Header, Point, Polygon, Pose, Vector3};
+use super::common::{ColorRGBA, Duration, Header, Point, Polygon, Pose, Time, Vector3};
 use super::sensor::CompressedImage;
-use crate::limits::MAX_OBSTACLES_PER_MESSAGE;
+use crate::limits::{MAX_COSTMAP_CELLS, MAX_OBSTACLES_PER_MESSAGE};
 
 ros_message! {
     /// `sat_collision_msgs/msg/Obstacle`: a polygon, or a circle (one
@@ -93,6 +93,38 @@ ros_message! {
     }
     "uint8 DO_NOTHING=0\nuint8 STOP=1\nuint8 SLOWDOWN=2\nuint8 APPROACH=3\nuint8 LIMIT=4\n\
      uint8 action_type\nstring polygon_name\n";
+
+    /// `nav2_msgs/msg/CostmapMetaData`: a costmap's grid.
+    CostmapMetaData = "nav2_msgs/msg/CostmapMetaData" {
+        /// When the static map was loaded.
+        map_load_time: Time,
+        /// When the costmap was last updated.
+        update_time: Time,
+        /// The layer's name.
+        layer: String,
+        /// Metres per cell.
+        resolution: f32,
+        /// Cells along x.
+        size_x: u32,
+        /// Cells along y.
+        size_y: u32,
+        /// The pose of cell (0, 0)'s corner.
+        origin: Pose,
+    }
+    "builtin_interfaces/Time map_load_time\nbuiltin_interfaces/Time update_time\nstring layer\n\
+     float32 resolution\nuint32 size_x\nuint32 size_y\ngeometry_msgs/Pose origin\n";
+
+    /// `nav2_msgs/msg/Costmap` (`data`): at most `MAX_COSTMAP_CELLS` costs
+    /// are read, the node's limit (`too_many_cells`).
+    Costmap = "nav2_msgs/msg/Costmap" {
+        /// Stamp and frame.
+        header: Header,
+        /// The grid.
+        metadata: CostmapMetaData,
+        /// The costs, row-major from (0, 0).
+        data: Vec<u8> [MAX_COSTMAP_CELLS],
+    }
+    "std_msgs/Header header\nCostmapMetaData metadata\nuint8[] data\n";
 
     /// `visualization_msgs/msg/UVCoordinate`.
     UVCoordinate = "visualization_msgs/msg/UVCoordinate" {

@@ -129,6 +129,7 @@ fn moved_cloud(rig: &mut Rig, at: (f64, f64)) -> Outputs {
         moved: true,
         stamp: rig.t,
         points: Ok(points),
+        cells: None,
         reason: "",
     };
     let arrival = rig.arrival();

@@ -1,5 +1,5 @@
 //! One sensor source of `observation_sources` (scan, point cloud, range,
-//! polygon): its topic read by the core's [`SourceReader`] into the
+//! costmap, polygon): its topic read by the core's [`SourceReader`] into the
 //! sources' keep-latest slot; a polygon source's polygons into the obstacle
 //! stage's queue as instances of that source.
 
@@ -12,6 +12,7 @@ use crate::ros::node::threads::lock;
 use crate::ros::sources::{LatestSources, NativeSource, SourceReader, SOURCE_QOS};
 use crate::ros::tf::TfBuffer;
 use r2r::geometry_msgs::msg::PolygonInstanceStamped;
+use r2r::nav2_msgs::msg::Costmap;
 use r2r::sensor_msgs::msg::{LaserScan, PointCloud2, Range};
 use std::sync::Arc;
 
@@ -20,6 +21,7 @@ enum Sub {
     Scan(Lease<LaserScan>),
     Cloud(Lease<PointCloud2>),
     Range(Lease<Range>),
+    Costmap(Lease<Costmap>),
     /// A polygon source: its polygons are obstacle instances.
     Polygon(Lease<PolygonInstanceStamped>),
 }
@@ -55,6 +57,7 @@ impl Source {
             SourceKind::PointCloud => Sub::Cloud(subscriber.subscribe(topic, SOURCE_QOS)?),
             SourceKind::Range => Sub::Range(subscriber.subscribe(topic, SOURCE_QOS)?),
             SourceKind::Polygon => Sub::Polygon(subscriber.subscribe(topic, SOURCE_QOS)?),
+            SourceKind::Costmap => Sub::Costmap(subscriber.subscribe(topic, SOURCE_QOS)?),
         };
         Ok(Some(Box::new(Source {
             sub,
@@ -92,6 +95,13 @@ impl InputKind for Source {
             Sub::Range(sub) => sub.each(|msg| {
                 let arrival = time.arrival();
                 let input = reader.native_range(msg, latest.buffer());
+                latest.put(input, arrival);
+            }),
+            // A costmap is large (40,000 bytes at 200 x 200) but comes at
+            // a costmap's rate, a few hertz.
+            Sub::Costmap(sub) => sub.each(|msg| {
+                let arrival = time.arrival();
+                let input = reader.native_costmap(msg, latest.buffer());
                 latest.put(input, arrival);
             }),
             Sub::Polygon(sub) => {
