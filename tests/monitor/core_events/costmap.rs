@@ -221,3 +221,74 @@ fn the_flag_sees_a_cell_touching_the_footprint() {
     let flag = scene.rig.tick().flag.expect("the flag");
     assert!(flag.valid && flag.colliding, "{flag:?}");
 }
+
+/// nav2 main's `sources_test.cpp` (`publishCostmap`, `testGetData`): a
+/// 10 x 10 costmap of 0.1 m cells at the origin with cells 44, 45, 54 and
+/// 55 lethal, nav2's four centres (0.45 and 0.55 on each axis). Here the
+/// four squares, which cover [0.4, 0.6]², each holding nav2's centre.
+#[test]
+fn nav2s_test_costmap_is_four_squares_holding_its_centres() {
+    use sat_collision::geometry::contains_point;
+    use sat_collision::geometry::Point;
+
+    let config = config_of(&yaml("", 1));
+    let mut reader = SourceReader::all(&config).remove(0);
+    let mut data = vec![0u8; 100];
+    for i in [44, 45, 54, 55] {
+        data[i] = 254;
+    }
+    let map = Costmap {
+        resolution: 0.1,
+        size_x: 10,
+        size_y: 10,
+        origin: [0.0, 0.0],
+        orientation: [0.0, 0.0, 0.0, 1.0],
+        data: &data,
+    };
+    let input = reader.costmap(BASE, 1.0, &map, PointSet::new());
+    let cells = input.cells.expect("cells");
+    let ids: Vec<&str> = cells.obstacles().iter().map(|o| o.id.as_str()).collect();
+    assert_eq!(ids, ["44", "45", "54", "55"]);
+    let centres = [(0.45, 0.45), (0.55, 0.45), (0.45, 0.55), (0.55, 0.55)];
+    for (cell, (x, y)) in cells.obstacles().iter().zip(centres) {
+        let shape = cell.shape.as_ref().expect("a square");
+        assert!(contains_point(shape, Point::new(x, y)), "{}", cell.id);
+        let aabb = shape.aabb();
+        // 0.1 is a float32 in the message: the squares' edges are its
+        // multiples, within its rounding.
+        let near = |a: f64, b: f64| (a - b).abs() < 1e-6;
+        assert!(near(aabb.min.x, x - 0.05) && near(aabb.max.x, x + 0.05));
+        assert!(near(aabb.min.y, y - 0.05) && near(aabb.max.y, y + 0.05));
+    }
+}
+
+/// nav2 main's `testCostmapTransformFailure`: a costmap in a frame with no
+/// transform to the base frame gives no data, and nav2's monitor stops
+/// for a source that gives none. Here too: zeros, the gate's reason the
+/// source, the flag not valid; a costmap in the base frame again clears.
+#[test]
+fn a_costmap_in_a_frame_without_a_transform_stops_the_gate() {
+    let mut scene = Scene::new("", 1);
+    assert!(scene.period(&[]));
+    scene.rig.advance(PERIOD);
+    let data = vec![0u8; (SIZE * SIZE) as usize];
+    let t = scene.rig.t;
+    let map = Costmap {
+        resolution: RESOLUTION,
+        size_x: SIZE,
+        size_y: SIZE,
+        origin: ORIGIN,
+        orientation: [0.0, 0.0, 0.0, 1.0],
+        data: &data,
+    };
+    let input = scene.reader.costmap("nowhere", t, &map, PointSet::new());
+    let arrival = scene.rig.arrival();
+    scene.rig.sources(vec![(input, arrival)]);
+    let flag = scene.rig.tick().flag.expect("the flag");
+    assert!(!flag.valid && flag.colliding, "{flag:?}");
+    let out = scene.rig.command(CMD.0, CMD.1, CMD.2);
+    assert_eq!(published(&out), Some(Command::ZERO));
+    let reason = scene.rig.core.gate().map(|g| g.state().reason);
+    assert!(matches!(reason, Some(Reason::InvalidSource(_))), "{reason:?}");
+    assert!(scene.period(&[]), "in the base frame again: judged");
+}
