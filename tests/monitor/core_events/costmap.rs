@@ -289,6 +289,9 @@ fn a_costmap_in_a_frame_without_a_transform_stops_the_gate() {
     let out = scene.rig.command(CMD.0, CMD.1, CMD.2);
     assert_eq!(published(&out), Some(Command::ZERO));
     let reason = scene.rig.core.gate().map(|g| g.state().reason);
-    assert!(matches!(reason, Some(Reason::InvalidSource(_))), "{reason:?}");
+    assert!(
+        matches!(reason, Some(Reason::InvalidSource(_))),
+        "{reason:?}"
+    );
     assert!(scene.period(&[]), "in the base frame again: judged");
 }
