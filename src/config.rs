@@ -11,7 +11,8 @@
 //! here): the shared machinery (`spec`: [`ParamSpec`], [`Kind`], [`Value`]),
 //! what the tables write (`settings`: [`NodeConfig`], [`SourceConfig`]),
 //! the node's table (`node`: [`PARAMS`]), the sources' (`sources`), the
-//! zones' (`zones`), nav2's footprint string (`footprint`) and a parameters
+//! zones' (`zones`), the sources' exclusion zones' (`exclusion`:
+//! [`EXCLUSION_ZONE_PARAMS`]), nav2's footprint string (`footprint`) and a parameters
 //! file read as rcl reads it (`rcl_yaml`: [`parameters_of`]). The rules
 //! over all of them are `impl NodeConfig` blocks, each in a child of its
 //! own: the start-up reading (`start_up`: [`NodeConfig::start_up`]), the
@@ -20,6 +21,7 @@
 //! hints (`names`: [`NodeConfig::check_name`], [`NodeConfig::check_other`])
 //! and the robot's shape (`robot`: [`NodeConfig::robot_shape`]).
 
+mod exclusion;
 mod footprint;
 mod node;
 mod rcl_yaml;
@@ -36,10 +38,15 @@ mod start_up;
 mod names;
 mod robot;
 
+pub use crate::limits::{MAX_EXCLUSION_ZONES, MAX_EXCLUSION_ZONE_VERTICES};
+pub use exclusion::{
+    check_exclusion_polygon, exclusion_param, ExclusionDescription, ExclusionParam,
+    EXCLUSION_ZONE_PARAMS,
+};
 pub use footprint::{parse_footprint, FootprintTextError};
 pub use node::{param, NAV2_ONLY_PARAMS, PARAMS};
 pub use rcl_yaml::{parameters_of, RclYamlError};
-pub use settings::{InputReliability, NodeConfig, SourceConfig, VelocityType};
+pub use settings::{ExclusionZoneConfig, InputReliability, NodeConfig, SourceConfig, VelocityType};
 pub use sources::{source_param, SourceParam, NAV2_ONLY_SOURCE_PARAMS, SOURCE_PARAMS};
 pub use spec::{
     ConfigError, Kind, ParamSpec, Value, MAX_SOURCES, MAX_SOURCE_NAME_BYTES, MAX_VELOCITY_SHAPES,

@@ -62,3 +62,18 @@ pub const MAX_COSTMAP_CELLS: usize = 16_000_000;
 /// source's memory to tens of megabytes. A 200 x 200 local costmap has
 /// 40,000 cells in all.
 pub const MAX_COSTMAP_OBSTACLE_CELLS: usize = 100_000;
+
+/// Most exclusion zones of one source: those of `<source>.exclusion_zones`
+/// and those added by `~/<source>/add_exclusion_zone` together (an add
+/// beyond it is refused). Each is placed by TF once per message and every
+/// point of the message inside its box is tested against it; nav2
+/// configurations have one or two (a dock, the robot's own body).
+pub const MAX_EXCLUSION_ZONES: usize = 16;
+
+/// Most vertices of one exclusion zone's polygon (a parameter's `points`
+/// or a service's `points`; more is refused before anything is built). A
+/// point inside the zone's box costs up to a test against each edge, for
+/// every point of every message: the bound keeps that work at most 256
+/// edge tests per point. A dock or a robot part has a handful of
+/// vertices; a round zone is a `circle`.
+pub const MAX_EXCLUSION_ZONE_VERTICES: usize = 256;

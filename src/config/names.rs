@@ -3,7 +3,9 @@
 //! ([`NodeConfig::check_other`]), one accepted and ignored with a note, or
 //! an error with a "did you mean" hint (the closest name).
 
+use super::exclusion::{exclusion_param, zone_type, EXCLUSION_ZONE_PARAMS};
 use super::node::{param, NAV2_ONLY_PARAMS, PARAMS};
+use super::settings::ExclusionZoneConfig;
 use super::settings::NodeConfig;
 use super::sources::{source_param, NAV2_ONLY_SOURCE_PARAMS, SOURCE_PARAMS};
 use super::spec::{ConfigError, Value};
@@ -42,7 +44,10 @@ impl NodeConfig {
         value: &Value,
         given: Given<'_>,
     ) -> Result<Option<String>, ConfigError> {
-        if param(name).is_some() || self.source_key(name).is_some() || self.zone_key(name).is_some()
+        if param(name).is_some()
+            || self.source_key(name).is_some()
+            || self.zone_key(name).is_some()
+            || self.exclusion_key(name).is_some()
         {
             return Ok(None);
         }
@@ -57,6 +62,14 @@ impl NodeConfig {
         };
         if let Some(zone) = self.zone(prefix) {
             return check_zone_name(name, zone, suffix);
+        }
+        if let Some(zone) = self.exclusion_zone(prefix) {
+            return check_exclusion_name(name, zone, suffix);
+        }
+        if self.source(prefix).is_none() && unlisted_exclusion_zone(prefix, given) {
+            return Ok(Some(format!(
+                "{prefix}.* ignored: {prefix} is in no source's exclusion_zones"
+            )));
         }
         if self.source(prefix).is_none() && unlisted_zone(prefix, given) {
             return check_unlisted_zone_name(name, prefix, suffix);
@@ -272,6 +285,22 @@ fn unlisted_zone(prefix: &str, given: Given<'_>) -> bool {
     })
 }
 
+/// Whether `prefix` (in neither `observation_sources`, `polygons` nor a
+/// source's `exclusion_zones`) names an exclusion zone in `given`: one of
+/// its names can only be an exclusion zone's (`frame_id`,
+/// `frame_hold_timeout`).
+fn unlisted_exclusion_zone(prefix: &str, given: Given<'_>) -> bool {
+    given.iter().any(|(key, _)| {
+        key.strip_prefix(prefix)
+            .and_then(|r| r.strip_prefix('.'))
+            .is_some_and(|rest| {
+                exclusion_param(rest).is_some()
+                    && zone_param(rest).is_none()
+                    && source_param(rest).is_none()
+            })
+    })
+}
+
 /// A zone in words, for a note: `a polygon zone with points, action_type
 /// stop`.
 fn describe_zone(zone: &ZoneConfig) -> String {
@@ -326,4 +355,42 @@ fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Opt
 /// if any; of equally close names, the first in [`PARAMS`].
 pub(super) fn closest_name(name: &str) -> Option<&'static str> {
     closest(name, PARAMS.iter().map(|spec| spec.name))
+}
+
+/// [`NodeConfig::check_name`] for `<zone>.<rest>` of the exclusion zone
+/// `zone`, where `<rest>` is no parameter of it: a parameter of the other
+/// type is ignored with a note (nav2 does not read it), anything else is an
+/// error with the closest name.
+fn check_exclusion_name(
+    name: &str,
+    zone: &ExclusionZoneConfig,
+    rest: &str,
+) -> Result<Option<String>, ConfigError> {
+    let z = &zone.name;
+    if let Some(param) = exclusion_param(rest) {
+        return Ok(Some(format!(
+            "{name} ignored: {rest} applies to {}; {z} is a {} exclusion zone",
+            param.zones,
+            zone_type(zone)
+        )));
+    }
+    let hint = EXCLUSION_ZONE_PARAMS
+        .iter()
+        .map(|p| (strsim::levenshtein(rest, p.spec.name), p.spec.name))
+        .filter(|(d, _)| *d <= 3)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, s)| format!(" (did you mean `{z}.{s}`?)"))
+        .unwrap_or_default();
+    let own: Vec<&str> = EXCLUSION_ZONE_PARAMS
+        .iter()
+        .filter(|p| (p.applies)(zone))
+        .map(|p| p.spec.name)
+        .collect();
+    Err(ConfigError {
+        parameter: name.to_owned(),
+        message: format!(
+            "unknown parameter of exclusion zone {z}{hint}; its parameters are: {}",
+            own.join(", ")
+        ),
+    })
 }

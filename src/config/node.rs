@@ -29,6 +29,7 @@ impl Default for NodeConfig {
             observation_sources: Vec::new(),
             source_timeout: 0.0,
             sources: Vec::new(),
+            exclusion_zones: Vec::new(),
             polygons: Vec::new(),
             gate: GateConfig::default(),
             autostart: false,

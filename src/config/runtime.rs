@@ -4,7 +4,9 @@
 //! source's `<source>.<suffix>`, a zone's `<zone>.<suffix>` and
 //! `<zone>.<shape>.<suffix>`, and a zone checked as a whole.
 
+use super::exclusion::{exclusion_param, ExclusionParam};
 use super::node::param;
+use super::settings::ExclusionZoneConfig;
 use super::settings::{NodeConfig, SourceConfig};
 use super::sources::{source_param, SourceParam};
 use super::spec::{ConfigError, Value};
@@ -77,6 +79,9 @@ impl NodeConfig {
             self.sync_sources();
             return Ok(());
         }
+        if let Some(key) = self.exclusion_key(name) {
+            return self.set_exclusion(name, key, value);
+        }
         let Some(key) = self.zone_key(name) else {
             return Err(ConfigError {
                 parameter: name.to_owned(),
@@ -110,6 +115,9 @@ impl NodeConfig {
         if let Some((index, param)) = self.source_key(name) {
             return Some(param.spec.get(&self.sources[index]));
         }
+        if let Some((index, param)) = self.exclusion_key(name) {
+            return Some(param.spec.get(&self.exclusion_zones[index]));
+        }
         match self.zone_key(name)? {
             ZoneKey::Zone(zone, param) => Some(param.spec.get(&self.gate.zones[zone])),
             ZoneKey::Shape(zone, shape, param) => match &self.gate.zones[zone].shape {
@@ -126,6 +134,9 @@ impl NodeConfig {
             return Some(spec.runtime);
         }
         if let Some((_, param)) = self.source_key(name) {
+            return Some(param.spec.runtime);
+        }
+        if let Some((_, param)) = self.exclusion_key(name) {
             return Some(param.spec.runtime);
         }
         self.zone_key(name).map(ZoneKey::runtime)
@@ -258,5 +269,39 @@ impl NodeConfig {
     /// `monitor.sources` from [`sources`](Self::sources).
     pub(super) fn sync_sources(&mut self) {
         self.monitor.sources = self.sources.iter().map(SourceConfig::spec).collect();
+    }
+}
+
+impl NodeConfig {
+    /// The exclusion zone called `name` (named by a source), if there is
+    /// one.
+    pub fn exclusion_zone(&self, name: &str) -> Option<&ExclusionZoneConfig> {
+        self.exclusion_zones.iter().find(|z| z.name == name)
+    }
+
+    /// `<zone>.<suffix>` of an exclusion zone, as its index in
+    /// [`exclusion_zones`](Self::exclusion_zones) and a parameter that
+    /// applies to it.
+    pub(super) fn exclusion_key(&self, name: &str) -> Option<(usize, &'static ExclusionParam)> {
+        let (zone, suffix) = name.split_once('.')?;
+        let index = self.exclusion_zones.iter().position(|z| z.name == zone)?;
+        let param = exclusion_param(suffix)?;
+        (param.applies)(&self.exclusion_zones[index]).then_some((index, param))
+    }
+
+    /// Sets `<zone>.<suffix>` of an exclusion zone (`key` from
+    /// [`exclusion_key`](Self::exclusion_key)) on a copy, checked with the
+    /// zone as a whole: a refused value leaves the zone as it was.
+    pub(super) fn set_exclusion(
+        &mut self,
+        name: &str,
+        (index, param): (usize, &'static ExclusionParam),
+        value: &Value,
+    ) -> Result<(), ConfigError> {
+        let mut zone = self.exclusion_zones[index].clone();
+        param.spec.set_as(name, &mut zone, value)?;
+        zone.check()?;
+        self.exclusion_zones[index] = zone;
+        Ok(())
     }
 }

@@ -1,8 +1,10 @@
 //! What the parameter tables write: the node's [`NodeConfig`], one sensor
-//! source's [`SourceConfig`], and the two string parameters with a fixed
-//! set of values ([`VelocityType`], [`InputReliability`]).
+//! source's [`SourceConfig`], one exclusion zone's [`ExclusionZoneConfig`],
+//! and the two string parameters with a fixed set of values
+//! ([`VelocityType`], [`InputReliability`]).
 
 use crate::gate::GateConfig;
+use crate::geometry::Point;
 use crate::monitor::{MonitorConfig, SourceKind};
 
 /// Every parameter of `sat_collision_node`. What each one means, its
@@ -50,6 +52,10 @@ pub struct NodeConfig {
     /// [`NodeConfig::start_up`] and [`NodeConfig::set`] keep
     /// `monitor.sources` in step with them.
     pub sources: Vec<SourceConfig>,
+    /// The exclusion zones the sources name (`<source>.exclusion_zones`),
+    /// each once, in the order first named, with its `<zone>.<suffix>`
+    /// parameters ([`EXCLUSION_ZONE_PARAMS`](super::EXCLUSION_ZONE_PARAMS)).
+    pub exclusion_zones: Vec<ExclusionZoneConfig>,
     /// `polygons`: the names of the gate's zones, as given (checked as
     /// `observation_sources` is, at most [`MAX_ZONES`](super::MAX_ZONES), none a source's
     /// name). [`NodeConfig::start_up`] builds `gate.zones` from them.
@@ -86,6 +92,10 @@ pub struct SourceConfig {
     /// `<name>.source_timeout` (s): its data are stale after it, by arrival
     /// or by stamp; 0 = never. By default the node's `source_timeout`.
     pub timeout: f64,
+    /// `<name>.exclusion_zones` (scan, pointcloud, range): the names of the
+    /// zones whose points of this source are masked (nav2 main); each is
+    /// one of [`NodeConfig::exclusion_zones`].
+    pub exclusion_zones: Vec<String>,
     /// `<name>.min_height` (m, pointcloud): lower points are dropped.
     pub min_height: f64,
     /// `<name>.max_height` (m, pointcloud): higher points are dropped.
@@ -105,6 +115,43 @@ pub struct SourceConfig {
     /// `<name>.treat_unknown_as_obstacle` (costmap): an unknown cell (255)
     /// is an obstacle.
     pub treat_unknown_as_obstacle: bool,
+}
+
+/// One exclusion zone: nav2 main's `<zone>.<suffix>` parameters
+/// ([`EXCLUSION_ZONE_PARAMS`](super::EXCLUSION_ZONE_PARAMS)), or a service's `ExclusionZoneDescription`.
+/// The source's points inside it (its boundary included) and within its
+/// height band are masked, while it is enabled and can be placed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExclusionZoneConfig {
+    /// Its name (in a source's `exclusion_zones`, or the service's
+    /// `zone_name`).
+    pub name: String,
+    /// `<zone>.type`: `circle` (true) or `polygon` (false).
+    pub circle: bool,
+    /// `<zone>.points` (polygon): the polygon in `frame_id`; a usable
+    /// simple polygon of at most 256 (`MAX_EXCLUSION_ZONE_VERTICES`) points
+    /// once the zone is checked.
+    pub points: Vec<Point>,
+    /// `<zone>.radius` (m, circle): the circle centred on `frame_id`'s
+    /// origin; more than 0 once the zone is checked.
+    pub radius: f64,
+    /// `<zone>.frame_id`: the frame the zone is anchored to; empty: the
+    /// robot's base frame.
+    pub frame_id: String,
+    /// `<zone>.frame_hold_timeout` (s): how old `frame_id`'s latest
+    /// transform may be beyond `transform_tolerance` (the larger of the two
+    /// is the limit) before the zone masks nothing.
+    pub frame_hold_timeout: f64,
+    /// `<zone>.min_height` (m, in the base frame): lower points are not
+    /// masked.
+    pub min_height: f64,
+    /// `<zone>.max_height` (m, in the base frame): higher points are not
+    /// masked.
+    pub max_height: f64,
+    /// `<zone>.enabled`: a disabled zone masks nothing.
+    pub enabled: bool,
+    /// `<zone>.visualize`: its polygon is published on `~/<zone>`.
+    pub visualize: bool,
 }
 
 /// `velocity_type`: the message type on `velocity_topic`.

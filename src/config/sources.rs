@@ -3,7 +3,8 @@
 //! defaults from it.
 
 use super::settings::{NodeConfig, SourceConfig};
-use super::spec::{check_topic, Kind, ParamSpec};
+use super::spec::{check_names, check_topic, Kind, ParamSpec};
+use crate::limits::MAX_EXCLUSION_ZONES;
 use crate::monitor::{SourceKind, SourceSpec};
 use crate::sensors::{CostRule, DEFAULT_COST_THRESHOLD};
 use std::borrow::Cow;
@@ -20,6 +21,7 @@ impl SourceConfig {
             topic: String::new(),
             enabled: true,
             timeout: 0.0,
+            exclusion_zones: Vec::new(),
             min_height: 0.0,
             max_height: 0.0,
             min_range: 0.0,
@@ -169,6 +171,21 @@ pub static SOURCE_PARAMS: &[SourceParam] = &[
     },
     SourceParam {
         spec: ParamSpec {
+            name: "exclusion_zones",
+            kind: Kind::TextList {
+                default: &[],
+                check: |names| check_names(names, "exclusion zone", MAX_EXCLUSION_ZONES),
+                get: |s| Cow::Borrowed(&s.exclusion_zones),
+                set: |s, names| s.exclusion_zones = names,
+            },
+            runtime: false,
+            description: "the exclusion zones (nav2 main) whose points of this source are masked, each with <zone>.type, points or radius, frame_id, ...; at most 16 per source with those added by ~/<name>/add_exclusion_zone (start-up only)",
+        },
+        kinds: &[SourceKind::Scan, SourceKind::PointCloud, SourceKind::Range],
+        default_from: None,
+    },
+    SourceParam {
+        spec: ParamSpec {
             name: "min_height",
             kind: Kind::Number {
                 default: 0.05,
@@ -295,10 +312,10 @@ pub static SOURCE_PARAMS: &[SourceParam] = &[
 ];
 
 /// Names nav2's collision monitor reads for a source (Jazzy and later:
-/// `polygon.sampling_distance`, every type's `exclusion_zones`) that this
-/// node does not use: accepted with a note saying they are ignored, so that
-/// a nav2 configuration starts unchanged.
-pub const NAV2_ONLY_SOURCE_PARAMS: [&str; 2] = ["sampling_distance", "exclusion_zones"];
+/// `polygon.sampling_distance`) that this node does not use: accepted with
+/// a note saying they are ignored, so that a nav2 configuration starts
+/// unchanged.
+pub const NAV2_ONLY_SOURCE_PARAMS: [&str; 1] = ["sampling_distance"];
 
 /// `<pointcloud>.transport_type`'s one accepted value, nav2's default.
 const RAW_TRANSPORT: &str = "raw";

@@ -2,9 +2,11 @@
 //! the gate's zones from the values given (a params file, `-p`), with the
 //! messages for a required parameter not given.
 
+use super::exclusion::EXCLUSION_ZONE_PARAMS;
 use super::names::{shape_suffixes, zone_suffixes, Given};
 use super::node::PARAMS;
 use super::runtime::set_zone_value;
+use super::settings::ExclusionZoneConfig;
 use super::settings::{NodeConfig, SourceConfig};
 use super::sources::{source_param, SOURCE_PARAMS};
 use super::spec::{ConfigError, Value};
@@ -163,6 +165,7 @@ impl NodeConfig {
             .iter()
             .map(|name| self.zone_with_shape(name, values))
             .collect::<Result<_, _>>()?;
+        self.read_exclusion_zones(values)?;
         let mut notes = Vec::new();
         for (name, value) in values {
             if let Some(note) = self.check_name(name, value, values)? {
@@ -269,4 +272,67 @@ fn missing_type(name: &str, values: Given<'_>) -> String {
         "source {name} (in observation_sources) has no type: set {name}.type to scan, \
          pointcloud, range, polygon or costmap{hint}"
     )
+}
+
+/// The exclusion zone `name` read from `values`: `type` first (what
+/// applies depends on it), then each parameter that applies, then the
+/// zone as a whole.
+fn exclusion_zone_of(name: &str, values: Given<'_>) -> Result<ExclusionZoneConfig, ConfigError> {
+    let mut zone = ExclusionZoneConfig::new(name);
+    let type_first = EXCLUSION_ZONE_PARAMS
+        .iter()
+        .filter(|p| p.spec.name == "type")
+        .chain(
+            EXCLUSION_ZONE_PARAMS
+                .iter()
+                .filter(|p| p.spec.name != "type"),
+        );
+    for param in type_first {
+        if !(param.applies)(&zone) {
+            continue;
+        }
+        let key = format!("{name}.{}", param.spec.name);
+        if let Some(value) = given(values, &key) {
+            param.spec.set_as(&key, &mut zone, value)?;
+        }
+    }
+    zone.check()?;
+    Ok(zone)
+}
+
+impl NodeConfig {
+    /// Reads each source's `exclusion_zones` (the sources of a type it
+    /// applies to) and every zone they name, once, from the values given
+    /// at start-up (`<zone>.<suffix>`: [`EXCLUSION_ZONE_PARAMS`]). A zone
+    /// with the name of a source or of a gate zone is refused: their
+    /// `<name>.enabled` would be one parameter.
+    pub(super) fn read_exclusion_zones(&mut self, values: Given<'_>) -> Result<(), ConfigError> {
+        let mut zones: Vec<ExclusionZoneConfig> = Vec::new();
+        for index in 0..self.sources.len() {
+            let source = &self.sources[index];
+            let key = format!("{}.exclusion_zones", source.name);
+            let param = source_param("exclusion_zones").filter(|p| p.applies_to(source.kind));
+            let (Some(param), Some(value)) = (param, given(values, &key)) else {
+                continue;
+            };
+            param.spec.set_as(&key, &mut self.sources[index], value)?;
+            for name in &self.sources[index].exclusion_zones {
+                if zones.iter().any(|z| &z.name == name) {
+                    continue;
+                }
+                if self.observation_sources.contains(name) || self.polygons.contains(name) {
+                    return Err(ConfigError {
+                        parameter: key,
+                        message: format!(
+                            "exclusion zone {name} has the name of a source or of a zone in \
+                             polygons: {name}.enabled and the like would be both's"
+                        ),
+                    });
+                }
+                zones.push(exclusion_zone_of(name, values)?);
+            }
+        }
+        self.exclusion_zones = zones;
+        Ok(())
+    }
 }

@@ -145,7 +145,7 @@ fn check_shape_points(text: &str) -> Result<(), String> {
 
 /// Points written back in nav2's form (`[[0.3, 0.3], [0.3, -0.3], ...]`;
 /// each number the shortest text that reads back as the same double).
-fn points_text(points: &[Point]) -> String {
+pub(super) fn points_text(points: &[Point]) -> String {
     let pairs: Vec<String> = points
         .iter()
         .map(|p| format!("[{}, {}]", p.x, p.y))

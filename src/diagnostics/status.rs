@@ -346,3 +346,75 @@ pub fn gate_status(health: &GateHealth, node_name: &str, hardware_id: &str) -> D
         values,
     }
 }
+
+/// One exclusion zone's health, as [`exclusion_status`] lists it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExclusionHealth<'a> {
+    /// Its source's name.
+    pub source: &'a str,
+    /// Its name.
+    pub zone: &'a str,
+    /// `enabled`.
+    pub enabled: bool,
+    /// Added by the source's `add_exclusion_zone` service (else a
+    /// parameter's).
+    pub added: bool,
+    /// When it could not be placed for its source's latest message read
+    /// (it masked nothing): the frame and why.
+    pub unplaced: Option<(&'a str, Status)>,
+}
+
+/// The status `<node_name>: exclusion zones`, published when some source
+/// has exclusion zones.
+///
+/// # Levels
+/// * **WARN** when an enabled zone could not be placed for its source's
+///   latest message (a frame TF does not know, or its latest transform
+///   older than its hold): it masked nothing, the fail-safe side, but
+///   what it should hide is seen (message: `<source>/<zone> masks nothing:
+///   <status> (frame <frame>)` for each, `; ` apart).
+/// * **OK** otherwise (message: `ok`).
+///
+/// # Values, in this order
+/// Per zone, `<source>/<zone>`: `masking`, `disabled` or `masks nothing:
+/// <status> (frame <frame>)`, with ` (added)` for a zone the service
+/// added.
+pub fn exclusion_status(
+    zones: &[ExclusionHealth],
+    node_name: &str,
+    hardware_id: &str,
+) -> DiagnosticStatus {
+    let mut level = Level::Ok;
+    let mut message = String::new();
+    let mut values = Vec::with_capacity(zones.len());
+    for zone in zones {
+        let key = format!("{}/{}", zone.source, zone.zone);
+        let mut state = match (zone.enabled, zone.unplaced) {
+            (false, _) => "disabled".to_owned(),
+            (true, None) => "masking".to_owned(),
+            (true, Some((frame, status))) => {
+                let what = format!("masks nothing: {status} (frame {frame})");
+                if !message.is_empty() {
+                    message.push_str("; ");
+                }
+                let _ = write!(message, "{key} {what}");
+                level = Level::Warn;
+                what
+            }
+        };
+        if zone.added {
+            state.push_str(" (added)");
+        }
+        values.push((key, state));
+    }
+    if message.is_empty() {
+        message.push_str("ok");
+    }
+    DiagnosticStatus {
+        level,
+        name: format!("{node_name}: exclusion zones"),
+        message,
+        hardware_id: hardware_id.to_owned(),
+        values,
+    }
+}

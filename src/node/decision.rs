@@ -1,6 +1,7 @@
 //! [`Core`]: the node's decisions as a machine driven by events, the time
 //! injected with each.
 
+use super::exclusion::ExclusionZones;
 use super::gate::GateCore;
 use super::inputs::{Arrival, CommandIn, FootprintInput, ShapeInput, SourceInput, VelocityInput};
 use super::obstacles::ObstacleStage;
@@ -74,6 +75,8 @@ pub struct Core {
     /// The obstacle stage, when the core runs it itself (a replay).
     stage: Option<ObstacleStage>,
     stopwatch: Option<Stopwatch>,
+    /// The sources' exclusion zones, shared with their readers.
+    exclusion: ExclusionZones,
 }
 
 impl std::fmt::Debug for Core {
@@ -129,6 +132,7 @@ impl Core {
             active: false,
             stage: None,
             stopwatch: None,
+            exclusion: ExclusionZones::new(&config),
             config,
             revision: u64::MAX,
         };
@@ -221,7 +225,36 @@ impl Core {
         if let Some(gate) = &mut self.gate {
             gate.follow(&self.config);
         }
+        self.exclusion.follow(&self.config);
         true
+    }
+
+    /// The sources' exclusion zones, which their readers mask with
+    /// ([`SourceReader::with_zones`](super::SourceReader::with_zones)).
+    pub fn exclusion_zones(&self) -> &ExclusionZones {
+        &self.exclusion
+    }
+
+    /// `~/<source>/add_exclusion_zone`: `zone` (checked by
+    /// [`ExclusionZoneConfig::from_description`](crate::config::ExclusionZoneConfig::from_description))
+    /// added to `source`'s zones ([`ExclusionZones::add`]); the answer's
+    /// message, `Err` when refused (nothing changed).
+    pub fn add_exclusion_zone(
+        &mut self,
+        source: &str,
+        zone: crate::config::ExclusionZoneConfig,
+    ) -> Result<String, String> {
+        self.exclusion.add(source, zone)
+    }
+
+    /// `~/<source>/remove_exclusion_zone` ([`ExclusionZones::remove`]).
+    pub fn remove_exclusion_zone(
+        &mut self,
+        source: &str,
+        name: &str,
+        all: bool,
+    ) -> Result<String, String> {
+        self.exclusion.remove(source, name, all)
     }
 
     /// `~/toggle`: the gate on or off, as the parameter `enabled` (the
@@ -452,6 +485,11 @@ impl Core {
         let name = spec.name.clone();
         if let Some(stats) = self.health.sources.get_mut(input.index) {
             stats.record(arrival.time);
+        }
+        if input.points.is_ok() {
+            let notices = &mut out.notices;
+            self.health
+                .note_exclusion(input.index, &name, &input.exclusion, notices);
         }
         match (input.points, input.cells) {
             (Ok(points), Some(cells)) => {

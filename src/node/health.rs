@@ -4,7 +4,8 @@
 
 use super::decision::Core;
 use crate::diagnostics::{
-    collision_status, gate_status, CollisionHealth, DiagnosticStatus, GateHealth, InputHealth,
+    collision_status, exclusion_status, gate_status, CollisionHealth, DiagnosticStatus,
+    ExclusionHealth, GateHealth, InputHealth,
 };
 use crate::model::{Flag, Status};
 
@@ -118,6 +119,46 @@ impl Core {
             let health = GateHealth::of(gate, active, command_age);
             all.push(gate_status(&health, node, hw));
         }
+        if let Some(status) = self.exclusion_status(context) {
+            all.push(status);
+        }
         all
+    }
+
+    /// `<node>: exclusion zones`, when some source has exclusion zones:
+    /// each zone, and those not placed for their source's latest message.
+    fn exclusion_status(&mut self, context: &StatusContext<'_>) -> Option<DiagnosticStatus> {
+        let states = self.exclusion_zones().states();
+        if states.is_empty() {
+            return None;
+        }
+        let sources: Vec<String> = self
+            .config()
+            .sources
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        let unplaced = &self.health().unplaced_zones;
+        let zones: Vec<ExclusionHealth<'_>> = states
+            .iter()
+            .map(|state| {
+                let index = sources.iter().position(|s| *s == state.source);
+                let not_placed = index
+                    .and_then(|i| unplaced.get(i))
+                    .and_then(|list| list.iter().find(|u| u.zone == state.zone));
+                ExclusionHealth {
+                    source: &state.source,
+                    zone: &state.zone,
+                    enabled: state.enabled,
+                    added: !state.from_parameters,
+                    unplaced: not_placed.map(|u| (u.frame.as_str(), Status::from(u.cause))),
+                }
+            })
+            .collect();
+        Some(exclusion_status(
+            &zones,
+            context.node_name,
+            context.hardware_id,
+        ))
     }
 }

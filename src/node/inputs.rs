@@ -119,6 +119,9 @@ pub struct SourceInput {
     pub cells: Option<ObstacleIndex>,
     /// Why it was refused, for the log (empty when it was not).
     pub reason: &'static str,
+    /// What the source's exclusion zones masked, and those that could not
+    /// be placed (and masked nothing).
+    pub exclusion: super::Exclusion,
 }
 
 /// A command for the velocity gate as read: its twist and, for a

@@ -20,6 +20,7 @@
 //! | a period of `publish_rate` | [`Core::tick`] | the gate's re-check, the zones, the flag |
 //! | a parameter change | [`Core::on_parameter`], [`Core::follow`] | a tick |
 //! | `~/toggle` | [`Core::toggle`] | the answer |
+//! | `~/<source>/add_exclusion_zone`, `remove_exclusion_zone` | [`Core::add_exclusion_zone`], [`Core::remove_exclusion_zone`] | the answer (the source's reader masks with the zones from its next message) |
 //! | activate, deactivate | [`Core::set_active`] | a tick, or silence |
 //! | `/diagnostics` due | [`Core::statuses`] | the statuses |
 //!
@@ -31,6 +32,7 @@
 //! bag's messages in their order at their log times, the stage inline.
 
 mod decision;
+mod exclusion;
 mod gate;
 mod health;
 mod inputs;
@@ -42,6 +44,7 @@ pub mod tf;
 mod zones;
 
 pub use decision::{stall_limit, Core, Now, Stopwatch};
+pub use exclusion::{Exclusion, ExclusionZone, ExclusionZones, Unplaced, ZoneState};
 pub use health::{unconfigured_statuses, StatusContext};
 pub use inputs::{
     shrink, ArrayInput, Arrival, CommandIn, FootprintInput, InstanceInput, ShapeInput, SourceInput,

@@ -13,17 +13,24 @@
 //! ([`SourceInput::moved`]) when that frame is not `base_frame`. A message that
 //! cannot be used becomes the source's cause ([`Cause::InvalidSource`], or
 //! the transform's), never a silent "clear".
+//!
+//! The source's exclusion zones (`super::exclusion`) mask its points as
+//! they are read: placed in the message's frame under the TF buffer's lock
+//! (with a cloud's own lookup, in the same lock), applied to the decoded
+//! points outside it, before they go into the [`PointSet`];
+//! [`SourceInput::exclusion`] says what they did.
 
+use super::exclusion::{transform_cause, Exclusion, ExclusionZones, Placed, ReaderZones};
 use super::inputs::SourceInput;
 use crate::broadphase::{ObstacleIndex, PointSet};
 use crate::config::{NodeConfig, SourceConfig};
-use crate::frames::{FrameTree, LookupFault};
+use crate::frames::FrameTree;
 use crate::geometry::Point;
 use crate::model::{Cause, Obstacle};
 use crate::monitor::SourceKind;
 use crate::sensors::{
-    check_range_header, cloud_points, costmap_cells, range_points, scan_points, CloudFilter,
-    Costmap, LaserScan, PointCloud, RangeReading, MAX_SENSOR_POINTS,
+    check_range_header, cloud_points, cloud_points_with_heights, costmap_cells, range_points,
+    scan_points, CloudFilter, Costmap, LaserScan, PointCloud, RangeReading, MAX_SENSOR_POINTS,
 };
 
 /// Fields of a point cloud read at most: x, y, z, a height and a few more
@@ -43,6 +50,14 @@ pub struct SourceReader {
     tolerance: f64,
     /// Decoded points before they go into a [`PointSet`].
     scratch: Vec<Point>,
+    /// Every source's exclusion zones (shared), and this source's copy.
+    zones: ExclusionZones,
+    local: ReaderZones,
+    /// This source's zones placed for the message being read.
+    placed: Placed,
+    /// A cloud's kept points' heights in the base frame, when a zone's
+    /// height band needs them.
+    heights: Vec<f64>,
 }
 
 impl SourceReader {
@@ -54,11 +69,23 @@ impl SourceReader {
             base_frame: base_frame.to_owned(),
             tolerance,
             scratch: Vec::new(),
+            zones: ExclusionZones::default(),
+            local: ReaderZones::default(),
+            placed: Placed::default(),
+            heights: Vec::new(),
         }
     }
 
+    /// The reader masking with `zones` (its source's, by its index): the
+    /// core's ([`Core::exclusion_zones`](super::Core::exclusion_zones)).
+    pub fn with_zones(mut self, zones: &ExclusionZones) -> Self {
+        self.zones = zones.clone();
+        self
+    }
+
     /// A reader per configured source of `config` (`observation_sources`),
-    /// in order: what both edges read with.
+    /// in order: what both edges read with (each then given the core's
+    /// exclusion zones, [`with_zones`](Self::with_zones)).
     pub fn all(config: &NodeConfig) -> Vec<SourceReader> {
         config
             .sources
@@ -75,6 +102,24 @@ impl SourceReader {
             .collect()
     }
 
+    /// Places the source's enabled zones for a message in `frame` at
+    /// `stamp` (see [`ReaderZones::place`]) with the tree `tf` gives,
+    /// asked only when a zone is enabled.
+    fn place_zones<T: std::ops::Deref<Target = FrameTree>>(
+        &mut self,
+        at: (&str, f64, bool, bool),
+        tf: impl FnOnce() -> T,
+        now: f64,
+    ) {
+        self.zones.refresh(self.index, &mut self.local);
+        if self.local.any_enabled() {
+            let tree = tf();
+            self.local.place(&tree, at, now, &mut self.placed);
+        } else {
+            self.placed.clear();
+        }
+    }
+
     /// What it reads.
     pub fn kind(&self) -> SourceKind {
         self.config.kind
@@ -89,6 +134,7 @@ impl SourceReader {
             points: Err(Cause::InvalidSource),
             cells: None,
             reason: "",
+            exclusion: Exclusion::default(),
         }
     }
 
@@ -103,21 +149,28 @@ impl SourceReader {
         }
     }
 
-    /// The points `decode` reads (into the reader's scratch buffer), in
-    /// `frame_id` stamped `stamp`, moved into `out`; or the source refused
-    /// with the reason `decode` gives.
+    /// The points `decode` reads (into the reader's scratch buffer, with
+    /// their heights when it gives them), in `frame_id` stamped `stamp`,
+    /// those the placed zones mask dropped, the rest moved into `out`; or
+    /// the source refused with the reason `decode` gives.
     fn decoded(
         &mut self,
         frame_id: &str,
         stamp: f64,
         mut out: PointSet,
-        decode: impl FnOnce(&mut Vec<Point>) -> Result<(), &'static str>,
+        decode: impl FnOnce(&mut Vec<Point>, &mut Vec<f64>) -> Result<(), &'static str>,
     ) -> SourceInput {
         self.scratch.clear();
-        if let Err(reason) = decode(&mut self.scratch) {
+        self.heights.clear();
+        if let Err(reason) = decode(&mut self.scratch, &mut self.heights) {
             return self.refused(reason, Cause::InvalidSource);
         }
         let mut input = self.input(frame_id, stamp);
+        input.exclusion = if self.placed.is_empty() {
+            self.placed.unplaced_only()
+        } else {
+            self.placed.mask(&mut self.scratch, &mut self.heights)
+        };
         out.clear();
         for p in self.scratch.drain(..) {
             out.push(p);
@@ -127,18 +180,22 @@ impl SourceReader {
     }
 
     /// A `sensor_msgs/LaserScan` in `frame` stamped `stamp`: ranges within
-    /// its limits become points in its frame.
-    pub fn scan(
+    /// its limits become points in its frame, those of its exclusion zones
+    /// masked (`tf` asked, at `now`, only when a zone is enabled).
+    pub fn scan<T: std::ops::Deref<Target = FrameTree>>(
         &mut self,
         frame: &str,
         stamp: f64,
         scan: &LaserScan<'_>,
+        tf: impl FnOnce() -> T,
+        now: f64,
         out: PointSet,
     ) -> SourceInput {
         if scan.ranges.len() > MAX_SENSOR_POINTS {
             return self.refused("too many ranges", Cause::InvalidSource);
         }
-        self.decoded(frame, stamp, out, |points| {
+        self.place_zones((frame, stamp, false, false), tf, now);
+        self.decoded(frame, stamp, out, |points, _| {
             scan_points(scan, points).map(drop).map_err(|e| e.as_str())
         })
     }
@@ -146,20 +203,26 @@ impl SourceReader {
     /// A `sensor_msgs/Range` in `frame` stamped `stamp` (its header's
     /// `nanosec` as sent, checked with the frame by
     /// [`check_range_header`], as nav2 checks the header): a reading within
-    /// its limits becomes an arc of points in its frame (REP 117).
-    pub fn range(
+    /// its limits becomes an arc of points in its frame (REP 117), those of
+    /// its exclusion zones masked (`tf` asked, at `now`, only when a zone
+    /// is enabled).
+    #[allow(clippy::too_many_arguments)]
+    pub fn range<T: std::ops::Deref<Target = FrameTree>>(
         &mut self,
         frame: &str,
         stamp: f64,
         nanosec: u32,
         reading: &RangeReading,
+        tf: impl FnOnce() -> T,
+        now: f64,
         out: PointSet,
     ) -> SourceInput {
         if let Err(e) = check_range_header(frame, nanosec) {
             return self.refused(e.as_str(), Cause::InvalidSource);
         }
+        self.place_zones((frame, stamp, false, false), tf, now);
         let spacing = self.config.obstacles_angle;
-        self.decoded(frame, stamp, out, |points| {
+        self.decoded(frame, stamp, out, |points, _| {
             range_points(reading, spacing, points)
                 .map(drop)
                 .map_err(|e| e.as_str())
@@ -168,9 +231,10 @@ impl SourceReader {
 
     /// A `sensor_msgs/PointCloud2` in `frame` stamped `stamp`: its points
     /// moved into `base_frame` by the full 3-D transform at its stamp, kept
-    /// within the height band, planar there. `tf` is asked for that one
-    /// transform (the node holds its TF buffer's lock for the lookup only,
-    /// not for the decoding).
+    /// within the height band, planar there, those of its exclusion zones
+    /// masked. `tf` is asked for that one transform and the zones'
+    /// placement (the node holds its TF buffer's lock for the lookups
+    /// only, not for the decoding).
     pub fn cloud<T: std::ops::Deref<Target = FrameTree>>(
         &mut self,
         frame: &str,
@@ -187,17 +251,34 @@ impl SourceReader {
         if cloud.fields.len() > MAX_CLOUD_FIELDS {
             return self.refused("too many fields", Cause::InvalidSource);
         }
-        let to_base = if frame == self.base_frame {
-            nalgebra::Isometry3::identity()
-        } else {
-            let found = tf().lookup_3d(&self.base_frame, frame, stamp, now, self.tolerance);
-            match found {
-                Ok(pose) => pose,
-                Err(fault) => {
-                    return self.refused("no transform to base_frame", transform_cause(fault))
+        self.zones.refresh(self.index, &mut self.local);
+        let zones = self.local.any_enabled();
+        let in_base = frame == self.base_frame;
+        // One lock for the cloud's lookup and the zones' placement.
+        let tree = (zones || !in_base).then(tf);
+        let to_base = match tree.as_deref() {
+            Some(tree) if !in_base => {
+                let found = tree.lookup_3d(&self.base_frame, frame, stamp, now, self.tolerance);
+                match found {
+                    Ok(pose) => pose,
+                    Err(fault) => {
+                        return self.refused("no transform to base_frame", transform_cause(fault))
+                    }
                 }
             }
+            _ => nalgebra::Isometry3::identity(),
         };
+        match tree.as_deref() {
+            Some(tree) if zones => {
+                // In the base frame where it was at `stamp`, moved there
+                // from another frame; the heights come with the points.
+                let at = (self.base_frame.as_str(), stamp, !in_base, true);
+                self.local.place(tree, at, now, &mut self.placed);
+            }
+            _ => self.placed.clear(),
+        }
+        drop(tree);
+        let heights = self.placed.needs_heights();
         let filter = CloudFilter {
             to_base,
             min_height: self.config.min_height,
@@ -206,10 +287,13 @@ impl SourceReader {
             use_global_height: self.config.use_global_height,
         };
         let base = std::mem::take(&mut self.base_frame);
-        let mut input = self.decoded(&base, stamp, out, |points| {
-            cloud_points(cloud, &filter, points)
-                .map(drop)
-                .map_err(|e| e.as_str())
+        let mut input = self.decoded(&base, stamp, out, |points, z| {
+            match heights {
+                true => cloud_points_with_heights(cloud, &filter, points, z),
+                false => cloud_points(cloud, &filter, points),
+            }
+            .map(drop)
+            .map_err(|e| e.as_str())
         });
         input.moved = input.points.is_ok() && frame != base;
         self.base_frame = base;
@@ -248,16 +332,5 @@ impl SourceReader {
             cells: Some(ObstacleIndex::new(obstacles)),
             ..self.input(frame, stamp)
         }
-    }
-}
-
-/// A failed 3-D lookup as the cause the source reports.
-fn transform_cause(fault: LookupFault) -> Cause {
-    match fault {
-        LookupFault::Unavailable => Cause::TransformUnavailable,
-        LookupFault::TooManyFrames => Cause::TooManyFrames,
-        LookupFault::Stale => Cause::StaleTransform,
-        LookupFault::Invalid(_) => Cause::InvalidTransform,
-        LookupFault::Conflict => Cause::TransformConflict,
     }
 }

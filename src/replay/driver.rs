@@ -506,8 +506,8 @@ impl Driver {
         let tf = Arc::clone(self.core.tf());
         let reader = self.readers.get_mut(index)?;
         Some(match message {
-            Message::LaserScan(m) => inputs::scan(reader, m, buffer),
-            Message::Range(m) => inputs::range(reader, m, buffer),
+            Message::LaserScan(m) => inputs::scan(reader, m, || Tree(lock(&tf)), now.ros(), buffer),
+            Message::Range(m) => inputs::range(reader, m, || Tree(lock(&tf)), now.ros(), buffer),
             Message::Costmap(m) => inputs::costmap(reader, m, buffer),
             Message::PointCloud2(m) => {
                 inputs::cloud(reader, m, || Tree(lock(&tf)), now.ros(), buffer)
@@ -549,7 +549,11 @@ pub fn replay(options: &Options) -> Result<Summary, ReplayError> {
             .entry(notice.key.unwrap_or("start").to_owned())
             .or_default() += 1;
     }
-    let readers = SourceReader::all(&config);
+    let zones = core.exclusion_zones();
+    let readers: Vec<SourceReader> = SourceReader::all(&config)
+        .into_iter()
+        .map(|reader| reader.with_zones(zones))
+        .collect();
     let mut driver = Driver {
         readers,
         spare: Vec::new(),

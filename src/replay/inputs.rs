@@ -172,8 +172,15 @@ pub(super) fn tf_samples(msg: &msgs::TFMessage) -> Option<impl Iterator<Item = T
     }))
 }
 
-/// A `sensor_msgs/LaserScan` for its source.
-pub(super) fn scan(reader: &mut SourceReader, msg: &msgs::LaserScan, out: PointSet) -> SourceInput {
+/// A `sensor_msgs/LaserScan` for its source (`tf` for its exclusion
+/// zones).
+pub(super) fn scan<'t>(
+    reader: &mut SourceReader,
+    msg: &msgs::LaserScan,
+    tf: impl FnOnce() -> Tree<'t>,
+    now: f64,
+    out: PointSet,
+) -> SourceInput {
     let Ok(frame) = frame(&msg.header.frame_id) else {
         return reader.refused("invalid frame id", Cause::InvalidSource);
     };
@@ -185,11 +192,17 @@ pub(super) fn scan(reader: &mut SourceReader, msg: &msgs::LaserScan, out: PointS
         range_max: msg.range_max,
         ranges: &msg.ranges,
     };
-    reader.scan(frame, seconds(&msg.header.stamp), &scan, out)
+    reader.scan(frame, seconds(&msg.header.stamp), &scan, tf, now, out)
 }
 
-/// A `sensor_msgs/Range` for its source.
-pub(super) fn range(reader: &mut SourceReader, msg: &msgs::Range, out: PointSet) -> SourceInput {
+/// A `sensor_msgs/Range` for its source (`tf` for its exclusion zones).
+pub(super) fn range<'t>(
+    reader: &mut SourceReader,
+    msg: &msgs::Range,
+    tf: impl FnOnce() -> Tree<'t>,
+    now: f64,
+    out: PointSet,
+) -> SourceInput {
     let Ok(frame) = frame(&msg.header.frame_id) else {
         return reader.refused("invalid frame id", Cause::InvalidSource);
     };
@@ -200,7 +213,7 @@ pub(super) fn range(reader: &mut SourceReader, msg: &msgs::Range, out: PointSet)
         range: msg.range,
     };
     let stamp = &msg.header.stamp;
-    reader.range(frame, seconds(stamp), stamp.nanosec, &reading, out)
+    reader.range(frame, seconds(stamp), stamp.nanosec, &reading, tf, now, out)
 }
 
 /// A `nav2_msgs/Costmap` for its source: its obstacle cells.

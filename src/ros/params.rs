@@ -6,10 +6,12 @@
 //! [`PARAMS`] and, for each sensor source in `observation_sources`, from
 //! [`SOURCE_PARAMS`] (`<name>.<suffix>`), and for each of the gate's zones
 //! in `polygons` from [`ZONE_PARAMS`] (`<zone>.<suffix>`, those that apply
-//! to it) and [`VELOCITY_SHAPE_PARAMS`] (`<zone>.<shape>.<suffix>`).
+//! to it) and [`VELOCITY_SHAPE_PARAMS`] (`<zone>.<shape>.<suffix>`), and for
+//! each exclusion zone a source names from [`EXCLUSION_ZONE_PARAMS`].
 
 use crate::config::{
-    ConfigError, NodeConfig, Value, PARAMS, SOURCE_PARAMS, VELOCITY_SHAPE_PARAMS, ZONE_PARAMS,
+    ConfigError, NodeConfig, Value, EXCLUSION_ZONE_PARAMS, PARAMS, SOURCE_PARAMS,
+    VELOCITY_SHAPE_PARAMS, ZONE_PARAMS,
 };
 use crate::gate::ZoneShape;
 use indexmap::IndexMap;
@@ -143,6 +145,13 @@ impl RosParams for Params {
             for param in SOURCE_PARAMS.iter().filter(|p| p.applies_to(source.kind)) {
                 let key = format!("{prefix}{}.{}", source.name, param.spec.name);
                 declare(params, key, param.spec.get(source), param.spec.description);
+            }
+        }
+        // The sources' exclusion zones: the parameters that apply to each.
+        for zone in &self.0.exclusion_zones {
+            for param in EXCLUSION_ZONE_PARAMS.iter().filter(|p| (p.applies)(zone)) {
+                let key = format!("{prefix}{}.{}", zone.name, param.spec.name);
+                declare(params, key, param.spec.get(zone), param.spec.description);
             }
         }
         // The gate's zones: the parameters that apply to each (nav2's), and

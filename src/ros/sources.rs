@@ -41,10 +41,23 @@ pub use crate::node::{SourceInput, SourceReader};
 /// before anything is copied, their numbers and slices lent to the core's
 /// [`SourceReader`].
 pub trait NativeSource {
-    /// A native `sensor_msgs/LaserScan`.
-    fn native_scan(&mut self, msg: &NativeScan, out: PointSet) -> SourceInput;
-    /// A native `sensor_msgs/Range`.
-    fn native_range(&mut self, msg: &NativeRange, out: PointSet) -> SourceInput;
+    /// A native `sensor_msgs/LaserScan`; `tf` is asked for its exclusion
+    /// zones' placement (when one is enabled).
+    fn native_scan<T: std::ops::Deref<Target = FrameTree>>(
+        &mut self,
+        msg: &NativeScan,
+        tf: impl FnOnce() -> T,
+        now: f64,
+        out: PointSet,
+    ) -> SourceInput;
+    /// A native `sensor_msgs/Range`; `tf` as for a scan.
+    fn native_range<T: std::ops::Deref<Target = FrameTree>>(
+        &mut self,
+        msg: &NativeRange,
+        tf: impl FnOnce() -> T,
+        now: f64,
+        out: PointSet,
+    ) -> SourceInput;
     /// A native `nav2_msgs/Costmap`.
     fn native_costmap(&mut self, msg: &NativeCostmap, out: PointSet) -> SourceInput;
     /// A native `sensor_msgs/PointCloud2`; `tf` is asked for its transform.
@@ -58,7 +71,13 @@ pub trait NativeSource {
 }
 
 impl NativeSource for SourceReader {
-    fn native_scan(&mut self, msg: &NativeScan, out: PointSet) -> SourceInput {
+    fn native_scan<T: std::ops::Deref<Target = FrameTree>>(
+        &mut self,
+        msg: &NativeScan,
+        tf: impl FnOnce() -> T,
+        now: f64,
+        out: PointSet,
+    ) -> SourceInput {
         let Ok(frame) = native::frame_id(&msg.header.frame_id) else {
             return self.refused("invalid frame id", Cause::InvalidSource);
         };
@@ -74,10 +93,16 @@ impl NativeSource for SourceReader {
             ranges,
         };
         let stamp = native::seconds(&msg.header.stamp);
-        self.scan(frame, stamp, &scan, out)
+        self.scan(frame, stamp, &scan, tf, now, out)
     }
 
-    fn native_range(&mut self, msg: &NativeRange, out: PointSet) -> SourceInput {
+    fn native_range<T: std::ops::Deref<Target = FrameTree>>(
+        &mut self,
+        msg: &NativeRange,
+        tf: impl FnOnce() -> T,
+        now: f64,
+        out: PointSet,
+    ) -> SourceInput {
         let Ok(frame) = native::frame_id(&msg.header.frame_id) else {
             return self.refused("invalid frame id", Cause::InvalidSource);
         };
@@ -88,7 +113,8 @@ impl NativeSource for SourceReader {
             range: msg.range,
         };
         let stamp = native::seconds(&msg.header.stamp);
-        self.range(frame, stamp, msg.header.stamp.nanosec, &reading, out)
+        let nanosec = msg.header.stamp.nanosec;
+        self.range(frame, stamp, nanosec, &reading, tf, now, out)
     }
 
     fn native_costmap(&mut self, msg: &NativeCostmap, out: PointSet) -> SourceInput {

@@ -243,6 +243,31 @@ pub fn cloud_points(
     filter: &CloudFilter,
     out: &mut Vec<Point>,
 ) -> Result<CloudStats, CloudError> {
+    cloud_points_into(cloud, filter, out, None)
+}
+
+/// [`cloud_points`], and each kept point's z in the base frame appended to
+/// `heights` (aligned with the points appended to `out`): `b.z`, also with
+/// `use_global_height` (the height compared is the field's, the z kept
+/// is the transformed one, as nav2 keeps it). For what is compared in the
+/// base frame after the filter (a source's exclusion zones' height
+/// bands). On error neither is changed.
+pub fn cloud_points_with_heights(
+    cloud: &PointCloud<'_>,
+    filter: &CloudFilter,
+    out: &mut Vec<Point>,
+    heights: &mut Vec<f64>,
+) -> Result<CloudStats, CloudError> {
+    cloud_points_into(cloud, filter, out, Some(heights))
+}
+
+/// The one body of [`cloud_points`] and [`cloud_points_with_heights`].
+fn cloud_points_into(
+    cloud: &PointCloud<'_>,
+    filter: &CloudFilter,
+    out: &mut Vec<Point>,
+    heights: Option<&mut Vec<f64>>,
+) -> Result<CloudStats, CloudError> {
     let kernel = Kernel::new(filter)?;
     let layout = Layout::of(cloud, filter.use_global_height)?;
     let mut stats = CloudStats {
@@ -255,11 +280,12 @@ pub fn cloud_points(
     let before = out.len();
     let data = cloud.data;
     let s = &mut stats;
+    let z = heights;
     match (layout.height.is_some(), cloud.is_bigendian) {
-        (false, false) => by_width::<false, false>(&kernel, &layout, data, out, s),
-        (false, true) => by_width::<true, false>(&kernel, &layout, data, out, s),
-        (true, false) => by_width::<false, true>(&kernel, &layout, data, out, s),
-        (true, true) => by_width::<true, true>(&kernel, &layout, data, out, s),
+        (false, false) => by_width::<false, false>(&kernel, &layout, data, out, z, s),
+        (false, true) => by_width::<true, false>(&kernel, &layout, data, out, z, s),
+        (true, false) => by_width::<false, true>(&kernel, &layout, data, out, z, s),
+        (true, true) => by_width::<true, true>(&kernel, &layout, data, out, z, s),
     }
     stats.kept = out.len() - before;
     Ok(stats)
@@ -274,6 +300,7 @@ fn by_width<const BIG: bool, const GLOBAL: bool>(
     layout: &Layout,
     data: &[u8],
     out: &mut Vec<Point>,
+    heights: Option<&mut Vec<f64>>,
     stats: &mut CloudStats,
 ) {
     let [x, y, z] = layout.xyz;
@@ -286,7 +313,7 @@ fn by_width<const BIG: bool, const GLOBAL: bool>(
                 height,
                 width: PhantomData,
             };
-            decode(kernel, layout, data, reader, out, stats);
+            decode(kernel, layout, data, reader, out, heights, stats);
         }
         (true, true, true) => {
             let reader = Same::<f64, BIG, GLOBAL> {
@@ -294,14 +321,14 @@ fn by_width<const BIG: bool, const GLOBAL: bool>(
                 height,
                 width: PhantomData,
             };
-            decode(kernel, layout, data, reader, out, stats);
+            decode(kernel, layout, data, reader, out, heights, stats);
         }
         _ => {
             let reader = Mixed::<BIG, GLOBAL> {
                 xyz: layout.xyz,
                 height,
             };
-            decode(kernel, layout, data, reader, out, stats);
+            decode(kernel, layout, data, reader, out, heights, stats);
         }
     }
 }
@@ -315,17 +342,20 @@ fn decode<R: Reader>(
     data: &[u8],
     reader: R,
     out: &mut Vec<Point>,
+    mut heights: Option<&mut Vec<f64>>,
     stats: &mut CloudStats,
 ) {
     let mut block = Block::<R::Coord>::new();
     let step = layout.point_step;
     if kernel.has_min_range() {
         for row in layout.rows(data) {
-            kernel.run::<R, true>(row, step, reader, &mut block, out, stats);
+            let z = heights.as_deref_mut();
+            kernel.run::<R, true>(row, step, reader, &mut block, out, z, stats);
         }
     } else {
         for row in layout.rows(data) {
-            kernel.run::<R, false>(row, step, reader, &mut block, out, stats);
+            let z = heights.as_deref_mut();
+            kernel.run::<R, false>(row, step, reader, &mut block, out, z, stats);
         }
     }
 }
@@ -655,8 +685,10 @@ impl Kernel {
     /// all rows when they are dense) into `out`, block by block: the
     /// reader fills the block's arrays, [`Kernel::filter`] marks the kept
     /// points, and the kept ones are moved into the base frame and
-    /// appended, in order.
+    /// appended, in order (with `heights`, their base-frame z too, in a
+    /// loop of its own: the common case pays one test per block).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn run<R: Reader, const RANGE: bool>(
         &self,
         run: &[u8],
@@ -664,9 +696,10 @@ impl Kernel {
         reader: R,
         block: &mut Block<R::Coord>,
         out: &mut Vec<Point>,
+        mut heights: Option<&mut Vec<f64>>,
         stats: &mut CloudStats,
     ) {
-        let [r0, r1, _] = self.r;
+        let [r0, r1, r2] = self.r;
         let t = self.t;
         // `point_step >= 4` (x lies within it): the chunk sizes are not 0.
         for points in run.chunks(BLOCK * point_step) {
@@ -691,6 +724,14 @@ impl Kernel {
                     r1[0] * x + r1[1] * y + r1[2] * z + t[1],
                 )
             }));
+            if let Some(heights) = heights.as_deref_mut() {
+                // The same sum as the filter's height (`Kernel::filter`).
+                heights.extend(block.kept[..k].iter().map(|&i| {
+                    let i = usize::from(i);
+                    let (x, y, z): (f64, f64, f64) = (xs[i].into(), ys[i].into(), zs[i].into());
+                    r2[0] * x + r2[1] * y + r2[2] * z + t[2]
+                }));
+            }
         }
     }
 

@@ -72,8 +72,8 @@ pub use crate::limits::{
     MAX_COSTMAP_CELLS, MAX_COSTMAP_OBSTACLE_CELLS, MAX_RANGE_ARC_POINTS, MAX_SENSOR_POINTS,
 };
 pub use cloud::{
-    cloud_points, CloudError, CloudField, CloudFilter, CloudStats, PointCloud, PointField,
-    DATATYPE_FLOAT32, DATATYPE_FLOAT64,
+    cloud_points, cloud_points_with_heights, CloudError, CloudField, CloudFilter, CloudStats,
+    PointCloud, PointField, DATATYPE_FLOAT32, DATATYPE_FLOAT64,
 };
 pub use costmap::{
     costmap_cells, CostRule, Costmap, CostmapError, DEFAULT_COST_THRESHOLD, NO_INFORMATION,

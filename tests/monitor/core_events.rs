@@ -46,6 +46,7 @@ mod costmap;
 mod determinism;
 mod diagnostics;
 mod dynamic_zone;
+mod exclusion;
 mod freshness;
 mod gate_actions;
 mod gate_only;
@@ -271,6 +272,7 @@ impl Rig {
                 points: Ok(points),
                 cells: None,
                 reason: "",
+                exclusion: Default::default(),
             };
             inputs.push((input, self.arrival()));
         }
@@ -287,6 +289,7 @@ impl Rig {
             points: Err(cause),
             cells: None,
             reason: "refused by the test",
+            exclusion: Default::default(),
         };
         let arrival = self.arrival();
         self.sources(vec![(input, arrival)])

@@ -583,6 +583,13 @@ const NAMED_BY_PARAMETERS: &[(&str, &str, &[&str])] = &[
         &["<zone>.polygon_pub_topic"],
     ),
     ("node/io_thread/pool.rs", "topic", &[]),
+    // `~/<source>/add_exclusion_zone`, `~/<source>/remove_exclusion_zone`.
+    ("node/exclusion.rs", "&add_name", &["observation_sources"]),
+    (
+        "node/exclusion.rs",
+        "&remove_name",
+        &["observation_sources"],
+    ),
 ];
 
 /// r2r's methods that make an endpoint, its name the first of two arguments.

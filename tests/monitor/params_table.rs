@@ -5,11 +5,12 @@
 //! the node's reference, `docs/node.md`, its table under "## Parameters";
 //! the sensor sources' table (`SOURCE_PARAMS`) against its "### Sensor
 //! sources"; the zones' tables (`ZONE_PARAMS`, `VELOCITY_SHAPE_PARAMS`)
-//! against its "### Zones".
+//! against its "### Zones"; the exclusion zones' (`EXCLUSION_ZONE_PARAMS`)
+//! against its "### Exclusion zones".
 
 use sat_collision::config::{
-    Kind, ParamSpec, SourceConfig, ZoneDefault, PARAMS, SOURCE_PARAMS, VELOCITY_SHAPE_PARAMS,
-    ZONE_PARAMS,
+    ExclusionZoneConfig, Kind, ParamSpec, SourceConfig, ZoneDefault, EXCLUSION_ZONE_PARAMS, PARAMS,
+    SOURCE_PARAMS, VELOCITY_SHAPE_PARAMS, ZONE_PARAMS,
 };
 use sat_collision::gate::{VelocityShape, ZoneConfig};
 use sat_collision::monitor::SourceKind;
@@ -407,5 +408,46 @@ fn reference_zones_table_matches() {
         };
         assert_eq!(cells[1], zones, "{}: docs/node.md zones", param.spec.name);
         check_zone_row::<VelocityShape>(&param.spec, param.default, cells);
+    }
+}
+
+#[test]
+fn reference_exclusion_zones_table_matches() {
+    let mut table = reference_table("### Exclusion zones").into_iter();
+    assert_eq!(
+        table.next().expect("a header"),
+        [
+            "parameter",
+            "zones",
+            "default",
+            "range",
+            "run-time change",
+            "meaning"
+        ],
+        "docs/node.md exclusion zones table columns"
+    );
+    let rows: Vec<Vec<String>> = table.collect();
+    let names: Vec<String> = rows.iter().map(|row| row[0].clone()).collect();
+    let expected: Vec<String> = EXCLUSION_ZONE_PARAMS
+        .iter()
+        .map(|param| format!("`<zone>.{}`", param.spec.name))
+        .collect();
+    assert_eq!(
+        names, expected,
+        "docs/node.md's exclusion zones table lists exactly config::EXCLUSION_ZONE_PARAMS, in its order"
+    );
+    for (param, cells) in EXCLUSION_ZONE_PARAMS.iter().zip(&rows) {
+        assert_eq!(
+            cells[1], param.zones,
+            "{}: docs/node.md zones",
+            param.spec.name
+        );
+        let row = Row {
+            name: param.spec.name.to_owned(),
+            default: cells[2].clone(),
+            range: cells[3].clone(),
+            runtime: cells[4].clone(),
+        };
+        check_row::<ExclusionZoneConfig>(&param.spec, &row);
     }
 }

@@ -23,6 +23,7 @@
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use sat_collision::broadphase::PointSet;
 use sat_collision::config::{NodeConfig, SourceConfig};
+use sat_collision::frames::FrameTree;
 use sat_collision::geometry::{Point, MAX_COORDINATE};
 use sat_collision::model::Cause;
 use sat_collision::monitor::SourceKind;
@@ -1152,10 +1153,11 @@ fn range_readings_are_validated_as_nav2_validates_them() {
         field_of_view: 4.0,
         ..valid
     };
-    let input = reader.range("sonar", 1.0, 0, &wide, PointSet::new());
+    let tree = FrameTree::new();
+    let input = reader.range("sonar", 1.0, 0, &wide, || &tree, 1.0, PointSet::new());
     assert_eq!(input.points.err(), Some(Cause::InvalidSource));
     assert_eq!(input.reason, "field_of_view_above_pi");
-    let input = reader.range("sonar", 1.0, 0, &valid, PointSet::new());
+    let input = reader.range("sonar", 1.0, 0, &valid, || &tree, 1.0, PointSet::new());
     assert!(input.points.is_ok_and(|p| !p.is_empty()));
 }
 

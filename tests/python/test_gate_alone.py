@@ -93,3 +93,36 @@ def test_a_gate_alone_reads_healthy_and_its_flag_is_never_clear(alone):
         assert array[GATE].message == 'clear', array[GATE].message
     got = [v for _, v in j.flags.items[flags:]]
     assert got and all(got), f'the flag of a gate alone (never false): {got[-20:]}'
+
+
+def test_an_exclusion_zone_added_over_the_service_hides_the_obstacle(alone):
+    """nav2 main's exclusion zones: `~/<source>/add_exclusion_zone` masks the scan's
+    points inside the zone (the gate passes), `remove_exclusion_zone` brings them back
+    (zeros again); a description the node refuses changes nothing. The rules are tested
+    in the core (tests/monitor/core_events/exclusion.rs)."""
+    from geometry_msgs.msg import Point32
+    from nav2_msgs.srv import AddExclusionZone, RemoveExclusionZone
+
+    j = alone
+    add, remove = f'{j.fqn}/scan/add_exclusion_zone', f'{j.fqn}/scan/remove_exclusion_zone'
+    j.put('scan', [(0.5, 0.0)])
+    try:
+        j.gate(CMD, is_zero, 'zeros: a point inside the 1 m stop zone')
+        request = AddExclusionZone.Request()
+        request.zone.zone_name = 'dock'
+        request.zone.type = 'polygon'
+        request.zone.points = [Point32(x=x, y=y) for x, y in
+                               [(0.4, -0.1), (0.6, -0.1), (0.6, 0.1), (0.4, 0.1)]]
+        response = j.peer.call(AddExclusionZone, add, request)
+        assert response.success, response.message
+        assert response.message == "Added zone 'dock' to source 'scan'"
+        j.gate(CMD, passes(CMD), 'the command unchanged: the point is in the zone')
+        again = j.peer.call(AddExclusionZone, add, request)
+        assert not again.success and 'already has' in again.message, again.message
+        response = j.peer.call(RemoveExclusionZone, remove,
+                               RemoveExclusionZone.Request(zone_name='dock'))
+        assert response.success, response.message
+        j.gate(CMD, is_zero, 'zeros again: the zone removed')
+    finally:
+        j.peer.call(RemoveExclusionZone, remove, RemoveExclusionZone.Request(remove_all=True))
+        j.put('scan', [(6.0, 0.0)])

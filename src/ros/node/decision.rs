@@ -254,6 +254,13 @@ impl Decision {
         self.publish(now);
     }
 
+    /// A request to a source's `add_exclusion_zone` or
+    /// `remove_exclusion_zone`: answered by the core (its readers mask with
+    /// the zones from their next message).
+    pub(super) fn on_exclusion(&mut self, request: super::exclusion::ExclusionRequest) {
+        super::exclusion::answer(&mut self.core, request, &self.logger);
+    }
+
     /// A `~/toggle` request: sets `enabled`.
     pub(super) fn on_toggle(
         &mut self,

@@ -79,6 +79,7 @@ mod bond;
 mod change_log;
 mod context;
 mod decision;
+mod exclusion;
 mod gate;
 mod health;
 mod io_thread;
@@ -494,9 +495,14 @@ where
             ),
             None => (None, None, None, None, None),
         };
-        let (sets, toggle, tick) = match waits {
-            Some(w) => (Some(&mut w.sets), Some(&mut w.toggle), Some(&mut w.tick)),
-            None => (None, None, None),
+        let (sets, toggle, exclusion, tick) = match waits {
+            Some(w) => (
+                Some(&mut w.sets),
+                Some(&mut w.toggle),
+                Some(&mut w.exclusion),
+                Some(&mut w.tick),
+            ),
+            None => (None, None, None, None),
         };
         tokio::select! {
             biased;
@@ -532,6 +538,9 @@ where
             }
             Some(req) = next_toggle(toggle) => {
                 if let Some(p) = &mut life.pipeline { p.decision.on_toggle(req) }
+            }
+            Some(req) = next_exclusion(exclusion) => {
+                if let Some(p) = &mut life.pipeline { p.decision.on_exclusion(req) }
             }
             _ = health_tick.tick() => life.update_health(),
             () = life.bond.due() => {
@@ -626,6 +635,17 @@ async fn next_toggle(
 ) -> Option<ServiceRequest<r2r::nav2_msgs::srv::Toggle::Service>> {
     match toggle {
         Some(toggle) => toggle.next().await,
+        None => futures::future::pending().await,
+    }
+}
+
+/// The next request to a source's exclusion zone services, when
+/// configured.
+async fn next_exclusion(
+    requests: Option<&mut exclusion::ExclusionRequests>,
+) -> Option<exclusion::ExclusionRequest> {
+    match requests {
+        Some(requests) => requests.next().await,
         None => futures::future::pending().await,
     }
 }

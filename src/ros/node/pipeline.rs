@@ -6,6 +6,7 @@
 //! inactive, so an activated node decides on fresh data at once.
 
 use super::decision::{Decision, DecisionParts};
+use super::exclusion::{self, ExclusionRequest, ExclusionRequests};
 use super::gate::{self, GateEdge, GateEndpoints, GateParts, ToggleRequests};
 use super::io_thread::{IoThread, Sinks};
 use super::logging::{shown, Warnings};
@@ -18,7 +19,7 @@ use crate::config::{NodeConfig, VelocityType};
 use crate::geometry::Shape;
 use crate::model::Report;
 use crate::monitor::ObstacleSet;
-use crate::node::{Core, ObstacleStage};
+use crate::node::{Core, ExclusionZones, ObstacleStage};
 use crate::ros::inputs::{LatestFootprint, LatestVelocity, PendingObstacles};
 use crate::ros::markers::MarkerBuilder;
 use crate::ros::params::Params;
@@ -43,6 +44,8 @@ struct Publishers {
     markers: Publisher<MarkerArray>,
     /// The velocity gate's, when it has zones.
     gate: Option<GateEndpoints>,
+    /// The point sources' exclusion zone services.
+    exclusion: futures::stream::BoxStream<'static, ExclusionRequest>,
 }
 
 impl Publishers {
@@ -59,6 +62,7 @@ impl Publishers {
             markers: node
                 .create_publisher::<MarkerArray>("collision_markers", QosProfile::default())?,
             gate,
+            exclusion: exclusion::create(node, config)?,
         })
     }
 }
@@ -122,6 +126,8 @@ pub(super) struct Waits {
     pub(super) sets: tokio::sync::watch::Receiver<Arc<ObstacleSet>>,
     /// `~/toggle` (the gate's; never ready without a gate).
     pub(super) toggle: ToggleRequests,
+    /// The sources' `add_exclusion_zone` and `remove_exclusion_zone`.
+    pub(super) exclusion: ExclusionRequests,
     pub(super) commands: Option<Arc<gate::CommandSlot>>,
     pub(super) shapes: Option<Arc<gate::ZoneShapes>>,
     pub(super) footprints: Arc<LatestFootprint>,
@@ -167,6 +173,7 @@ impl Pipeline {
             report,
             markers,
             gate,
+            exclusion,
         } = publishers;
         let made = vec![
             release(collision.clone()),
@@ -193,7 +200,7 @@ impl Pipeline {
             }) => (Some(edge), Some(sinks), Some(toggle)),
             None => (None, None, None),
         };
-        let sinks = sinks(&shared, &config, gate_sinks);
+        let sinks = sinks(&shared, &config, gate_sinks, core.exclusion_zones());
         if let Err(e) = io.subscribe(sinks).await {
             shared.stop_workers();
             let _ = workers.obstacles.join();
@@ -227,6 +234,11 @@ impl Pipeline {
             sets: sets_rx,
             toggle: toggle
                 .unwrap_or_else(|| futures::StreamExt::boxed_local(futures::stream::pending())),
+            // Never over (a stream of no services ends at once).
+            exclusion: futures::StreamExt::boxed_local(futures::StreamExt::chain(
+                exclusion,
+                futures::stream::pending(),
+            )),
             commands,
             shapes,
             footprints: Arc::clone(&shared.footprints),
@@ -361,7 +373,12 @@ fn start_workers(
 }
 
 /// Where the I/O thread puts what it reads.
-fn sinks(shared: &Shared, config: &NodeConfig, gate: Option<gate::GateSinks>) -> Sinks {
+fn sinks(
+    shared: &Shared,
+    config: &NodeConfig,
+    gate: Option<gate::GateSinks>,
+    zones: &ExclusionZones,
+) -> Sinks {
     Sinks {
         time: Arc::clone(&shared.time),
         footprints: shared
@@ -382,7 +399,10 @@ fn sinks(shared: &Shared, config: &NodeConfig, gate: Option<gate::GateSinks>) ->
                 Arc::clone(slot),
             )
         }),
-        sources: SourceReader::all(config),
+        sources: SourceReader::all(config)
+            .into_iter()
+            .map(|reader| reader.with_zones(zones))
+            .collect(),
         latest_sources: Arc::clone(&shared.sources),
         gate,
     }

@@ -131,6 +131,7 @@ fn moved_cloud(rig: &mut Rig, at: (f64, f64)) -> Outputs {
         points: Ok(points),
         cells: None,
         reason: "",
+        exclusion: Default::default(),
     };
     let arrival = rig.arrival();
     rig.sources(vec![(input, arrival)])

@@ -76,7 +76,8 @@ impl InputKind for Source {
         match &mut self.sub {
             Sub::Scan(sub) => sub.each(|msg| {
                 let arrival = time.arrival();
-                let input = reader.native_scan(msg, latest.buffer());
+                let tree = || TreeGuard(lock(tf));
+                let input = reader.native_scan(msg, tree, arrival.time, latest.buffer());
                 latest.put(input, arrival);
             }),
             // Never `large`: a cloud comes every sensor period, the size of
@@ -94,7 +95,8 @@ impl InputKind for Source {
             }),
             Sub::Range(sub) => sub.each(|msg| {
                 let arrival = time.arrival();
-                let input = reader.native_range(msg, latest.buffer());
+                let tree = || TreeGuard(lock(tf));
+                let input = reader.native_range(msg, tree, arrival.time, latest.buffer());
                 latest.put(input, arrival);
             }),
             // A costmap is large (40,000 bytes at 200 x 200) but comes at
