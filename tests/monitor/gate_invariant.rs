@@ -3,9 +3,9 @@
 //!
 //! One monitor and one gate, as the node holds them: two scan sources (one
 //! in a laser frame that TF learns late, one in the base frame), a polygon
-//! source, a stop zone, a slowdown zone and a dynamic zone. Random events:
-//! scans and polygons arriving (fresh, stamped late, malformed, crossing
-//! themselves, in a frame TF does not know), time passing, the simulated
+//! source, a costmap source, a stop zone, a slowdown zone and a dynamic zone. Random events:
+//! scans, polygons and costmaps arriving (fresh, stamped late, malformed,
+//! crossing themselves, in a frame TF does not know), time passing, the simulated
 //! clock stopping and going again, polygons expiring, parameters changing
 //! (sources, zones, the gate), the dynamic zone getting its shape, commands
 //! and the periodic re-check.
@@ -25,7 +25,7 @@
 //! * Not vacuous: both outcomes happen many times over the sequences.
 
 use nalgebra::Isometry2;
-use sat_collision::broadphase::PointSet;
+use sat_collision::broadphase::{ObstacleIndex, PointSet};
 use sat_collision::diagnostics::{gate_status, GateHealth, Level};
 use sat_collision::frames::FrameTree;
 use sat_collision::gate::{
@@ -37,15 +37,18 @@ use sat_collision::monitor::clock::ClockWatch;
 use sat_collision::monitor::{
     BaseFrames, BasePlacement, InstanceUpdate, Monitor, MonitorConfig, SourceKind, SourceSpec,
 };
+use sat_collision::sensors::{self, CostRule, Costmap};
 use sat_collision_testkit::SplitMix64;
 use std::collections::BTreeMap;
 
-const SOURCES: [(&str, SourceKind, f64); 3] = [
+const SOURCES: [(&str, SourceKind, f64); 4] = [
     ("front", SourceKind::Scan, 0.5),
     ("side", SourceKind::Scan, 1.0),
     ("people", SourceKind::Polygon, 0.8),
+    ("map", SourceKind::Costmap, 1.5),
 ];
 const PEOPLE: usize = 2;
+const MAP: usize = 3;
 const DYNAMIC_ZONE: usize = 2;
 const FRAMES: [&str; 3] = ["base", "laser", "nowhere"];
 /// `transform_tolerance`, the smallest timeout in force with the sources'.
@@ -61,9 +64,11 @@ struct Data {
 }
 
 struct Reference {
-    enabled: [bool; 3],
+    enabled: [bool; 4],
     /// The scans' last data.
     scans: [Option<Data>; 2],
+    /// The costmap's last message.
+    costmap: Option<Data>,
     /// The polygon source's polygons by id.
     polygons: BTreeMap<u32, Data>,
     laser_known: bool,
@@ -99,6 +104,12 @@ impl Reference {
         if index == PEOPLE {
             return !self.polygons.is_empty()
                 && self.polygons.values().all(|p| self.usable(p, timeout));
+        }
+        if index == MAP {
+            return self
+                .costmap
+                .as_ref()
+                .is_some_and(|d| self.usable(d, timeout));
         }
         self.scans[index]
             .as_ref()
@@ -150,7 +161,7 @@ fn gate_config() -> GateConfig {
         Action::Stop,
         1,
     );
-    stop.sources = vec![0, 1, 2];
+    stop.sources = vec![0, 1, 2, 3];
     stop.min_points = 2;
     let mut slow = ZoneConfig::new(
         "slow",
@@ -197,6 +208,35 @@ fn scan_points(rng: &mut SplitMix64) -> PointSet {
         assert!(set.push(p));
     }
     set
+}
+
+/// A costmap's cells: 8 x 8 cells of 0.25 m from (-1, -1), a few lethal
+/// (now and then in the stop zone), read as the node reads them.
+fn costmap_cells(rng: &mut SplitMix64) -> ObstacleIndex {
+    let mut data = vec![0u8; 64];
+    for _ in 0..rng.below_usize(3) {
+        let cell = rng.below_usize(64);
+        data[cell] = 254;
+    }
+    let map = Costmap {
+        resolution: 0.25,
+        size_x: 8,
+        size_y: 8,
+        origin: [-1.0, -1.0],
+        orientation: [0.0, 0.0, 0.0, 1.0],
+        data: &data,
+    };
+    let mut cells = Vec::new();
+    sensors::costmap_cells(&map, &CostRule::default(), &mut cells).expect("a costmap");
+    let obstacles = cells
+        .into_iter()
+        .map(|(i, shape)| Obstacle {
+            id: i.to_string(),
+            shape: Ok(shape),
+            rejected_points: Vec::new(),
+        })
+        .collect();
+    ObstacleIndex::new(obstacles)
 }
 
 /// A polygon: a small square, or one that crosses itself or is too short.
@@ -252,8 +292,9 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
     let mut watch = ClockWatch::default();
     let mut placed = BasePlacement::default();
     let mut r = Reference {
-        enabled: [true; 3],
+        enabled: [true; 4],
         scans: [None, None],
+        costmap: None,
         polygons: BTreeMap::new(),
         laser_known: false,
         ros: 0.0,
@@ -347,7 +388,7 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
             }
             10 => {
                 // A source switched (`<source>.enabled`).
-                let index = rng.below_usize(3);
+                let index = rng.below_usize(SOURCES.len());
                 let on = !r.enabled[index];
                 r.enabled[index] = on;
                 assert!(m.set_source_enabled(SOURCES[index].0, on));
@@ -363,6 +404,27 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
                     zone => r.zones_enabled[zone] = !r.zones_enabled[zone],
                 }
                 gate.follow(&r.gate_config(&base_config));
+            }
+            13..=14 => {
+                // A costmap: its cells now and then in the stop zone.
+                let data = Data {
+                    frame: frame_of(&mut rng),
+                    stamp: stamp_of(&mut rng, now),
+                    received: now,
+                    well_formed: !rng.chance(0.08),
+                };
+                let name = SOURCES[MAP].0;
+                match data.well_formed {
+                    true => {
+                        let cells = costmap_cells(&mut rng);
+                        assert!(m.set_source_cells(name, data.frame, data.stamp, cells, now));
+                    }
+                    false => {
+                        let cause = sat_collision::model::Cause::InvalidSource;
+                        assert!(m.reject_source(name, cause, now));
+                    }
+                }
+                r.costmap = Some(data);
             }
             12 if !r.dynamic_shape => {
                 let shape = Shape::polygon(&rect(0.0, -0.5, 1.0, 0.5)).expect("shape");
@@ -394,7 +456,9 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
             format!(
                 "seed {seed} step {step}: clock {} sources {:?} zones {} gate {:?}",
                 r.clock_valid(),
-                (0..3).map(|i| r.source_valid(i)).collect::<Vec<_>>(),
+                (0..SOURCES.len())
+                    .map(|i| r.source_valid(i))
+                    .collect::<Vec<_>>(),
                 r.zones_valid(),
                 out.state
             )
@@ -429,7 +493,7 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
 #[test]
 fn the_gate_never_passes_a_command_the_sources_cannot_judge() {
     let mut tally = Tally::default();
-    for seed in 0..400 {
+    for seed in 0..500 {
         run(seed, 150, &mut tally);
     }
     println!(
