@@ -26,8 +26,20 @@
 //!   says what it is: there is no single list of topic names in `src/` to
 //!   test against instead, and a test of a running node would need ROS,
 //!   while this one runs in every `cargo test`.
+//! * **nav2's parameters.** The tables of `docs/nav2.md` (every parameter
+//!   nav2's collision monitor reads, Jazzy's and Lyrical's, and what this
+//!   node does with it) name every parameter of the node's tables:
+//!   `PARAMS`, `SOURCE_PARAMS`, `EXCLUSION_ZONE_PARAMS`, `ZONE_PARAMS`,
+//!   `VELOCITY_SHAPE_PARAMS`, each in its section; a row is marked
+//!   `ignored` exactly when its name is one of the `NAV2_ONLY_*` lists
+//!   (accepted with a note), and a row marked `refused` names a parameter
+//!   start-up refuses. So a new parameter, or a nav2 name newly accepted,
+//!   fails here until the table says what it is.
 
-use sat_collision::config::{PARAMS, SOURCE_PARAMS, ZONE_PARAMS};
+use sat_collision::config::{
+    NodeConfig, Value, EXCLUSION_ZONE_PARAMS, NAV2_ONLY_PARAMS, NAV2_ONLY_SOURCE_PARAMS,
+    NAV2_ONLY_ZONE_PARAMS, PARAMS, SOURCE_PARAMS, VELOCITY_SHAPE_PARAMS, ZONE_PARAMS,
+};
 use sat_collision::model::{Cause, Rejection, Status};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -585,6 +597,8 @@ const NAMED_BY_PARAMETERS: &[(&str, &str, &[&str])] = &[
     ("node/io_thread/pool.rs", "topic", &[]),
     // `~/<source>/add_exclusion_zone`, `~/<source>/remove_exclusion_zone`.
     ("node/exclusion.rs", "&add_name", &["observation_sources"]),
+    // `~/<zone>` of each `visualize` exclusion zone.
+    ("node/exclusion.rs", "&topic", &["<name>.exclusion_zones"]),
     (
         "node/exclusion.rs",
         "&remove_name",
@@ -816,4 +830,99 @@ fn reference_names_every_topic_and_service_the_node_makes() {
         "{REFERENCE}'s table of topics and services: the parameters that name topics {unlisted:?} \
          are not in its first column"
     );
+}
+
+/// The nav2 parameter table: `docs/nav2.md`.
+const NAV2_TABLE: &str = "docs/nav2.md";
+
+/// What the node does with a nav2 parameter, as the table's fourth column
+/// says it.
+const NAV2_MARKS: [&str; 4] = ["supported", "changed", "ignored", "refused"];
+
+#[test]
+fn nav2_table_lists_every_parameter_the_node_knows() {
+    let rows = table_rows(&read(&root().join(NAV2_TABLE)));
+    assert!(
+        rows.len() > 60,
+        "only {} rows: the parser is wrong",
+        rows.len()
+    );
+    // Each name of a row's first cell, with the row's heading and mark.
+    let mut listed: Vec<(String, &str, &str)> = Vec::new();
+    for (heading, cells) in &rows {
+        assert_eq!(cells.len(), 5, "{heading}: {cells:?}");
+        let mark = cells[3].as_str();
+        assert!(NAV2_MARKS.contains(&mark), "{heading}: {cells:?}");
+        let names = code_spans(&cells[0]);
+        assert!(!names.is_empty(), "{heading}: {cells:?}");
+        for name in names {
+            listed.push((name.to_owned(), heading.as_str(), mark));
+        }
+    }
+    let has = |name: &str, section: &str| {
+        listed
+            .iter()
+            .any(|(n, heading, _)| n == name && heading.starts_with(section))
+    };
+    let own_or = |section: &'static str| {
+        move |name: &str| has(name, section) || has(name, "This node's own")
+    };
+    let mut missing = Vec::new();
+    let node = own_or("Node");
+    for spec in PARAMS {
+        if !node(spec.name) {
+            missing.push(format!("node: {}", spec.name));
+        }
+    }
+    for param in SOURCE_PARAMS {
+        if !has(param.spec.name, "Sources") {
+            missing.push(format!("source: {}", param.spec.name));
+        }
+    }
+    for param in EXCLUSION_ZONE_PARAMS {
+        if !has(param.spec.name, "Exclusion zones") {
+            missing.push(format!("exclusion zone: {}", param.spec.name));
+        }
+    }
+    let zone = own_or("Zones");
+    for param in ZONE_PARAMS {
+        if !zone(param.spec.name) {
+            missing.push(format!("zone: {}", param.spec.name));
+        }
+    }
+    for param in VELOCITY_SHAPE_PARAMS {
+        if !has(param.spec.name, "Velocity shapes") {
+            missing.push(format!("velocity shape: {}", param.spec.name));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "{NAV2_TABLE} lists no row for:\n{}",
+        missing.join("\n")
+    );
+    // `ignored` is exactly the names accepted with a note.
+    let mut ignored: Vec<&str> = listed
+        .iter()
+        .filter(|(_, _, mark)| *mark == "ignored")
+        .map(|(name, _, _)| name.as_str())
+        .collect();
+    let mut nav2_only: Vec<&str> = NAV2_ONLY_PARAMS
+        .iter()
+        .map(|(name, _)| *name)
+        .chain(NAV2_ONLY_SOURCE_PARAMS)
+        .chain(NAV2_ONLY_ZONE_PARAMS.iter().map(|(name, _)| *name))
+        .collect();
+    ignored.sort_unstable();
+    nav2_only.sort_unstable();
+    assert_eq!(ignored, nav2_only, "the rows marked ignored");
+    // A node parameter marked `refused` is refused at start-up.
+    for (name, heading, mark) in &listed {
+        if *mark == "refused" && heading.starts_with("Node") {
+            let given = [(name.clone(), Value::Bool(false))];
+            assert!(
+                NodeConfig::default().start_up(&given).is_err(),
+                "{name} is marked refused and starts"
+            );
+        }
+    }
 }

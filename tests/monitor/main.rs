@@ -18,6 +18,9 @@
 //!   source or a zone cannot be judged, over random sequences of events;
 //! * `sensors`: laser scans, point clouds and range readings into points
 //!   (`sat_collision::sensors`) against an independent reference;
+//! * `nav2_main`: nav2 main's parameters files (`tests/data/nav2_main/`)
+//!   start the node unchanged; nav2's `collision_monitor_node_test.cpp`
+//!   scenarios through the core (`nav2_main::scenarios`);
 //! * `common`: the scene builders several modules share (`pose`, `rect`);
 //! * `cli`: the `sat_collision` binary as a user runs it (and the demo's
 //!   command line with the `ros` feature).
@@ -43,6 +46,7 @@ mod frames_properties;
 mod gate;
 mod gate_invariant;
 mod motion;
+mod nav2_main;
 mod params_table;
 mod sensors;
 mod steady_state_allocation;

@@ -6,4 +6,5 @@ mod bad_input;
 mod cli;
 mod common;
 mod example;
+mod nav2_bag;
 mod sources;
