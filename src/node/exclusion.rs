@@ -351,8 +351,9 @@ impl ExclusionZones {
     }
 
     /// The enabled `visualize` zones' outlines (a circle as `segments`
-    /// points) in the base frame now, each with its name, into `out`;
-    /// a zone that cannot be placed is left out (it masks nothing).
+    /// points) in the base frame now, each with its name, into `out`, each
+    /// name once (a parameter zone named by two sources is one zone); a
+    /// zone that cannot be placed is left out (it masks nothing).
     pub fn drawn(
         &self,
         tree: &FrameTree,
@@ -364,7 +365,9 @@ impl ExclusionZones {
         let inner = lock(&self.0);
         let frames = &inner.frames;
         for zone in inner.sources.iter().flat_map(|s| &s.zones) {
-            if !(zone.config.enabled && zone.config.visualize) {
+            let name = &zone.config.name;
+            if !(zone.config.enabled && zone.config.visualize) || out.iter().any(|(n, _)| n == name)
+            {
                 continue;
             }
             if let Ok(pose) = base_from_zone(tree, frames, zone, now) {

@@ -72,6 +72,8 @@ pub(super) struct Decision {
     pub(super) jobs: Cancel,
     /// The velocity gate's edge, when `polygons` names zones.
     pub(super) gate: Option<GateEdge>,
+    /// The `visualize` exclusion zones' publishers, when there are some.
+    pub(super) exclusion: Option<super::exclusion::ExclusionEdge>,
 }
 
 /// The parts of a [`Decision`] made at configure.
@@ -119,6 +121,7 @@ impl Decision {
             parameter_log: Throttle::default(),
             jobs: Cancel::new(),
             gate: None,
+            exclusion: None,
         }
     }
 
@@ -227,6 +230,10 @@ impl Decision {
         let now = self.now();
         self.core.tick(now, &mut self.out);
         self.publish(now);
+        if let (Some(edge), true) = (&mut self.exclusion, self.core.is_active()) {
+            let tf = Arc::clone(self.core.tf());
+            edge.publish(&self.core, &lock(&tf), now.ros(), &self.logger);
+        }
         self.log_parameters_counted();
     }
 
@@ -359,6 +366,9 @@ impl Decision {
         ];
         if let Some(gate) = self.gate {
             all.extend(gate.release());
+        }
+        if let Some(exclusion) = self.exclusion {
+            all.extend(exclusion.release());
         }
         all
     }

@@ -8,12 +8,15 @@
 //! parameters' own rules (`ExclusionZoneConfig::from_description`); a
 //! refusal changes nothing and says why.
 
+use super::gate::header;
 use crate::config::{ExclusionDescription, ExclusionZoneConfig, NodeConfig};
 use crate::geometry::Point;
 use crate::monitor::SourceKind;
 use crate::node::{shown, Core};
+use crate::ros::tf::TfBuffer;
 use futures::stream::{BoxStream, LocalBoxStream};
 use futures::StreamExt;
+use r2r::geometry_msgs::msg::{Point32, Polygon, PolygonStamped};
 use r2r::nav2_msgs::srv::{AddExclusionZone, RemoveExclusionZone};
 use r2r::{QosProfile, ServiceRequest};
 
@@ -117,5 +120,78 @@ fn flatten(outcome: &Result<String, String>) -> (bool, String) {
     match outcome {
         Ok(message) => (true, message.clone()),
         Err(message) => (false, message.clone()),
+    }
+}
+
+/// Segments of a circle zone's outline (`PolygonStamped`), as the gate's.
+const CIRCLE_SEGMENTS: usize = 32;
+
+/// The `visualize` exclusion zones' publishers (`~/<zone>`, nav2's), made
+/// at configure for the zones of the parameters: each enabled one placed
+/// now in the base frame is published at every tick while active; one that
+/// cannot be placed is not (it masks nothing). A zone added over the
+/// service is not published (its publisher would have to be made on the I/O
+/// thread at run time).
+pub(super) struct ExclusionEdge {
+    publishers: Vec<(String, r2r::Publisher<PolygonStamped>)>,
+    drawn: Vec<(String, Vec<Point>)>,
+    base_frame: String,
+}
+
+impl ExclusionEdge {
+    /// The publishers of `config`'s `visualize` zones on `node`; `None`
+    /// when there is none.
+    pub(super) fn create(node: &mut r2r::Node, config: &NodeConfig) -> r2r::Result<Option<Self>> {
+        let mut publishers = Vec::new();
+        for zone in config.exclusion_zones.iter().filter(|z| z.visualize) {
+            let topic = format!("~/{}", zone.name);
+            let publisher =
+                node.create_publisher::<PolygonStamped>(&topic, QosProfile::default())?;
+            publishers.push((zone.name.clone(), publisher));
+        }
+        Ok((!publishers.is_empty()).then(|| ExclusionEdge {
+            publishers,
+            drawn: Vec::new(),
+            base_frame: config.monitor.base_frame.clone(),
+        }))
+    }
+
+    /// Publishes each zone placed now (ROS time `now`), with `tf`.
+    pub(super) fn publish(&mut self, core: &Core, tf: &TfBuffer, now: f64, logger: &str) {
+        let zones = core.exclusion_zones();
+        zones.drawn(&tf.tree, now, CIRCLE_SEGMENTS, &mut self.drawn);
+        for (name, outline) in &self.drawn {
+            let Some((_, publisher)) = self.publishers.iter().find(|(n, _)| n == name) else {
+                continue;
+            };
+            let msg = PolygonStamped {
+                header: header(&self.base_frame, now),
+                polygon: Polygon {
+                    points: outline
+                        .iter()
+                        .map(|p| Point32 {
+                            x: p.x as f32,
+                            y: p.y as f32,
+                            z: 0.0,
+                        })
+                        .collect(),
+                },
+            };
+            if let Err(e) = publisher.publish(&msg) {
+                r2r::log_warn!(
+                    logger,
+                    "could not publish exclusion zone {}: {e}",
+                    shown(name)
+                );
+            }
+        }
+    }
+
+    /// The publishers, for cleanup.
+    pub(super) fn release(self) -> Vec<super::threads::Release> {
+        self.publishers
+            .into_iter()
+            .map(|(_, p)| super::threads::release(p))
+            .collect()
     }
 }

@@ -540,7 +540,7 @@ fn split_seconds(seconds: f64) -> (i32, u32) {
     (sec as i32, nanosec)
 }
 
-fn header(frame: &str, now: f64) -> Header {
+pub(super) fn header(frame: &str, now: f64) -> Header {
     let (sec, nanosec) = split_seconds(now);
     Header {
         stamp: RosTimeMsg { sec, nanosec },

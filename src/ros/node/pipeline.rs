@@ -6,7 +6,7 @@
 //! inactive, so an activated node decides on fresh data at once.
 
 use super::decision::{Decision, DecisionParts};
-use super::exclusion::{self, ExclusionRequest, ExclusionRequests};
+use super::exclusion::{self, ExclusionEdge, ExclusionRequest, ExclusionRequests};
 use super::gate::{self, GateEdge, GateEndpoints, GateParts, ToggleRequests};
 use super::io_thread::{IoThread, Sinks};
 use super::logging::{shown, Warnings};
@@ -46,6 +46,8 @@ struct Publishers {
     gate: Option<GateEndpoints>,
     /// The point sources' exclusion zone services.
     exclusion: futures::stream::BoxStream<'static, ExclusionRequest>,
+    /// The `visualize` exclusion zones' publishers.
+    exclusion_edge: Option<ExclusionEdge>,
 }
 
 impl Publishers {
@@ -63,6 +65,7 @@ impl Publishers {
                 .create_publisher::<MarkerArray>("collision_markers", QosProfile::default())?,
             gate,
             exclusion: exclusion::create(node, config)?,
+            exclusion_edge: ExclusionEdge::create(node, config)?,
         })
     }
 }
@@ -174,6 +177,7 @@ impl Pipeline {
             markers,
             gate,
             exclusion,
+            exclusion_edge,
         } = publishers;
         let made = vec![
             release(collision.clone()),
@@ -226,6 +230,7 @@ impl Pipeline {
         let commands = gate.as_ref().map(GateEdge::commands);
         let shapes = gate.as_ref().map(GateEdge::shapes);
         decision.gate = gate;
+        decision.exclusion = exclusion_edge;
         log_footprint_source(&config, logger);
         log_prediction(&config, logger);
         let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / config.publish_rate));

@@ -857,3 +857,36 @@ fn the_gate_passes_once_a_zone_hides_the_obstacle_and_stops_again_without_it() {
         Some(Command::ZERO)
     );
 }
+
+#[test]
+fn a_visualized_zone_is_drawn_in_the_base_frame_while_enabled_and_placed() {
+    let zone = format!("{}, visualize: true", square(true));
+    let mut s = Scene::new(&zone);
+    broadcast(&mut s, 10.0, 0.0);
+    let drawn = |s: &Scene| {
+        let mut out = Vec::new();
+        let tf = std::sync::Arc::clone(s.rig.core.tf());
+        let buffer = tf.lock().expect("the TF buffer");
+        let zones = s.rig.core.exclusion_zones();
+        zones.drawn(&buffer.tree, s.rig.t, 32, &mut out);
+        out
+    };
+    let out = drawn(&s);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].0, "dock");
+    let xs: Vec<f64> = out[0].1.iter().map(|p| p.x).collect();
+    assert!(
+        xs.iter()
+            .all(|x| (*x - 9.0).abs() < 1e-9 || (*x - 11.0).abs() < 1e-9),
+        "{xs:?}"
+    );
+    // Disabled: not drawn; its frame stale: not drawn either.
+    s.set("dock.enabled", Value::Bool(false)).expect("enabled");
+    assert!(drawn(&s).is_empty());
+    s.set("dock.enabled", Value::Bool(true)).expect("enabled");
+    s.rig.advance(2.0);
+    assert!(
+        drawn(&s).is_empty(),
+        "a stale frame masks nothing and is not drawn"
+    );
+}
