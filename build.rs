@@ -13,6 +13,12 @@
 //!
 //! (The other link gap of the wheels, `-lrmw_implementation`, is closed by env.sh alone:
 //! r2r's build scripts add `<entry>/lib` of every CMAKE_PREFIX_PATH entry to the link.)
+//!
+//! With the `ros` feature it also sets `cfg(nav2_exclusion_services)` when the
+//! `nav2_msgs` r2r generates bindings for (the first on `AMENT_PREFIX_PATH`) has nav2
+//! main's `AddExclusionZone` service: this repository's fallback (`msg/nav2_msgs`) has
+//! it, a regular Jazzy install's `nav2_msgs` has not, and the node then offers no
+//! exclusion zone services (the zones of the parameters still mask).
 
 use std::env;
 
@@ -24,9 +30,15 @@ fn main() {
         println!("cargo:rerun-if-env-changed={var}");
     }
 
+    println!("cargo:rustc-check-cfg=cfg(nav2_exclusion_services)");
+
     // Only builds with the `ros` feature link ROS at all.
     if env::var_os("CARGO_FEATURE_ROS").is_none() {
         return;
+    }
+    println!("cargo:rerun-if-env-changed=AMENT_PREFIX_PATH");
+    if nav2_exclusion_services() {
+        println!("cargo:rustc-cfg=nav2_exclusion_services");
     }
     // Linker flags below are for GNU ld / lld on ELF targets.
     if env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("linux") {
@@ -49,4 +61,13 @@ fn main() {
             println!("cargo:rustc-link-arg=-Wl,-rpath,{}", libdir.display());
         }
     }
+}
+
+/// Whether the first `nav2_msgs` on `AMENT_PREFIX_PATH` has `AddExclusionZone.srv`.
+fn nav2_exclusion_services() -> bool {
+    let prefixes = env::var_os("AMENT_PREFIX_PATH").unwrap_or_default();
+    env::split_paths(&prefixes)
+        .map(|prefix| prefix.join("share").join("nav2_msgs"))
+        .find(|package| package.join("package.xml").is_file())
+        .is_some_and(|package| package.join("srv").join("AddExclusionZone.srv").is_file())
 }

@@ -101,7 +101,10 @@ def test_an_exclusion_zone_added_over_the_service_hides_the_obstacle(alone):
     (zeros again); a description the node refuses changes nothing. The rules are tested
     in the core (tests/monitor/core_events/exclusion.rs)."""
     from geometry_msgs.msg import Point32
-    from nav2_msgs.srv import AddExclusionZone, RemoveExclusionZone
+    try:
+        from nav2_msgs.srv import AddExclusionZone, RemoveExclusionZone
+    except ImportError:  # a regular Jazzy install's nav2_msgs: no services (build.rs)
+        pytest.skip("this ROS install's nav2_msgs has no AddExclusionZone")
 
     j = alone
     add, remove = f'{j.fqn}/scan/add_exclusion_zone', f'{j.fqn}/scan/remove_exclusion_zone'

@@ -232,6 +232,7 @@ impl Pipeline {
         decision.gate = gate;
         decision.exclusion = exclusion_edge;
         log_footprint_source(&config, logger);
+        exclusion::log_services(&config, logger);
         log_prediction(&config, logger);
         let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / config.publish_rate));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
