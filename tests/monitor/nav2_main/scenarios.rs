@@ -18,6 +18,8 @@
 use crate::core_events::Rig;
 use crate::nav2_main::test_config;
 use sat_collision::gate::{Action, Command, GateState, Reason};
+use sat_collision::geometry::Point;
+use sat_collision::node::{FootprintInput, Outputs, ShapeInput};
 use sat_collision::sensors::{range_points, scan_points, LaserScan, RangeReading};
 use std::f64::consts::PI;
 
@@ -250,6 +252,51 @@ fn nav2_process_approach() {
     rig.sense();
     let (got, state) = command(&mut rig, 0.5, 0.2, 0.0);
     exactly(got, (0.5, 0.2, 0.0));
+    assert_eq!(state, Some(GateState::CLEAR));
+}
+
+/// `testProcessApproachRotation`: an approach zone whose shape is the
+/// robot's footprint from `footprint` (a 2 m square), a range sensor, the
+/// robot turning in place at π/4 rad/s. The reading 2 m ahead: beyond the
+/// square's corners (√2 m), the command passes; 1.4 m ahead: a corner
+/// reaches the arc's second point (`min_points` 2) after about 0.63 rad, so
+/// the turn is scaled to about π/5 rad/s (nav2's tolerance: the share of a
+/// simulation step); inside the square: zeros; far again: the command.
+#[test]
+fn nav2_process_approach_rotation() {
+    let mut rig = rig("approach_rotation", 1);
+    let corners = [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)];
+    let footprint = ShapeInput::Polygon(FootprintInput {
+        frame_id: "base_link".to_owned(),
+        stamp: rig.t,
+        points: corners.iter().map(|&(x, y)| Point::new(x, y)).collect(),
+        rejected: None,
+    });
+    let mut shapes = vec![Some(footprint)];
+    let mut out = Outputs::default();
+    let now = rig.now();
+    rig.core.on_zone_shapes(&mut shapes, now, &mut out);
+    let turn = PI / 4.0;
+    let step = SIMULATION_TIME_STEP / TIME_BEFORE_COLLISION;
+
+    rig.scene[0] = range(2.0);
+    rig.sense();
+    exactly(command(&mut rig, 0.0, 0.0, turn).0, (0.0, 0.0, turn));
+
+    rig.scene[0] = range(1.4);
+    rig.sense();
+    let (got, state) = command(&mut rig, 0.0, 0.0, turn);
+    assert_near(got, (0.0, 0.0, PI / 5.0), (EPSILON, EPSILON, turn * step));
+    assert_eq!(state, zone(Action::Approach, 0));
+
+    rig.scene[0] = range(0.5);
+    rig.sense();
+    exactly(command(&mut rig, 0.0, 0.0, turn).0, (0.0, 0.0, 0.0));
+
+    rig.scene[0] = range(2.5);
+    rig.sense();
+    let (got, state) = command(&mut rig, 0.0, 0.0, turn);
+    exactly(got, (0.0, 0.0, turn));
     assert_eq!(state, Some(GateState::CLEAR));
 }
 
