@@ -125,6 +125,8 @@ impl NodeConfig {
             || self.observation_sources.iter().any(|name| {
                 matches!(given(values, &format!("{name}.type")),
                     Some(Value::String(kind)) if kind == "pointcloud")
+                    || matches!(given(values, &format!("{name}.exclusion_zones")),
+                        Some(Value::StringArray(zones)) if !zones.is_empty())
             });
         if let Some(Value::String(base)) = given(values, "base_frame_id") {
             match given(values, "base_frame") {
@@ -331,6 +333,15 @@ impl NodeConfig {
                 }
                 zones.push(exclusion_zone_of(name, values)?);
             }
+        }
+        // A zone is placed through the robot's frame.
+        if !zones.is_empty() && self.monitor.base_frame.is_empty() {
+            return Err(ConfigError {
+                parameter: "base_frame".to_owned(),
+                message: "exclusion zones need base_frame (nav2's base_frame_id): a zone is \
+                          placed through the robot's frame and its heights compared there"
+                    .to_owned(),
+            });
         }
         self.exclusion_zones = zones;
         Ok(())

@@ -14,6 +14,7 @@ fn scan_with(
     extra: &[(&str, Value)],
 ) -> Result<(NodeConfig, Vec<String>), ConfigError> {
     let mut pairs = vec![
+        ("base_frame_id", text("base_link")),
         ("observation_sources", list(&["scan"])),
         ("scan.type", text("scan")),
         ("scan.exclusion_zones", list(zones)),
@@ -270,4 +271,21 @@ fn exclusion_table_is_consistent() {
         let zone = ExclusionZoneConfig::new("z");
         assert_eq!(spec.get(&zone), spec.default_value(), "{}", spec.name);
     }
+}
+
+#[test]
+fn zones_need_the_robots_frame() {
+    let zones = [
+        ("observation_sources", list(&["scan"])),
+        ("scan.type", text("scan")),
+        ("scan.exclusion_zones", list(&["z"])),
+        ("z.points", text(SQUARE)),
+    ];
+    let e = started(&zones).unwrap_err();
+    assert_eq!(e.parameter, "base_frame");
+    // nav2's base_frame_id is the robot's frame where zones are used.
+    let mut with_base = zones.to_vec();
+    with_base.push(("base_frame_id", text("base_link")));
+    let (c, _) = started(&with_base).unwrap();
+    assert_eq!(c.monitor.base_frame, "base_link");
 }
