@@ -44,7 +44,7 @@
 //! | `query` | the pair queries and their [`Contact`] | [`intersects`], [`query()`], [`Contact`], [`details::penetration`] |
 //! | `point_query` | a point against a shape; a padded footprint against a point (an obstacle of zero size: laser and cloud points) | [`distance_to_point`], [`contains_point`], [`point_contact`] |
 //! | `motion` | rigid motions and their swept boxes | [`Motion`] |
-//! | `toi/` | time of impact; `translation`: two polygons in closed form; `point`: a footprint against a point in closed form (a translation); `twist`: the same for a constant turning twist (the point's circle about the centre) | [`time_of_impact`], [`point_time_of_impact`], [`Impact`] |
+//! | `toi/` | time of impact; `translation`: two polygons in closed form; `point`: a footprint against a point in closed form (a translation); `twist`: the same for a constant turning twist (the point's circle about the centre); two moving shapes (robot against robot: the relative motion when one is still or both translate, else the advancement with both bodies' bounds) | [`time_of_impact`], [`point_time_of_impact`], [`moving_time_of_impact`], [`Impact`] |
 //! | `escape` | a motion that never takes a point or an obstacle deeper into a zone (closed-form sufficient conditions) | [`point_escapes`], [`polygon_escapes`] |
 //! | `boxtree` | a box tree over edges, for validation and decomposition | — |
 //!
@@ -78,7 +78,7 @@ pub use primitives::{cross, length_tolerance, Aabb, Point, Vector};
 pub use query::{intersects, query, Contact};
 pub use shape::{Circle, CompoundPolygon, PolygonBuilder, Shape, ShapeError};
 pub(crate) use toi::closed_form_scale;
-pub use toi::{point_time_of_impact, time_of_impact, Impact};
+pub use toi::{moving_time_of_impact, point_time_of_impact, time_of_impact, Impact};
 
 /// The parts of the geometry a planner does not need: single steps of the
 /// queries, the convex decomposition, validation without building, and the

@@ -486,3 +486,5 @@ fn twist_point_matches_the_advancement_and_dense_sampling() {
         "{checked} checked, {hits} contacts"
     );
 }
+
+mod moving;
