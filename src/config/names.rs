@@ -242,7 +242,9 @@ fn check_unlisted_zone_name(
     rest: &str,
 ) -> Result<Option<String>, ConfigError> {
     let hint = match rest.split_once('.') {
-        None if zone_suffixes().any(|s| s == rest) => None,
+        // An exclusion zone no source names (`min_height`, `frame_id`, ...)
+        // looks like an unlisted zone: its names are known too.
+        None if zone_suffixes().any(|s| s == rest) || exclusion_param(rest).is_some() => None,
         None => Some(
             closest(rest, zone_suffixes())
                 .map(|s| format!(" (did you mean `{prefix}.{s}`?)"))

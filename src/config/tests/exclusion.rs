@@ -193,6 +193,19 @@ fn zone_parameter_names_are_checked() {
         notes,
         ["dock.* ignored: dock is in no source's exclusion_zones"]
     );
+    // One that looks like a gate zone (points), with a height band: ignored
+    // too, not refused.
+    let (_, notes) = scan_with(
+        &[],
+        &[
+            ("dock.type", text("polygon")),
+            ("dock.points", text(SQUARE)),
+            ("dock.min_height", Value::Double(0.0)),
+            ("dock.enabled", Value::Bool(true)),
+        ],
+    )
+    .unwrap();
+    assert_eq!(notes, ["dock.* ignored: dock is not in polygons"]);
     // A polygon source has no exclusion zones (its polygons are no points).
     let (c, notes) = started(&[
         ("observation_sources", list(&["p"])),
