@@ -475,7 +475,7 @@ pub static PARAMS: &[ParamSpec] = &[
 /// Names nav2's collision monitor node reads that this node does not use,
 /// with why: accepted with a note saying so, so that a nav2 configuration
 /// starts unchanged.
-pub const NAV2_ONLY_PARAMS: [(&str, &str); 3] = [
+pub const NAV2_ONLY_PARAMS: [(&str, &str); 4] = [
     (
         "use_realtime_priority",
         "nav2 reads it, this node does not raise its threads' priority",
@@ -487,6 +487,11 @@ pub const NAV2_ONLY_PARAMS: [(&str, &str); 3] = [
     (
         "bond_disable_heartbeat_timeout",
         "bondcpp's switch for the manager's side; this node's side only sends heartbeats",
+    ),
+    (
+        "collision_points_marker_3d",
+        "nav2 main keeps its collision point markers' heights with it; this node's points \
+         and markers are planar",
     ),
 ];
 

@@ -430,6 +430,7 @@ fn nav2_node_names_this_node_does_not_read_are_noted() {
         ("use_realtime_priority", Value::Bool(true)),
         ("bond_heartbeat_period", Value::Double(0.1)),
         ("autostart_node", Value::Bool(true)),
+        ("collision_points_marker_3d", Value::Bool(true)),
     ])
     .unwrap();
     assert_eq!(
@@ -438,6 +439,8 @@ fn nav2_node_names_this_node_does_not_read_are_noted() {
             "use_realtime_priority ignored: nav2 reads it, this node does not raise its threads' \
              priority",
             "autostart_node ignored: nav2's name; this node's is `autostart` (default true)",
+            "collision_points_marker_3d ignored: nav2 main keeps its collision point markers' \
+             heights with it; this node's points and markers are planar",
         ]
     );
     // Other unknown node names still stop start-up, with a hint.
