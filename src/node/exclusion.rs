@@ -614,16 +614,23 @@ impl PlacedZone {
     /// the box grown by `g = 2 · 1e-12 · max(1, M)`, its distance `d` to
     /// the shape exceeds `g`; and `|p| <= M + d`, so
     /// `tol(p) <= 1e-12 · max(1, M) + 1e-12 · d < g/2 + d/2 < d`: not held.
-    #[inline]
+    #[inline(always)]
     fn masks(&self, p: &Point, z: f64) -> bool {
         let (lo, hi) = (self.search.min, self.search.max);
-        let in_box = lo.x <= p.x && p.x <= hi.x && lo.y <= p.y && p.y <= hi.y;
-        // Finite: a NaN fails every compare above; an infinite point
-        // is outside every box of finite shapes.
-        self.min_height <= z
-            && z <= self.max_height
-            && in_box
-            && PointProbe::new(&self.shape, 0.0).collides(p)
+        // One branch for the six compares (`&`, not `&&`): most points are
+        // outside the box, and which compare says so is random. Finite: a
+        // NaN fails every compare; an infinite point is outside every box
+        // of a finite shape.
+        let in_box = (lo.x <= p.x) & (p.x <= hi.x) & (lo.y <= p.y) & (p.y <= hi.y);
+        let in_band = (self.min_height <= z) & (z <= self.max_height);
+        in_box & in_band && self.holds(p)
+    }
+
+    /// The shape test of [`masks`](Self::masks), out of line: the box test
+    /// before it settles most points without a call.
+    #[inline(never)]
+    fn holds(&self, p: &Point) -> bool {
+        PointProbe::new(&self.shape, 0.0).collides(p)
     }
 }
 
