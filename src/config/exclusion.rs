@@ -329,10 +329,14 @@ impl ExclusionZoneConfig {
         points: impl ExactSizeIterator<Item = Point>,
     ) -> Result<Self, ConfigError> {
         let d = description;
-        check_names(&[d.name.to_owned()], "exclusion zone", 1).map_err(|message| ConfigError {
+        let name_error = |message: String| ConfigError {
             parameter: "zone_name".to_owned(),
             message,
-        })?;
+        };
+        if d.name.is_empty() {
+            return Err(name_error("the zone needs a name".to_owned()));
+        }
+        check_names(&[d.name.to_owned()], "exclusion zone", 1).map_err(name_error)?;
         let mut zone = ExclusionZoneConfig::new(d.name);
         let values = [
             ("type", Value::String(d.kind.to_owned())),

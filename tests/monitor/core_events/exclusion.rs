@@ -638,7 +638,7 @@ fn invalid_descriptions_are_refused_and_nothing_changes() {
     let refused = |s: &mut Scene, d, points| add(s, d, points).expect_err("refused");
     // nav2's: an empty name, an unknown type, a radius of 0 or less, a
     // polygon of two points, a duplicate name.
-    assert!(refused(&mut s, circle(""), Vec::new()).contains("empty"));
+    assert!(refused(&mut s, circle(""), Vec::new()).contains("needs a name"));
     let triangle = description("z", "triangle", 1.0, true);
     assert!(refused(&mut s, triangle, Vec::new()).contains("polygon or circle"));
     for radius in [-1.0, 0.0, f64::NAN] {
