@@ -698,27 +698,34 @@ def _gate_until(cmd_pub, outputs, cmd, predicate, what, timeout=20.0):
 NAV2_FOOTPRINT = [(0.25, 0.25), (0.25, -0.25), (-0.25, -0.25), (-0.25, 0.25)]
 
 
-def test_nav2_params_file_as_collision_monitor(ros_peer):
-    """nav2 Jazzy's nav2_params.yaml, its collision_monitor section as is, the node named
-    collision_monitor: it starts, and an obstacle ahead of the footprint approach zone
-    (the footprint from /local_costmap/published_footprint) slows the command."""
+@pytest.mark.parametrize('release', ['nav2', 'nav2_main'])
+def test_nav2_params_file_as_collision_monitor(ros_peer, release):
+    """nav2's nav2_params.yaml, Jazzy's and main's (Lyrical: tests/data/nav2_main names
+    the commit), its collision_monitor section as is, the node named collision_monitor:
+    it starts, and an obstacle ahead of the footprint approach zone (the footprint from
+    the local costmap's published_footprint: absolute in Jazzy's file, relative to the
+    node's namespace in main's) slows the command."""
     from geometry_msgs.msg import Twist, Vector3
     from nav2_msgs.msg import CollisionMonitorState
 
-    nav2 = yaml.safe_load((ROOT / 'tests/data/nav2/nav2_params.yaml').read_text())
+    params_file = ROOT / 'tests/data' / release / 'nav2_params.yaml'
+    nav2 = yaml.safe_load(params_file.read_text())
     section = nav2['collision_monitor']['ros__parameters']
     approach = section['FootprintApproach']
     tbc, min_points = approach['time_before_collision'], approach['min_points']
-    ns = namespace('gate_nav2')
+    ns = namespace(f'gate_{release}')
     node = ros_peer.node
-    scene = Scene(node, f'{ns}/scan', footprint_topic=approach['footprint_topic'],
+    footprint_topic = approach['footprint_topic']
+    if not footprint_topic.startswith('/'):
+        footprint_topic = f'{ns}/{footprint_topic}'
+    scene = Scene(node, f'{ns}/scan', footprint_topic=footprint_topic,
                   footprint=NAV2_FOOTPRINT)
     outputs = Outputs(node, f'{ns}/{section["cmd_vel_out_topic"]}')
     states = Outputs(node, f'{ns}/{section["state_topic"]}', CollisionMonitorState)
     cmd_pub = node.create_publisher(Twist, f'{ns}/{section["cmd_vel_in_topic"]}', 10)
     try:
         with start_node(ns, '-r', '__node:=collision_monitor',
-                        params_file=str(ROOT / 'tests/data/nav2/nav2_params.yaml')) as proc:
+                        params_file=str(params_file)) as proc:
             cmd = Twist(linear=Vector3(x=1.0))
             _gate_until(cmd_pub, outputs, cmd, lambda t: t.linear.x == 1.0,
                         'the command passed (nothing near)')
