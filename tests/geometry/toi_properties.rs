@@ -25,7 +25,7 @@ use parry2d_f64::math::{Pose, Vector as PVector};
 use parry2d_f64::query as pq;
 use parry2d_f64::shape::{Ball as ParryBall, ConvexPolygon as ParryPolygon, Shape as ParryShape};
 use sat_collision::geometry::{
-    length_tolerance, query, time_of_impact, Motion, Point, Shape, Vector,
+    length_tolerance, moving_time_of_impact, query, time_of_impact, Motion, Point, Shape, Vector,
 };
 use sat_collision_testkit::alloc::allocations_in;
 use sat_collision_testkit::SplitMix64 as Rng;
@@ -608,6 +608,37 @@ fn no_allocation_in_steady_state() {
         assert_eq!(calls, 0, "{motion:?} {a:?} {b:?}");
         assert_eq!(first, again);
     }
+}
+
+#[test]
+fn moving_no_allocation_in_steady_state() {
+    // Two moving shapes (`moving_time_of_impact`): B's pieces are placed
+    // into the same per-thread buffers.
+    let mut rng = Rng::new(0xf1ee7a);
+    let mut hits = 0;
+    for _ in 0..200 {
+        let case = random_case(&mut rng, false);
+        let (a, b, ma) = (&case.a, &case.b, &case.motion);
+        // B drifts and turns slowly about the origin, or only drifts.
+        let mb = &Motion::Interpolated {
+            start: Isometry2::identity(),
+            velocity: Vector::new(rng.range(-0.3, 0.3), rng.range(-0.3, 0.3)),
+            angular: if rng.chance(0.5) {
+                rng.range(-0.05, 0.05)
+            } else {
+                0.0
+            },
+        };
+        let (duration, padding) = (case.duration, case.padding);
+        let warm = moving_time_of_impact(a, ma, b, mb, duration, padding);
+        let mut again = None;
+        let calls =
+            allocations_in(|| again = moving_time_of_impact(a, ma, b, mb, duration, padding));
+        assert_eq!(calls, 0, "{ma:?} {mb:?} {a:?} {b:?}");
+        assert_eq!(warm, again);
+        hits += warm.is_some() as usize;
+    }
+    assert!(hits > 10, "{hits} contacts");
 }
 
 /// Axis-aligned boxes moving along the axes or diagonals: parallel edges

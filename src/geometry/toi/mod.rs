@@ -73,7 +73,8 @@
 //! placed by its own [`Motion`]; the answer is the first `t` at which A,
 //! inflated by `padding`, touches B, both placed at `t`, under the same
 //! tolerance policy (one tolerance for the whole span, from both swept
-//! boxes and the padding).
+//! boxes and the padding; both translating, from a bound of the boxes, as
+//! the translation's closed form: never below a single pose's).
 //!
 //! * **B does not move** (velocity and turn rate zero): A's motion seen
 //!   from B's frame (`Motion::transformed`) and [`time_of_impact`] there,
@@ -371,14 +372,12 @@ pub fn moving_time_of_impact(
     let usable = motion_a.is_finite() && motion_b.is_finite() && duration.is_finite();
     // The fixed frame's tolerance, kept in the reductions below (which
     // work in a body's frame, whose coordinates may be smaller).
-    let tol = match usable {
-        true => moving_tolerance(a, motion_a, b, motion_b, duration.max(0.0), padding),
-        false => 0.0,
-    };
+    let swept = || moving_tolerance(a, motion_a, b, motion_b, duration.max(0.0), padding);
     if usable && still(motion_b) {
         // B stands at its start pose: the single-body question in B's frame.
         let frame = motion_b.start();
         let relative = motion_a.transformed(&frame.inverse());
+        let tol = swept();
         return time_of_impact_within(a, &relative, duration, b, padding, tol).map(|hit| Impact {
             contact: hit.contact.transformed(frame),
             ..hit
@@ -389,6 +388,7 @@ pub fn moving_time_of_impact(
         // side (axis from A toward B, closest points on A first).
         let frame = motion_a.start();
         let relative = motion_b.transformed(&frame.inverse());
+        let tol = swept();
         return time_of_impact_within(b, &relative, duration, a, padding, tol).map(|hit| Impact {
             contact: swapped(&hit.contact).transformed(frame),
             ..hit
@@ -396,7 +396,13 @@ pub fn moving_time_of_impact(
     }
     if usable && motion_a.angular() == 0.0 && motion_b.angular() == 0.0 {
         // Both translate: in B's frame (which only translates) A moves at
-        // the relative velocity.
+        // the relative velocity. The tolerance from a bound of the swept
+        // boxes in O(1), as the translation's closed form bounds its own.
+        let span = duration.max(0.0);
+        let scale = translated_reach(a, motion_a, span)
+            .max(translated_reach(b, motion_b, span))
+            .max(padding);
+        let tol = length_tolerance(scale);
         let frame = *motion_b.start();
         let inverse = frame.inverse();
         let start_a = motion_a.start();
@@ -958,6 +964,16 @@ fn swept_tolerance(a: &Shape, sweep_a: &Sweep, b: &Shape, sweep_b: &Sweep, paddi
         .magnitude()
         .max(box_b.inflated(radius_b).magnitude());
     length_tolerance(magnitude.max(padding))
+}
+
+/// A bound of the magnitude of `shape`'s swept box under the translation
+/// `motion` over `[0, duration]`: the origin's (a segment: its ends'),
+/// plus the farthest a point of the shape can be from it.
+fn translated_reach(shape: &Shape, motion: &Motion, duration: f64) -> f64 {
+    let o0 = motion.start().translation.vector;
+    let o1 = o0 + motion.origin_velocity(motion.start()) * duration;
+    let body = shape.aabb();
+    o0.amax().max(o1.amax()) + body.min.coords.abs().sup(&body.max.coords.abs()).norm()
 }
 
 /// [`swept_tolerance`] over `[0, duration]` (finite motions).
