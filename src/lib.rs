@@ -10,6 +10,7 @@
 //! | --- | --- | --- |
 //! | one pair of shapes | [`geometry::intersects`], [`geometry::query()`] | yes/no; or depth, MTV, clearance ([`geometry::Contact`]) |
 //! | one pair, one moving | [`geometry::time_of_impact`] with a [`geometry::Motion`] | the first contact ([`geometry::Impact`]) |
+//! | one pair, both moving (robot against robot) | [`geometry::moving_time_of_impact`] with a [`geometry::Motion`] each | the first contact ([`geometry::Impact`]) |
 //! | a footprint at many poses | [`planner::check_poses`] against a [`broadphase::ObstacleIndex`] | per pose: colliding, clearance; the first colliding pose |
 //! | one footprint against many obstacles, any question | [`broadphase::ObstacleIndex`]: `all()` or `span(range)`, then `report`, `any_collision`, `near`, `first_impact`, `impacts`, `check_poses` | the engine under every row here ([`broadphase`]) |
 //! | the same, with freshness and fail-safe | [`monitor::Monitor::check_trajectory`], [`monitor::Monitor::check_path`] (a path swept between its poses) | the above with `valid` and a [`model::Status`] |

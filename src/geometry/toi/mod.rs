@@ -360,6 +360,28 @@ pub fn point_time_of_impact(
 ///
 /// The proof that no step passes the first contact is in the `toi`
 /// module's documentation ("Two moving shapes").
+///
+/// ```
+/// use nalgebra::Isometry2;
+/// use sat_collision::geometry::{moving_time_of_impact, Motion, Point, Shape, Vector};
+///
+/// let robot = Shape::polygon(&[
+///     Point::new(-0.5, -0.5), Point::new(0.5, -0.5),
+///     Point::new(0.5, 0.5), Point::new(-0.5, 0.5),
+/// ])?;
+/// // Head-on: 4 m between the fronts, closing at 1 + 1 m/s (B faces -x).
+/// let a = Motion::twist(&Isometry2::identity(), Vector::new(1.0, 0.0), 0.0);
+/// let b_start = Isometry2::new(Vector::new(5.0, 0.0), std::f64::consts::PI);
+/// let b = Motion::twist(&b_start, Vector::new(1.0, 0.0), 0.0);
+/// let hit = moving_time_of_impact(&robot, &a, &robot, &b, 5.0, 0.0).expect("a contact");
+/// assert!(hit.exact && (hit.time - 2.0).abs() < 1e-9);
+/// // B turning in place instead (its near side between 4.29 and 4.5 m):
+/// // the advancement, never late.
+/// let turning = Motion::twist(&b_start, Vector::zeros(), 1.0);
+/// let hit = moving_time_of_impact(&robot, &a, &robot, &turning, 5.0, 0.0).expect("a contact");
+/// assert!(hit.exact && hit.time > 3.79 && hit.time <= 4.0);
+/// # Ok::<(), sat_collision::geometry::ShapeError>(())
+/// ```
 pub fn moving_time_of_impact(
     a: &Shape,
     motion_a: &Motion,
