@@ -595,6 +595,21 @@ fn unusable_motions_stop_at_once() {
         // Both start poses finite: the contact there (apart, 9.4 m).
         assert!((hit.contact.distance() - 9.4).abs() < 1e-9, "{hit:?}");
     }
+    // Huge but finite rates on both sides end within the step cap, never
+    // after the span.
+    let wild = Motion::twist(&at(5.0, 0.0, 0.0), Vector::new(1e300, 0.0), 1e300);
+    let wilder = Motion::Interpolated {
+        start: at(-5.0, 0.0, 0.0),
+        velocity: Vector::new(-1e300, 1e300),
+        angular: -1e300,
+    };
+    for (ma, mb) in [(ok, wild), (wild, ok), (wilder, wild)] {
+        let hit = moving_time_of_impact(&robot, &ma, &robot, &mb, 1.0, 0.0);
+        assert!(
+            hit.is_none_or(|h| h.time >= 0.0 && h.time <= 1.0),
+            "{hit:?}"
+        );
+    }
     // A negative duration is 0: only the start poses.
     assert_eq!(
         moving_time_of_impact(&robot, &ok, &robot, &other, -1.0, 0.0),
