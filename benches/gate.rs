@@ -828,8 +828,9 @@ fn scene() -> Scene {
             data: &data,
         };
         let odom = &gate_config.odom_frame;
+        let tf0 = transforms(&gate_config.base_frame, odom);
         let cells = reader
-            .costmap(odom, STAMP, &map, PointSet::new())
+            .costmap(odom, STAMP, &map, || &tf0, NOW, PointSet::new())
             .cells
             .expect("the costmap's cells");
         let mut monitor = Monitor::new(costmap_config.monitor.clone());

@@ -179,9 +179,14 @@ pub static SOURCE_PARAMS: &[SourceParam] = &[
                 set: |s, names| s.exclusion_zones = names,
             },
             runtime: false,
-            description: "the exclusion zones (nav2 main) whose points of this source are masked, each with <zone>.type, points or radius, frame_id, ...; at most 16 per source with those added by ~/<name>/add_exclusion_zone (start-up only)",
+            description: "the exclusion zones (nav2 main) whose points of this source are masked (a costmap's cells wholly inside one), each with <zone>.type, points or radius, frame_id, ...; at most 16 per source with those added by ~/<name>/add_exclusion_zone (start-up only)",
         },
-        kinds: &[SourceKind::Scan, SourceKind::PointCloud, SourceKind::Range],
+        kinds: &[
+            SourceKind::Scan,
+            SourceKind::PointCloud,
+            SourceKind::Range,
+            SourceKind::Costmap,
+        ],
         default_from: None,
     },
     SourceParam {

@@ -626,6 +626,29 @@ impl PlacedZone {
         in_box & in_band && self.holds(p)
     }
 
+    /// Every one of `points` in the zone's shape, one convex piece of it
+    /// holding them all (see [`Placed::mask_cells`]).
+    fn holds_all(&self, points: &[Point]) -> bool {
+        let in_box = |p: &Point| {
+            let (lo, hi) = (self.search.min, self.search.max);
+            lo.x <= p.x && p.x <= hi.x && lo.y <= p.y && p.y <= hi.y
+        };
+        if !points.iter().all(in_box) {
+            return false;
+        }
+        match &self.shape {
+            Shape::Compound(compound) => compound.pieces().iter().any(|piece| {
+                let piece = Shape::Convex(piece.clone());
+                let probe = PointProbe::new(&piece, 0.0);
+                points.iter().all(|p| probe.collides(p))
+            }),
+            shape => {
+                let probe = PointProbe::new(shape, 0.0);
+                points.iter().all(|p| probe.collides(p))
+            }
+        }
+    }
+
     /// The shape test of [`masks`](Self::masks), out of line: the box test
     /// before it settles most points without a call.
     #[inline(never)]
@@ -701,6 +724,46 @@ impl Placed {
         points.truncate(kept);
         Exclusion {
             masked: before - kept,
+            unplaced: self.unplaced.clone(),
+        }
+    }
+
+    /// Drops from `cells` (a costmap's obstacle cells, each the square it
+    /// covers, in the message's frame) those a placed zone masks: a cell
+    /// is masked when its **whole square** is in one zone, each corner
+    /// within its band (the frame's plane gives the corners' heights, as a
+    /// scan's points'). What was masked, and the zones not placed.
+    ///
+    /// nav2 masks a cell whose centre is in the zone; a square wholly in
+    /// the zone holds its centre, so this masks no cell nav2 keeps: a
+    /// cell reaching out of the zone stays an obstacle (the safe side of
+    /// the costmap source's squares). Proof that the square is in the
+    /// zone: a convex zone holds the convex hull of any points it holds,
+    /// so its four corners; a concave zone, when the four corners are in
+    /// one of its convex pieces (a sufficient test: a square across two
+    /// pieces stays an obstacle); a circle is convex.
+    pub(super) fn mask_cells(&self, cells: &mut Vec<(usize, Shape)>) -> Exclusion {
+        let before = cells.len();
+        let plane = self.plane.unwrap_or(Plane {
+            a: 0.0,
+            b: 0.0,
+            c: 0.0,
+        });
+        let height = |p: &Point| plane.a * p.x + plane.b * p.y + plane.c;
+        cells.retain(|(_, cell)| {
+            let Shape::Convex(square) = cell else {
+                return true;
+            };
+            let corners = square.vertices();
+            !self.zones.iter().any(|zone| {
+                corners.iter().all(|c| {
+                    let z = height(c);
+                    (zone.min_height <= z) & (z <= zone.max_height)
+                }) && zone.holds_all(corners)
+            })
+        });
+        Exclusion {
+            masked: before - cells.len(),
             unplaced: self.unplaced.clone(),
         }
     }

@@ -305,19 +305,29 @@ impl SourceReader {
     /// A `nav2_msgs/Costmap` in `frame` stamped `stamp`: its obstacle
     /// cells under the source's `cost_threshold` and
     /// `treat_unknown_as_obstacle` ([`costmap_cells`]), each the square it
-    /// covers, indexed in its frame (placed by TF like a scan's points).
-    /// `out` is the point buffer the input gives back empty.
-    pub fn costmap(
+    /// covers, indexed in its frame (placed by TF like a scan's points),
+    /// those wholly in one of its exclusion zones masked (`tf` asked, at
+    /// `now`, only when a zone is enabled; `Placed::mask_cells`). `out` is
+    /// the point buffer the input gives back empty.
+    pub fn costmap<T: std::ops::Deref<Target = FrameTree>>(
         &mut self,
         frame: &str,
         stamp: f64,
         map: &Costmap<'_>,
+        tf: impl FnOnce() -> T,
+        now: f64,
         mut out: PointSet,
     ) -> SourceInput {
         let mut cells = Vec::new();
         if let Err(e) = costmap_cells(map, &self.config.cost_rule(), &mut cells) {
             return self.refused(e.as_str(), Cause::InvalidSource);
         }
+        self.place_zones((frame, stamp, false, false), tf, now);
+        let exclusion = if self.placed.is_empty() {
+            self.placed.unplaced_only()
+        } else {
+            self.placed.mask_cells(&mut cells)
+        };
         let obstacles = cells
             .into_iter()
             .map(|(index, shape)| Obstacle {
@@ -330,6 +340,7 @@ impl SourceReader {
         SourceInput {
             points: Ok(out),
             cells: Some(ObstacleIndex::new(obstacles)),
+            exclusion,
             ..self.input(frame, stamp)
         }
     }

@@ -508,7 +508,9 @@ impl Driver {
         Some(match message {
             Message::LaserScan(m) => inputs::scan(reader, m, || Tree(lock(&tf)), now.ros(), buffer),
             Message::Range(m) => inputs::range(reader, m, || Tree(lock(&tf)), now.ros(), buffer),
-            Message::Costmap(m) => inputs::costmap(reader, m, buffer),
+            Message::Costmap(m) => {
+                inputs::costmap(reader, m, || Tree(lock(&tf)), now.ros(), buffer)
+            }
             Message::PointCloud2(m) => {
                 inputs::cloud(reader, m, || Tree(lock(&tf)), now.ros(), buffer)
             }

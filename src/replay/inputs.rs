@@ -216,10 +216,13 @@ pub(super) fn range<'t>(
     reader.range(frame, seconds(stamp), stamp.nanosec, &reading, tf, now, out)
 }
 
-/// A `nav2_msgs/Costmap` for its source: its obstacle cells.
-pub(super) fn costmap(
+/// A `nav2_msgs/Costmap` for its source: its obstacle cells, those its
+/// exclusion zones hold masked (`tf` as for a scan).
+pub(super) fn costmap<'t>(
     reader: &mut SourceReader,
     msg: &msgs::Costmap,
+    tf: impl FnOnce() -> Tree<'t>,
+    now: f64,
     out: PointSet,
 ) -> SourceInput {
     let Ok(frame) = frame(&msg.header.frame_id) else {
@@ -235,7 +238,7 @@ pub(super) fn costmap(
         orientation: [q.x, q.y, q.z, q.w],
         data: &msg.data,
     };
-    reader.costmap(frame, seconds(&msg.header.stamp), &map, out)
+    reader.costmap(frame, seconds(&msg.header.stamp), &map, tf, now, out)
 }
 
 /// The TF buffer locked for one lookup: its tree.

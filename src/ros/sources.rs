@@ -58,8 +58,14 @@ pub trait NativeSource {
         now: f64,
         out: PointSet,
     ) -> SourceInput;
-    /// A native `nav2_msgs/Costmap`.
-    fn native_costmap(&mut self, msg: &NativeCostmap, out: PointSet) -> SourceInput;
+    /// A native `nav2_msgs/Costmap`; `tf` as for a scan.
+    fn native_costmap<T: std::ops::Deref<Target = FrameTree>>(
+        &mut self,
+        msg: &NativeCostmap,
+        tf: impl FnOnce() -> T,
+        now: f64,
+        out: PointSet,
+    ) -> SourceInput;
     /// A native `sensor_msgs/PointCloud2`; `tf` is asked for its transform.
     fn native_cloud<T: std::ops::Deref<Target = FrameTree>>(
         &mut self,
@@ -117,7 +123,13 @@ impl NativeSource for SourceReader {
         self.range(frame, stamp, nanosec, &reading, tf, now, out)
     }
 
-    fn native_costmap(&mut self, msg: &NativeCostmap, out: PointSet) -> SourceInput {
+    fn native_costmap<T: std::ops::Deref<Target = FrameTree>>(
+        &mut self,
+        msg: &NativeCostmap,
+        tf: impl FnOnce() -> T,
+        now: f64,
+        out: PointSet,
+    ) -> SourceInput {
         let Ok(frame) = native::frame_id(&msg.header.frame_id) else {
             return self.refused("invalid frame id", Cause::InvalidSource);
         };
@@ -135,7 +147,7 @@ impl NativeSource for SourceReader {
             data,
         };
         let stamp = native::seconds(&msg.header.stamp);
-        self.costmap(frame, stamp, &map, out)
+        self.costmap(frame, stamp, &map, tf, now, out)
     }
 
     fn native_cloud<T: std::ops::Deref<Target = FrameTree>>(

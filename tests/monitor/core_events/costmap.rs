@@ -10,9 +10,23 @@
 use super::{config_of, goes, published, Rig, BASE, NODE, PERIOD, SOURCE_TIMEOUT};
 use sat_collision::broadphase::PointSet;
 use sat_collision::config::NodeConfig;
+use sat_collision::frames::FrameTree;
 use sat_collision::gate::{Command, Reason};
+use sat_collision::node::TfBuffer;
 use sat_collision::node::{Outputs, SourceReader};
 use sat_collision::sensors::Costmap;
+use std::sync::{Arc, MutexGuard};
+
+/// The core's TF buffer locked for a reader's lookups: its tree.
+struct Tree<'a>(MutexGuard<'a, TfBuffer>);
+
+impl std::ops::Deref for Tree<'_> {
+    type Target = FrameTree;
+
+    fn deref(&self) -> &FrameTree {
+        &self.0.tree
+    }
+}
 
 const CMD: (f64, f64, f64) = (0.3, 0.0, 0.0);
 
@@ -26,6 +40,11 @@ const ORIGIN: [f64; 2] = [0.0, -1.0];
 /// 0.25]), a costmap source, the robot a 0.5 m square. `extra`: more lines of the
 /// costmap source's parameters (`costmap.<name>`) and the zone's.
 fn yaml(source: &str, min_points: u32) -> String {
+    yaml_with(source, min_points, "")
+}
+
+/// [`yaml`] with `extra` lines of `ros__parameters` (4 spaces indented).
+fn yaml_with(source: &str, min_points: u32, extra: &str) -> String {
     let front = "[[0.625, 0.25], [0.625, -0.25], [0.375, -0.25], [0.375, 0.25]]";
     let robot = "[[0.25, 0.25], [0.25, -0.25], [-0.25, -0.25], [-0.25, 0.25]]";
     format!(
@@ -40,7 +59,7 @@ fn yaml(source: &str, min_points: u32) -> String {
     costmap: {{type: costmap, topic: local_costmap/costmap_raw{source}}}
     polygons: [stop]
     stop: {{type: polygon, points: \"{front}\", action_type: stop, min_points: {min_points}}}
-"
+{extra}"
     )
 }
 
@@ -52,9 +71,14 @@ struct Scene {
 
 impl Scene {
     fn new(source: &str, min_points: u32) -> Scene {
-        let config: NodeConfig = config_of(&yaml(source, min_points));
+        Scene::with(source, min_points, "")
+    }
+
+    fn with(source: &str, min_points: u32, extra: &str) -> Scene {
+        let config: NodeConfig = config_of(&yaml_with(source, min_points, extra));
         let reader = SourceReader::all(&config).remove(0);
         let mut rig = Rig::new(config, 0);
+        let reader = reader.with_zones(rig.core.exclusion_zones());
         rig.set_active(true);
         Scene { rig, reader }
     }
@@ -78,7 +102,9 @@ impl Scene {
 
     fn send(&mut self, map: Costmap<'_>) -> Outputs {
         let t = self.rig.t;
-        let input = self.reader.costmap(BASE, t, &map, PointSet::new());
+        let tf = Arc::clone(self.rig.core.tf());
+        let tree = || Tree(tf.lock().expect("the TF buffer"));
+        let input = self.reader.costmap(BASE, t, &map, tree, t, PointSet::new());
         let arrival = self.rig.arrival();
         self.rig.sources(vec![(input, arrival)])
     }
@@ -245,7 +271,8 @@ fn nav2s_test_costmap_is_four_squares_holding_its_centres() {
         orientation: [0.0, 0.0, 0.0, 1.0],
         data: &data,
     };
-    let input = reader.costmap(BASE, 1.0, &map, PointSet::new());
+    let tree = FrameTree::new();
+    let input = reader.costmap(BASE, 1.0, &map, || &tree, 1.0, PointSet::new());
     let cells = input.cells.expect("cells");
     let ids: Vec<&str> = cells.obstacles().iter().map(|o| o.id.as_str()).collect();
     assert_eq!(ids, ["44", "45", "54", "55"]);
@@ -281,7 +308,10 @@ fn a_costmap_in_a_frame_without_a_transform_stops_the_gate() {
         orientation: [0.0, 0.0, 0.0, 1.0],
         data: &data,
     };
-    let input = scene.reader.costmap("nowhere", t, &map, PointSet::new());
+    let tree = FrameTree::new();
+    let input = scene
+        .reader
+        .costmap("nowhere", t, &map, || &tree, t, PointSet::new());
     let arrival = scene.rig.arrival();
     scene.rig.sources(vec![(input, arrival)]);
     let flag = scene.rig.tick().flag.expect("the flag");
@@ -294,4 +324,36 @@ fn a_costmap_in_a_frame_without_a_transform_stops_the_gate() {
         "{reason:?}"
     );
     assert!(scene.period(&[]), "in the base frame again: judged");
+}
+
+/// Exclusion zones on a costmap source (nav2 main masks the cells whose
+/// centre is in a zone): a cell is masked when its whole square is in the
+/// zone, boundary included; one reaching out of it stays an obstacle even
+/// when its centre is inside (the safe side); a zone that cannot be placed
+/// masks nothing.
+#[test]
+fn an_exclusion_zone_masks_the_cells_wholly_inside_it() {
+    let zone = |points: &str, frame: &str| {
+        format!(
+            "    dock: {{type: polygon, points: \"{points}\", frame_id: {frame}, enabled: true}}\n"
+        )
+    };
+    let masked = ", exclusion_zones: [dock]";
+    // Cell (4, 8) is [0.5, 0.625] x [0, 0.125], inside the stop zone.
+    let cell = [(4, 8, 254)];
+    let exact = "[[0.5, 0.0], [0.625, 0.0], [0.625, 0.125], [0.5, 0.125]]";
+    let mut scene = Scene::with(masked, 1, &zone(exact, BASE));
+    assert!(scene.period(&cell), "the square is the zone: masked");
+    assert!(!scene.period(&[(3, 8, 254)]), "another cell: a stop");
+    // The zone holds the cell's centre (0.5625, 0.0625) but not its whole
+    // square: nav2 masks it, here it stays an obstacle.
+    let centre = "[[0.55, 0.0], [0.7, 0.0], [0.7, 0.125], [0.55, 0.125]]";
+    let mut scene = Scene::with(masked, 1, &zone(centre, BASE));
+    assert!(!scene.period(&cell));
+    // A zone in a frame TF does not know masks nothing.
+    let mut scene = Scene::with(masked, 1, &zone(exact, "dock_frame"));
+    assert!(!scene.period(&cell));
+    // Without exclusion_zones the same zone is not the source's.
+    let mut scene = Scene::with("", 1, &zone(exact, BASE));
+    assert!(!scene.period(&cell));
 }

@@ -103,7 +103,8 @@ impl InputKind for Source {
             // a costmap's rate, a few hertz.
             Sub::Costmap(sub) => sub.each(|msg| {
                 let arrival = time.arrival();
-                let input = reader.native_costmap(msg, latest.buffer());
+                let tree = || TreeGuard(lock(tf));
+                let input = reader.native_costmap(msg, tree, arrival.time, latest.buffer());
                 latest.put(input, arrival);
             }),
             Sub::Polygon(sub) => {
