@@ -363,35 +363,10 @@ impl Nav2Source {
         if !self.source_valid(curr_time) {
             return false;
         }
-        // `getTransform` with `base_shift_correction`: tf2's
-        // lookupTransform(base, curr_time, frame, stamp, global frame).
-        let tolerance = monitor.transform_tolerance;
-        let Ok(base_in_global) = Transforms::lookup(
-            tf,
-            &monitor.base_frame_id,
-            &monitor.global_frame_id,
-            0.0,
-            curr_time,
-            tolerance,
-        ) else {
+        let Some([c, s, tx, ty]) = monitor.get_transform(tf, &self.frame, self.stamp, curr_time)
+        else {
             return false;
         };
-        let Ok(global_in_source) = Transforms::lookup(
-            tf,
-            &monitor.global_frame_id,
-            &self.frame,
-            self.stamp,
-            curr_time,
-            tolerance,
-        ) else {
-            return false;
-        };
-        let tf_transform = base_in_global * global_in_source;
-        let (c, s) = (
-            tf_transform.rotation.cos_angle(),
-            tf_transform.rotation.sin_angle(),
-        );
-        let (tx, ty) = (tf_transform.translation.x, tf_transform.translation.y);
         // `Source::getData`: the source's points into a buffer of its own,
         // each exclusion zone's `apply` on it, then appended.
         let mut source_data = Vec::with_capacity(self.points.len());
@@ -442,33 +417,10 @@ impl Nav2Costmap {
         if self.source_timeout != 0.0 && dt > self.source_timeout {
             return false;
         }
-        let tolerance = monitor.transform_tolerance;
-        let Ok(base_in_global) = Transforms::lookup(
-            tf,
-            &monitor.base_frame_id,
-            &monitor.global_frame_id,
-            0.0,
-            curr_time,
-            tolerance,
-        ) else {
+        let Some([c, s, tx, ty]) = monitor.get_transform(tf, &self.frame, self.stamp, curr_time)
+        else {
             return false;
         };
-        let Ok(global_in_source) = Transforms::lookup(
-            tf,
-            &monitor.global_frame_id,
-            &self.frame,
-            self.stamp,
-            curr_time,
-            tolerance,
-        ) else {
-            return false;
-        };
-        let tf_transform = base_in_global * global_in_source;
-        let (c, s) = (
-            tf_transform.rotation.cos_angle(),
-            tf_transform.rotation.sin_angle(),
-        );
-        let (tx, ty) = (tf_transform.translation.x, tf_transform.translation.y);
         let resolution = f64::from(self.resolution);
         for y in 0..self.size_y {
             for x in 0..self.size_x {
@@ -490,6 +442,28 @@ impl Nav2Costmap {
 }
 
 impl Nav2Monitor {
+    /// `Source::getTransform` with `base_shift_correction`: tf2's
+    /// `lookupTransform(base, curr_time, frame, stamp, global frame)`, as
+    /// the cosine and sine of its angle and its translation; `None` when a
+    /// lookup fails.
+    fn get_transform(
+        &self,
+        tf: &FrameTree,
+        frame: &str,
+        stamp: f64,
+        curr_time: f64,
+    ) -> Option<[f64; 4]> {
+        let tolerance = self.transform_tolerance;
+        let (base, global) = (&self.base_frame_id, &self.global_frame_id);
+        let base_in_global =
+            Transforms::lookup(tf, base, global, 0.0, curr_time, tolerance).ok()?;
+        let global_in_source =
+            Transforms::lookup(tf, global, frame, stamp, curr_time, tolerance).ok()?;
+        let t = base_in_global * global_in_source;
+        let (c, s) = (t.rotation.cos_angle(), t.rotation.sin_angle());
+        Some([c, s, t.translation.x, t.translation.y])
+    }
+
     /// `process`, without the messages: the action it publishes.
     fn process(&self, tf: &FrameTree, cmd_vel_in: Nav2Velocity, curr_time: f64) -> Nav2Action<'_> {
         let mut map: HashMap<String, Vec<Nav2Point>> = HashMap::new();
