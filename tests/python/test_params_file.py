@@ -276,8 +276,10 @@ def test_sources_from_a_nav2_params_file(ros_peer, tmp_path):
     with start_node(ns, params_file=_file(tmp_path, NAV2_SOURCES)):
         # Declared: each source's parameters of its type, and only those.
         names = ros_peer.list_parameters(node)
-        scan = ['scan.enabled', 'scan.source_timeout', 'scan.topic', 'scan.type']
-        cloud = ['pointcloud.enabled', 'pointcloud.max_height', 'pointcloud.min_height',
+        scan = ['scan.enabled', 'scan.exclusion_zones', 'scan.source_timeout', 'scan.topic',
+                'scan.type']
+        cloud = ['pointcloud.enabled', 'pointcloud.exclusion_zones', 'pointcloud.max_height',
+                 'pointcloud.min_height',
                  'pointcloud.min_range', 'pointcloud.source_timeout', 'pointcloud.topic',
                  'pointcloud.transport_type', 'pointcloud.type',
                  'pointcloud.use_global_height']
