@@ -7,6 +7,14 @@
 use super::index::{ObstacleIndex, Span};
 use crate::geometry::{length_tolerance, time_of_impact, Aabb, Impact, Motion, Shape};
 
+/// The buffers of [`Span::first_impacts`], kept by its caller: the
+/// candidates in the order tried, the earliest times so far.
+#[derive(Clone, Debug, Default)]
+pub struct ImpactBuffers {
+    order: Vec<(f64, usize)>,
+    best: Vec<f64>,
+}
+
 /// One search along a motion: the box the padded footprint sweeps (grown
 /// by twice the tolerance) and what each obstacle's turn needs.
 pub(super) struct Sweep<'s> {
@@ -111,6 +119,8 @@ impl Span<'_> {
     /// further obstacle is tried only up to the `k`-th earliest so far: one
     /// touched later cannot be among them. What a costmap's cells need
     /// when `min_points` of them must be reached.
+    /// `buffers` are the search's own, kept by the caller between calls:
+    /// no allocation once they have grown.
     #[allow(clippy::too_many_arguments)]
     pub fn first_impacts(
         &self,
@@ -119,6 +129,7 @@ impl Span<'_> {
         duration: f64,
         padding: f64,
         k: usize,
+        buffers: &mut ImpactBuffers,
         times: &mut Vec<f64>,
     ) {
         // Nothing to try: no allocation (a gate cycle without a costmap).
@@ -143,14 +154,17 @@ impl Span<'_> {
         // rest: their sweep is cut to it once it is well below the last.
         let start = motion.swept_aabb(footprint, padding.max(0.0), 0.0);
         let boxes = &self.index.boxes;
-        let mut order: Vec<(f64, usize)> = (self.start..self.end)
-            .filter(|&i| sweep.swept.intersects(&boxes.aabb(i)))
-            .map(|i| (start.distance(&boxes.aabb(i)), i))
-            .collect();
+        let ImpactBuffers { order, best } = buffers;
+        order.clear();
+        order.extend(
+            (self.start..self.end)
+                .filter(|&i| sweep.swept.intersects(&boxes.aabb(i)))
+                .map(|i| (start.distance(&boxes.aabb(i)), i)),
+        );
         order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         // Sorted, at most `k`.
-        let mut best: Vec<f64> = Vec::with_capacity(k + 1);
-        for (_, i) in order {
+        best.clear();
+        for &(_, i) in order.iter() {
             let horizon = match best.len() == k {
                 true => best[k - 1],
                 false => duration,
@@ -167,7 +181,7 @@ impl Span<'_> {
                 }
             }
         }
-        times.extend(best);
+        times.extend_from_slice(best);
     }
 
     /// Each obstacle's own first contact with the moving footprint (as in

@@ -12,9 +12,11 @@
 //! | question | query | file |
 //! | --- | --- | --- |
 //! | does the footprint touch anything? | [`Span::any_collision`] | `report.rs` |
+//! | how many obstacles does it touch (up to a limit)? | [`Span::count_colliding`] | `report.rs` |
 //! | one outcome per obstacle, and their summary | [`Span::report`] | `report.rs` |
 //! | what lies near a region (a path's swept box) | [`Span::near`], then [`Near::nearest`] per pose and [`Near::first_impact`] per segment | `near.rs` |
 //! | the first contact along a motion | [`Span::first_impact`] | `impact.rs` |
+//! | the `k` earliest contacts of distinct obstacles (a costmap's cells against `min_points`) | [`Span::first_impacts`] with its [`ImpactBuffers`] | `impact.rs` |
 //! | each obstacle's contact along a motion | [`Span::impacts`] | `impact.rs` |
 //! | a footprint at many poses | [`Span::check_poses`] (stops on a [`Cancel`]) | `poses.rs` |
 //! | points as obstacles (scans, clouds): the flag, the report, the first contact, what lies near a path | [`PointSet::count_inside`], [`PointSet::report`], [`PointSet::first_impact`], [`PointSet::near`] | `points.rs` |
@@ -88,6 +90,7 @@ mod report;
 
 pub(crate) use cancel::uncancelled;
 pub use cancel::{Cancel, Cancelled};
+pub use impact::ImpactBuffers;
 pub use index::{ObstacleIndex, Span};
 pub use near::{Near, Nearest};
 pub use points::{NearPoints, PointSet, PointsReport};

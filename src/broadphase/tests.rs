@@ -426,9 +426,18 @@ fn impacts_agree_with_every_pair() {
         // horizon is the same contact, to the solver's tolerance).
         let mut sorted: Vec<f64> = each.iter().flatten().map(|hit| hit.time).collect();
         sorted.sort_by(f64::total_cmp);
+        let mut buffers = ImpactBuffers::default();
         for k in [1, 3, 6, 40] {
             let mut times = vec![-1.0];
-            span.first_impacts(&footprint, &motion, duration, padding, k, &mut times);
+            span.first_impacts(
+                &footprint,
+                &motion,
+                duration,
+                padding,
+                k,
+                &mut buffers,
+                &mut times,
+            );
             let want = &sorted[..k.min(sorted.len())];
             assert_eq!(times.len(), 1 + want.len(), "scene {scene}, k {k}");
             for (got, want) in times[1..].iter().zip(want) {

@@ -43,7 +43,7 @@
 
 use super::placement::{non_identity, Transforms};
 use super::state::Monitor;
-use crate::broadphase::{ObstacleIndex, PointSet};
+use crate::broadphase::{ImpactBuffers, ObstacleIndex, PointSet};
 use crate::geometry::{self, Motion, Point, Shape, Vector};
 use crate::model::Cause;
 use nalgebra::Isometry2;
@@ -111,6 +111,8 @@ struct Scratch {
     shapes: Vec<Shape>,
     times: Vec<f64>,
     inside: Vec<usize>,
+    /// A costmap's cells' contact search (`Span::first_impacts`).
+    cells: ImpactBuffers,
 }
 
 /// At most this many moved-zone buffers (a gate has a few zones; beyond,
@@ -405,7 +407,7 @@ impl Monitor {
         // first k times, merged (in the placement's buffer).
         let k = min_points.max(1);
         placed.with_scratch(|scratch| {
-            let times = &mut scratch.times;
+            let (times, buffers) = (&mut scratch.times, &mut scratch.cells);
             times.clear();
             for (set, cells, pose) in self.region_sets(placed, sources) {
                 let motion = motion(pose);
@@ -414,7 +416,7 @@ impl Monitor {
                 // earliest are all the merge can take from them.
                 cells
                     .all()
-                    .first_impacts(region, &motion, horizon, 0.0, k, times);
+                    .first_impacts(region, &motion, horizon, 0.0, k, buffers, times);
             }
             if times.len() >= k {
                 // Unstable: no buffer (equal times are alike).

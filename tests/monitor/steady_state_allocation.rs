@@ -10,7 +10,7 @@
 
 use crate::common::rect;
 use nalgebra::{Isometry2, Vector2};
-use sat_collision::broadphase::PointSet;
+use sat_collision::broadphase::{ObstacleIndex, PointSet};
 use sat_collision::diagnostics::{DecisionTimes, InputStats, Level, Publication};
 use sat_collision::frames::FrameTree;
 use sat_collision::gate::{
@@ -21,6 +21,7 @@ use sat_collision::model::{Obstacle, ObstacleGeometry};
 use sat_collision::monitor::{
     BaseFrames, BasePlacement, Monitor, MonitorConfig, SourceKind, SourceSpec,
 };
+use sat_collision::sensors::{costmap_cells, CostRule, Costmap};
 use sat_collision_testkit::alloc::allocations_in;
 use std::f64::consts::TAU;
 
@@ -150,16 +151,56 @@ fn gate_cycle_allocates_nothing_in_the_steady_state() {
         assert!(set.push(Point::new(r * a.cos(), r * a.sin())));
     }
     let mut monitor = Monitor::new(MonitorConfig {
-        sources: vec![SourceSpec {
-            name: "scan".to_owned(),
-            kind: SourceKind::Scan,
-            timeout: 10.0,
-            enabled: true,
-        }],
+        sources: vec![
+            SourceSpec {
+                name: "scan".to_owned(),
+                kind: SourceKind::Scan,
+                timeout: 10.0,
+                enabled: true,
+            },
+            SourceSpec {
+                name: "map".to_owned(),
+                kind: SourceKind::Costmap,
+                timeout: 10.0,
+                enabled: true,
+            },
+        ],
         base_frame: "base".to_owned(),
         ..MonitorConfig::default()
     });
     assert!(monitor.set_source_points("scan", "laser", 1.0, set, 2.0));
+    // A costmap in `odom`: a ring of lethal cells 1 to 1.5 m from where
+    // the robot is now, which the approach meets too (its k earliest
+    // contacts' buffers are kept between cycles).
+    let mut costs = vec![0u8; 64 * 64];
+    for (k, cost) in costs.iter_mut().enumerate() {
+        let (i, j) = ((k % 64) as f64 * 0.1 - 2.8, (k / 64) as f64 * 0.1 - 3.35);
+        let r = i.hypot(j);
+        if (1.0..1.5).contains(&r) && k % 7 == 0 {
+            *cost = 254;
+        }
+    }
+    let map = Costmap {
+        resolution: 0.1,
+        size_x: 64,
+        size_y: 64,
+        origin: [-2.8, -3.35],
+        orientation: [0.0, 0.0, 0.0, 1.0],
+        data: &costs,
+    };
+    let mut cells = Vec::new();
+    costmap_cells(&map, &CostRule::default(), &mut cells).expect("a costmap");
+    let cells = ObstacleIndex::new(
+        cells
+            .into_iter()
+            .map(|(i, shape)| Obstacle {
+                id: i.to_string(),
+                shape: Ok(shape),
+                rejected_points: Vec::new(),
+            })
+            .collect(),
+    );
+    assert!(monitor.set_source_cells("map", "odom", 1.0, cells, 2.0));
     // An L-shaped footprint (a compound polygon) for the approach.
     let footprint = [
         (-0.3, -0.25),
@@ -175,20 +216,20 @@ fn gate_cycle_allocates_nothing_in_the_steady_state() {
             "stop",
             ZoneShape::Polygon(rect(0.25, -0.15, 0.4, 0.15)),
             Action::Stop,
-            1,
+            2,
         ),
         ZoneConfig::new(
             "slow",
             ZoneShape::Polygon(rect(0.25, -0.25, 0.45, 0.25)),
             Action::Slowdown,
-            1,
+            2,
         ),
-        ZoneConfig::new("turn", ZoneShape::Circle(0.45), Action::Slowdown, 1),
+        ZoneConfig::new("turn", ZoneShape::Circle(0.45), Action::Slowdown, 2),
         ZoneConfig::new(
             "approach",
             ZoneShape::Dynamic { circle: false },
             Action::Approach,
-            1,
+            2,
         ),
     ];
     let mut gate = match Gate::new(GateConfig {
