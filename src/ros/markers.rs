@@ -14,7 +14,7 @@ use crate::visual::{explain, palette, sweep_outlines, PairVisual, Rgb, OUTLINE_S
 use nalgebra::Isometry2;
 use r2r::builtin_interfaces::msg::Duration as RosDuration;
 use r2r::geometry_msgs::msg::{Point as RosPoint, Pose, Quaternion, Vector3};
-use r2r::std_msgs::msg::ColorRGBA;
+use r2r::std_msgs::msg::{ColorRGBA, Header};
 use r2r::visualization_msgs::msg::{Marker, MarkerArray};
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -108,6 +108,36 @@ fn ros_point(p: &Point) -> RosPoint {
         x: p.x,
         y: p.y,
         z: 0.0,
+    }
+}
+
+/// A `POINTS` marker of `points` (planar, z = 0) in `header`'s frame, ns
+/// `ns`, each a square of `size`, locked to its frame: what the gate's
+/// `collision_points_marker` and `triggering_points` publish per zone or
+/// source.
+pub(crate) fn points_marker(
+    header: Header,
+    ns: String,
+    size: f64,
+    color: ColorRGBA,
+    points: &[Point],
+) -> Marker {
+    Marker {
+        header,
+        ns,
+        id: 0,
+        type_: POINTS,
+        action: ADD,
+        pose: identity_pose(),
+        scale: Vector3 {
+            x: size,
+            y: size,
+            z: 0.0,
+        },
+        color,
+        frame_locked: true,
+        points: points.iter().map(ros_point).collect(),
+        ..Default::default()
     }
 }
 

@@ -36,15 +36,12 @@ use crate::geometry::Point;
 use crate::node::{
     CommandIn, Core, GatedCommand, Outputs, ShapeInput, TriggeringPoints, ZonePolygons,
 };
-use crate::ros::markers::MAX_DRAWN_SOURCE_POINTS;
+use crate::ros::markers::{points_marker, MAX_DRAWN_SOURCE_POINTS};
 use crate::ros::native;
 use crate::ros::params::Params;
 use futures::StreamExt;
 use r2r::builtin_interfaces::msg::Time as RosTimeMsg;
-use r2r::geometry_msgs::msg::{
-    Point as RosPoint, Point32, Polygon, PolygonStamped, Pose, Quaternion, Twist, TwistStamped,
-    Vector3,
-};
+use r2r::geometry_msgs::msg::{Point32, Polygon, PolygonStamped, Twist, TwistStamped};
 use r2r::nav2_msgs::msg::CollisionMonitorState;
 use r2r::nav2_msgs::srv::Toggle;
 use r2r::std_msgs::msg::{ColorRGBA, Header};
@@ -379,39 +376,13 @@ impl GateEdge {
         let mut markers = Vec::with_capacity(config.zones.len());
         for (index, zone) in config.zones.iter().enumerate() {
             core.zone_points(index, MAX_DRAWN_ZONE_POINTS, &mut self.marker_points);
-            markers.push(Marker {
-                header: header(&config.base_frame, now),
-                ns: zone.name.clone(),
-                id: 0,
-                type_: 8, // POINTS
-                action: 0,
-                pose: Pose {
-                    orientation: Quaternion {
-                        x: 0.0,
-                        y: 0.0,
-                        z: 0.0,
-                        w: 1.0,
-                    },
-                    ..Default::default()
-                },
-                scale: Vector3 {
-                    x: 0.03,
-                    y: 0.03,
-                    z: 0.0,
-                },
-                color: action_color(zone.action),
-                frame_locked: true,
-                points: self
-                    .marker_points
-                    .iter()
-                    .map(|p| RosPoint {
-                        x: p.x,
-                        y: p.y,
-                        z: 0.0,
-                    })
-                    .collect(),
-                ..Default::default()
-            });
+            markers.push(points_marker(
+                header(&config.base_frame, now),
+                zone.name.clone(),
+                0.03,
+                action_color(zone.action),
+                &self.marker_points,
+            ));
         }
         if let Err(e) = self.points_pub.publish(&MarkerArray { markers }) {
             self.warnings.warn("gate_publish", || {
@@ -450,41 +421,18 @@ impl GateEdge {
             let zone_name = config.zones.get(zone).map_or("", |z| z.name.as_str());
             for (source, points) in &self.triggering.sources {
                 let source_name = sources.get(*source).map_or("", |s| s.name.as_str());
-                markers.push(Marker {
-                    header: Header {
-                        stamp: RosTimeMsg { sec: 0, nanosec: 0 },
-                        frame_id: config.base_frame.clone(),
-                    },
-                    ns: format!("{zone_name}/{source_name}"),
-                    id: 0,
-                    type_: 8, // POINTS
-                    action: 0,
-                    pose: Pose {
-                        orientation: Quaternion {
-                            x: 0.0,
-                            y: 0.0,
-                            z: 0.0,
-                            w: 1.0,
-                        },
-                        ..Default::default()
-                    },
-                    scale: Vector3 {
-                        x: 0.05,
-                        y: 0.05,
-                        z: 0.0,
-                    },
-                    color: triggering_color(action),
-                    frame_locked: true,
-                    points: points
-                        .iter()
-                        .map(|p| RosPoint {
-                            x: p.x,
-                            y: p.y,
-                            z: 0.0,
-                        })
-                        .collect(),
-                    ..Default::default()
-                });
+                // Stamp 0, as nav2 main publishes them.
+                let header = Header {
+                    stamp: RosTimeMsg { sec: 0, nanosec: 0 },
+                    frame_id: config.base_frame.clone(),
+                };
+                markers.push(points_marker(
+                    header,
+                    format!("{zone_name}/{source_name}"),
+                    0.05,
+                    triggering_color(action),
+                    points,
+                ));
             }
         }
         if let Err(e) = self.triggering_pub.publish(&MarkerArray { markers }) {
