@@ -57,7 +57,7 @@ use parry2d_f64::math::{Pose, Vector as PVector};
 use parry2d_f64::query as pq;
 use parry2d_f64::shape::ConvexPolygon as ParryPolygon;
 use sat_collision::geometry::{
-    moving_time_of_impact, query, time_of_impact, Motion, Point, Shape, Vector,
+    moving_time_of_impact, query, time_of_impact, Contact, Motion, Point, Shape, Vector,
 };
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::f64::consts::{PI, TAU};
@@ -167,27 +167,13 @@ fn speed_bound(pair: &Pair) -> f64 {
     pair.velocity.length() + pair.angular.abs() * radius
 }
 
-/// The dense-sampling reference (see the module documentation).
-fn reference(pair: &Pair) -> Option<f64> {
+/// The dense-sampling reference's walk (see the module documentation):
+/// `contact(t)` sampled every `DURATION / SUBSTEPS`, skipping the
+/// sub-steps the clearance proves free at `speed` (a bound of any point's
+/// speed), then bisected to the first touching time; `None`: no touching
+/// sample.
+fn first_sampled_contact(contact: impl Fn(f64) -> Contact, speed: f64) -> Option<f64> {
     let h = DURATION / SUBSTEPS as f64;
-    let v_max = speed_bound(pair);
-    let place = |t: f64| {
-        let (Motion::Interpolated {
-            start,
-            velocity,
-            angular,
-        }
-        | Motion::Twist {
-            start,
-            velocity,
-            angular,
-        }) = pair.motion;
-        Isometry2::new(
-            start.translation.vector + velocity * t,
-            start.rotation.angle() + angular * t,
-        )
-    };
-    let contact = |t: f64| query(&pair.a.transformed(&place(t)), &pair.b, 0.0);
     let at = |k: usize| {
         if k == SUBSTEPS {
             DURATION
@@ -201,7 +187,7 @@ fn reference(pair: &Pair) -> Option<f64> {
         if c.colliding() {
             break;
         }
-        let proven = (c.distance() - 1e-10) / v_max;
+        let proven = (c.distance() - 1e-10) / speed;
         k = (((at(k) + proven) / h).floor() as usize).max(k + 1);
     }
     if k > SUBSTEPS {
@@ -220,6 +206,29 @@ fn reference(pair: &Pair) -> Option<f64> {
         }
     }
     Some(hi)
+}
+
+/// The dense-sampling reference (see the module documentation).
+fn reference(pair: &Pair) -> Option<f64> {
+    let v_max = speed_bound(pair);
+    let place = |t: f64| {
+        let (Motion::Interpolated {
+            start,
+            velocity,
+            angular,
+        }
+        | Motion::Twist {
+            start,
+            velocity,
+            angular,
+        }) = pair.motion;
+        Isometry2::new(
+            start.translation.vector + velocity * t,
+            start.rotation.angle() + angular * t,
+        )
+    };
+    let contact = |t: f64| query(&pair.a.transformed(&place(t)), &pair.b, 0.0);
+    first_sampled_contact(contact, v_max)
 }
 
 /// Errors of both libraries against the reference: `(max, mean)` of ours
@@ -461,43 +470,11 @@ fn fleet_poses(pair: &Fleet, t: f64) -> [Isometry2<f64>; 2] {
 /// The dense-sampling reference of the module documentation, both
 /// footprints placed at every sub-step.
 fn fleet_reference(pair: &Fleet) -> Option<f64> {
-    let h = DURATION / SUBSTEPS as f64;
     let contact = |t: f64| {
         let [pa, pb] = fleet_poses(pair, t);
         query(&pair.a.transformed(&pa), &pair.b.transformed(&pb), 0.0)
     };
-    let at = |k: usize| {
-        if k == SUBSTEPS {
-            DURATION
-        } else {
-            k as f64 * h
-        }
-    };
-    let mut k = 0;
-    while k <= SUBSTEPS {
-        let c = contact(at(k));
-        if c.colliding() {
-            break;
-        }
-        let proven = (c.distance() - 1e-10) / pair.speed;
-        k = (((at(k) + proven) / h).floor() as usize).max(k + 1);
-    }
-    if k > SUBSTEPS {
-        return None;
-    }
-    if k == 0 {
-        return Some(0.0);
-    }
-    let (mut lo, mut hi) = (at(k - 1), at(k));
-    while 0.5 * (lo + hi) > lo && 0.5 * (lo + hi) < hi {
-        let mid = 0.5 * (lo + hi);
-        if contact(mid).colliding() {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    Some(hi)
+    first_sampled_contact(contact, pair.speed)
 }
 
 /// Ours against the reference (same hits, never later), and each of
