@@ -218,6 +218,7 @@ pub mod broadphase;
 pub mod cli;
 pub mod config;
 pub mod diagnostics;
+pub mod fleet;
 pub mod frames;
 pub mod gate;
 pub mod geometry;

@@ -77,3 +77,15 @@ pub const MAX_EXCLUSION_ZONES: usize = 16;
 /// edge tests per point. A dock or a robot part has a handful of
 /// vertices; a round zone is a `circle`.
 pub const MAX_EXCLUSION_ZONE_VERTICES: usize = 256;
+
+/// Peers one node keeps on the fleet topic (`fleet`): a message from a
+/// robot id beyond it is refused (and the fleet source reads not valid
+/// while refusals are recent), so a flood of ids cannot grow memory.
+pub const MAX_PEERS: usize = 1_024;
+
+/// Vertices of a peer's footprint in a fleet message; more is refused
+/// before any is read.
+pub const MAX_PEER_VERTICES: usize = 64;
+
+/// Bytes of a robot id (`robot_id`, a fleet message's id).
+pub const MAX_ROBOT_ID_BYTES: usize = 64;

@@ -24,7 +24,7 @@ const LAYERS: &[&[&str]] = &[
     &["broadphase", "visual"],
     &["planner"],
     &["monitor", "scene"],
-    &["gate"],
+    &["gate", "fleet"],
     &["config", "diagnostics", "lifecycle", "params_file", "svg"],
     &["node"],
     &["ros", "replay"],

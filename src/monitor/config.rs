@@ -122,16 +122,21 @@ pub enum SourceKind {
     /// `costmap`: `nav2_msgs/Costmap` (nav2 main), each obstacle cell the
     /// square it covers.
     Costmap,
+    /// `fleet`: the other robots on the fleet topic
+    /// (`sat_collision_msgs/FleetRobot`), each its footprint grown by its
+    /// age and moving by its twist (see [`crate::fleet`]).
+    Fleet,
 }
 
 impl SourceKind {
     /// Every kind, in the order of the parameter's documentation.
-    pub const ALL: [SourceKind; 5] = [
+    pub const ALL: [SourceKind; 6] = [
         SourceKind::Scan,
         SourceKind::PointCloud,
         SourceKind::Range,
         SourceKind::Polygon,
         SourceKind::Costmap,
+        SourceKind::Fleet,
     ];
 
     /// nav2's spelling.
@@ -142,6 +147,7 @@ impl SourceKind {
             SourceKind::Range => "range",
             SourceKind::Polygon => "polygon",
             SourceKind::Costmap => "costmap",
+            SourceKind::Fleet => "fleet",
         }
     }
 
@@ -150,12 +156,13 @@ impl SourceKind {
         SourceKind::ALL
             .into_iter()
             .find(|k| k.as_str() == text)
-            .ok_or_else(|| "must be scan, pointcloud, range, polygon or costmap".to_owned())
+            .ok_or_else(|| "must be scan, pointcloud, range, polygon, costmap or fleet".to_owned())
     }
 
     /// Its data are its latest message, placed as one group (the points of
     /// a scan, a point cloud or a range reading; a costmap's cells), not
-    /// polygons that each live on their own.
+    /// polygons that each live on their own; a fleet's peers, rebuilt at
+    /// each decision).
     pub fn is_points(self) -> bool {
         self != SourceKind::Polygon
     }

@@ -9,6 +9,7 @@
 //! ARCHITECTURE.md, "Adding an input kind").
 
 use super::clock::JUMP_TOLERANCE;
+use super::motion::MovingObstacle;
 use crate::broadphase::{ObstacleIndex, PointSet};
 use crate::geometry::{Shape, ShapeError, Vector};
 use crate::model::{Cause, Rejection};
@@ -207,6 +208,11 @@ pub(super) struct SourcePoints {
     /// data's frame (empty for the other sources): obstacles counted like
     /// points, each cell one ([`MonitorConfig::min_points`](super::MonitorConfig::min_points)).
     pub(super) cells: Arc<ObstacleIndex>,
+    /// A fleet's peers moving, one per cell of `cells` in its order (empty
+    /// for the other sources): each cell is a peer, which counts as
+    /// `min_points` alone (one robot is enough), and moves for the
+    /// prediction.
+    pub(super) moving: Arc<[MovingObstacle]>,
     /// The message was malformed, or its transform could not be found.
     pub(super) fault: Option<Cause>,
     /// The points were moved into the data's frame from the message's own

@@ -49,7 +49,7 @@ pub use config::{
 };
 pub use inputs::is_stale;
 pub use motion::{
-    path_times, MotionImpact, PathCheck, Prediction, Sweep, DEFAULT_TIME_HORIZON,
+    path_times, MotionImpact, MovingObstacle, PathCheck, Prediction, Sweep, DEFAULT_TIME_HORIZON,
     DEFAULT_VELOCITY_TIMEOUT,
 };
 pub use obstacle_set::{InstanceUpdate, InstancesApplied, ObstacleSet};

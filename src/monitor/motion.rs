@@ -24,6 +24,22 @@ pub const DEFAULT_TIME_HORIZON: f64 = 2.0;
 /// by default (s).
 pub const DEFAULT_VELOCITY_TIMEOUT: f64 = 0.5;
 
+/// An obstacle that moves on its own (a fleet's peer, see
+/// [`crate::fleet`]): `shape` in its body frame, placed by `motion` (in
+/// its source's frame) from the decision time on, inflated by `padding`
+/// (m: how far it may be from where `motion` says). The prediction and the
+/// gate's `approach` meet it with both motions
+/// ([`crate::geometry::moving_time_of_impact`]).
+#[derive(Clone, Debug)]
+pub struct MovingObstacle {
+    /// Its shape, body frame.
+    pub shape: Shape,
+    /// Where its body frame is `t` s after the decision.
+    pub motion: Motion,
+    /// Its uncertainty (m, >= 0).
+    pub padding: f64,
+}
+
 /// The first contact along a motion.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MotionImpact {
@@ -37,6 +53,9 @@ pub struct MotionImpact {
     /// (and `obstacle` is `None`); name it with
     /// [`Monitor::impact_id`](super::Monitor::impact_id).
     pub source: Option<usize>,
+    /// With `source`, when the contact is with one of its cells (a
+    /// costmap's cell, a fleet's peer): its position in the source's data.
+    pub cell: Option<usize>,
     /// The robot frame's pose at `time`, in the global frame.
     pub pose: Isometry2<f64>,
     /// `time` is the exact first contact; false: a lower bound (rotation).

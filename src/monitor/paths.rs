@@ -3,6 +3,7 @@
 //! ([`Monitor::check_path`]), against the obstacles the monitor holds.
 
 use super::motion::{MotionImpact, PathCheck};
+use super::sources::cells_inside;
 use super::state::Monitor;
 use crate::broadphase::{uncancelled, Cancel, Cancelled, Near, NearPoints, Nearest, PoseCheck};
 use crate::geometry::{Aabb, Impact, Motion, Shape};
@@ -155,7 +156,8 @@ impl Monitor {
                 }
             }
             if !source.cells.is_empty() {
-                // A costmap's cells, counted as points are.
+                // A costmap's cells, counted as points are (a fleet's
+                // peer: enough alone).
                 let cells = source.cells.all();
                 let mut near = cells.near(&region);
                 for (k, shape) in placed.iter().enumerate() {
@@ -163,7 +165,9 @@ impl Monitor {
                     let nearest = near.nearest(shape, padding);
                     check.distance[k] = check.distance[k].min(nearest.distance);
                     if nearest.colliding && inside[k] < need {
-                        inside[k] += cells.count_colliding(shape, padding, need - inside[k]);
+                        let peers = !source.moving.is_empty();
+                        inside[k] +=
+                            cells_inside(source.cells, peers, shape, padding, need - inside[k]);
                     }
                 }
             }
@@ -269,6 +273,7 @@ impl Monitor {
                 time: times[k] - t0 + hit.time,
                 obstacle: target.obstacle(),
                 source: target.source(),
+                cell: target.cell(),
                 pose: segment.pose_at(hit.time),
                 exact: hit.exact,
             });
@@ -285,6 +290,7 @@ impl Monitor {
                     time: 0.0,
                     obstacle: None,
                     source: None,
+                    cell: None,
                     pose: poses[0],
                     exact: false,
                 });
@@ -301,20 +307,30 @@ impl Monitor {
 pub(super) enum Hit {
     Obstacle(usize),
     Source(usize),
+    /// A source's cell (a costmap's cell, a fleet's peer): the source,
+    /// the cell.
+    Cell(usize, usize),
 }
 
 impl Hit {
     pub(super) fn obstacle(self) -> Option<usize> {
         match self {
             Hit::Obstacle(i) => Some(i),
-            Hit::Source(_) => None,
+            Hit::Source(_) | Hit::Cell(..) => None,
         }
     }
 
     pub(super) fn source(self) -> Option<usize> {
         match self {
-            Hit::Source(i) => Some(i),
+            Hit::Source(i) | Hit::Cell(i, _) => Some(i),
             Hit::Obstacle(_) => None,
+        }
+    }
+
+    pub(super) fn cell(self) -> Option<usize> {
+        match self {
+            Hit::Cell(_, i) => Some(i),
+            Hit::Obstacle(_) | Hit::Source(_) => None,
         }
     }
 }

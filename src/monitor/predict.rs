@@ -5,6 +5,7 @@ use super::inputs::{Twist, Velocity};
 use super::motion::{MotionImpact, Prediction, Sweep};
 use super::paths::Hit;
 use super::placement::Transforms;
+use super::sources::first_moving_impact;
 use super::state::Monitor;
 use crate::geometry::{Impact, Motion, Shape, Vector};
 use crate::model::{Cause, Status, Verdict};
@@ -132,6 +133,7 @@ impl Monitor {
             time: hit.time,
             obstacle: target.obstacle(),
             source: target.source(),
+            cell: target.cell(),
             pose: global.pose_at(hit.time),
             exact: hit.exact,
         });
@@ -150,10 +152,14 @@ impl Monitor {
     /// The id of what `impact` touches: an obstacle's id, or a source's
     /// name; `None` for the fail-safe answer.
     pub fn impact_id(&self, impact: &MotionImpact) -> Option<&str> {
-        match (impact.obstacle, impact.source) {
-            (Some(i), _) => self.obstacles().get(i).map(|o| o.id.as_str()),
-            (None, Some(i)) => self.config.sources.get(i).map(|s| s.name.as_str()),
-            (None, None) => None,
+        match (impact.obstacle, impact.source, impact.cell) {
+            (Some(i), _, _) => self.obstacles().get(i).map(|o| o.id.as_str()),
+            (None, Some(s), Some(c)) if self.source_is_fleet(s) => self
+                .source_cells(s)
+                .and_then(|cells| cells.obstacles().get(c))
+                .map(|o| o.id.as_str()),
+            (None, Some(i), _) => self.config.sources.get(i).map(|s| s.name.as_str()),
+            (None, None, _) => None,
         }
     }
 
@@ -195,15 +201,20 @@ impl Monitor {
                     best = Some((Hit::Source(source.index), hit));
                 }
             }
-            // A costmap's cells, as obstacles of the source.
+            // A costmap's cells, as obstacles of the source; a fleet's
+            // peers, each moving by its own motion.
             let horizon = best.map_or(duration, |(_, b)| b.time);
-            let first = source
-                .cells
-                .all()
-                .first_impact(shape, &moved, horizon, padding);
-            if let Some((_, hit)) = first {
+            let first = if source.moving.is_empty() {
+                source
+                    .cells
+                    .all()
+                    .first_impact(shape, &moved, horizon, padding)
+            } else {
+                first_moving_impact(shape, &moved, source.moving, horizon, padding)
+            };
+            if let Some((cell, hit)) = first {
                 if best.is_none_or(|(_, b)| hit.time < b.time) {
-                    best = Some((Hit::Source(source.index), hit));
+                    best = Some((Hit::Cell(source.index, cell), hit));
                 }
             }
         }

@@ -41,7 +41,9 @@
 //! `T(F ← B, t_o)` without, and stop the gate when one fails. A polygon
 //! source's polygons follow the same rule by their group's frame.
 
+use super::motion::MovingObstacle;
 use super::placement::{non_identity, Transforms};
+use super::sources::{cells_inside, first_moving_impact};
 use super::state::Monitor;
 use crate::broadphase::{ImpactBuffers, ObstacleIndex, PointSet};
 use crate::geometry::{self, Motion, Point, Shape, Vector};
@@ -70,6 +72,16 @@ pub struct BasePlacement {
     /// the placement every cycle): no allocation once they have grown.
     scratch: RefCell<Scratch>,
 }
+
+/// A usable point source in a region query: its points, its cells (a
+/// costmap's, a fleet's peers), its peers' motions (empty but for a
+/// fleet) and `T(F ← B)`.
+type RegionSet<'a> = (
+    &'a PointSet,
+    &'a ObstacleIndex,
+    &'a [MovingObstacle],
+    Option<Isometry2<f64>>,
+);
 
 /// Why the sources cannot be judged: the cause, and the configured source
 /// it concerns (`None`: the clock, which every source is judged by).
@@ -256,13 +268,13 @@ impl Monitor {
             .position(|s| s.name == name && !s.kind.is_points() && s.enabled)
     }
 
-    /// The usable point sets among `sources` (with a costmap's cells), each
-    /// with `T(F ← B)`.
+    /// The usable point sets among `sources` (with a costmap's cells, a
+    /// fleet's peers and their motions), each with `T(F ← B)`.
     fn region_sets<'a>(
         &'a self,
         placed: &'a BasePlacement,
         sources: &'a [usize],
-    ) -> impl Iterator<Item = (&'a PointSet, &'a ObstacleIndex, Option<Isometry2<f64>>)> + 'a {
+    ) -> impl Iterator<Item = RegionSet<'a>> + 'a {
         sources.iter().filter_map(move |&i| {
             let spec = self.config.sources.get(i)?;
             if !(spec.enabled && spec.kind.is_points()) {
@@ -273,6 +285,7 @@ impl Monitor {
             data.payload.fault.is_none().then_some((
                 &*data.payload.points,
                 &*data.payload.cells,
+                &*data.payload.moving,
                 pose,
             ))
         })
@@ -312,7 +325,7 @@ impl Monitor {
     ) -> usize {
         placed.with_scratch(|scratch| {
             let mut count = 0;
-            for (set, cells, pose) in self.region_sets(placed, sources) {
+            for (set, cells, moving, pose) in self.region_sets(placed, sources) {
                 if count >= enough {
                     break;
                 }
@@ -321,7 +334,8 @@ impl Monitor {
                     None => region,
                 };
                 count += set.count_inside(moved, 0.0, enough - count);
-                count += cells.all().count_colliding(moved, 0.0, enough - count);
+                let peers = !moving.is_empty();
+                count += cells_inside(cells, peers, moved, 0.0, enough - count);
             }
             count
         })
@@ -339,7 +353,7 @@ impl Monitor {
     ) {
         placed.with_scratch(|scratch| {
             let mut inside = std::mem::take(&mut scratch.inside);
-            for (set, cells, pose) in self.region_sets(placed, sources) {
+            for (set, cells, _, pose) in self.region_sets(placed, sources) {
                 inside.clear();
                 let moved = match pose {
                     Some(p) => scratch.moved(region, &p),
@@ -409,14 +423,21 @@ impl Monitor {
         placed.with_scratch(|scratch| {
             let (times, buffers) = (&mut scratch.times, &mut scratch.cells);
             times.clear();
-            for (set, cells, pose) in self.region_sets(placed, sources) {
+            for (set, cells, moving, pose) in self.region_sets(placed, sources) {
                 let motion = motion(pose);
                 set.first_impacts(region, &motion, horizon, 0.0, k, times);
-                // A costmap's cells, each its own first contact: the `k`
-                // earliest are all the merge can take from them.
-                cells
-                    .all()
-                    .first_impacts(region, &motion, horizon, 0.0, k, buffers, times);
+                if moving.is_empty() {
+                    // A costmap's cells, each its own first contact: the
+                    // `k` earliest are all the merge can take from them.
+                    cells
+                        .all()
+                        .first_impacts(region, &motion, horizon, 0.0, k, buffers, times);
+                } else if let Some((_, hit)) =
+                    first_moving_impact(region, &motion, moving, horizon, 0.0)
+                {
+                    // A fleet's first peer, both moving: enough alone.
+                    times.extend(std::iter::repeat_n(hit.time, k));
+                }
             }
             if times.len() >= k {
                 // Unstable: no buffer (equal times are alike).
@@ -449,11 +470,21 @@ impl Monitor {
         let motion = |pose: Option<Isometry2<f64>>| {
             Motion::twist(&pose.unwrap_or_else(Isometry2::identity), linear, angular)
         };
-        let points = self.region_sets(placed, sources).all(|(set, cells, pose)| {
-            let m = motion(pose);
-            set.escapes(region, &m, horizon)
-                && self.cells_escape(placed, region, cells, &m, horizon)
-        });
+        let points = self
+            .region_sets(placed, sources)
+            .all(|(set, cells, moving, pose)| {
+                let m = motion(pose);
+                set.escapes(region, &m, horizon)
+                    && if moving.is_empty() {
+                        self.cells_escape(placed, region, cells, &m, horizon)
+                    } else {
+                        // A fleet's peers move on their own: escaping one is
+                        // leaving it behind, which a moving peer may not
+                        // allow; a region a peer touches, or one a peer meets
+                        // within the horizon (both moving), does not escape.
+                        first_moving_impact(region, &m, moving, horizon, 0.0).is_none()
+                    }
+            });
         points
             && self.region_polygons(placed, sources).all(|(shape, pose)| {
                 let m = motion(pose);

@@ -11,10 +11,11 @@
 
 use super::config::{SourceKind, SourceSpec};
 use super::inputs::{Now, SourceData, SourcePoints};
+use super::motion::MovingObstacle;
 use super::placement::Placement;
 use super::state::Monitor;
 use crate::broadphase::{ObstacleIndex, PointSet};
-use crate::geometry::{query, Contact, Point, Shape};
+use crate::geometry::{moving_time_of_impact, query, Contact, Impact, Motion, Point, Shape};
 use crate::model::{Cause, FirstCause, SourceOutcome, Status};
 use std::sync::Arc;
 
@@ -23,9 +24,69 @@ pub(super) struct PlacedSource<'a> {
     /// Position in [`MonitorConfig::sources`](super::MonitorConfig::sources).
     pub(super) index: usize,
     pub(super) points: &'a PointSet,
-    /// A costmap's cells (empty for the other sources).
+    /// A costmap's cells, a fleet's peers (empty for the other sources).
     pub(super) cells: &'a ObstacleIndex,
+    /// A fleet's peers moving, one per cell (empty for the other sources).
+    pub(super) moving: &'a [MovingObstacle],
     pub(super) placement: &'a Placement,
+}
+
+/// How many toward `min_points` `cells` inside `shape` (padded) count, up
+/// to `need`: a costmap's cell one each, a fleet's peer (`peers`) `need`
+/// alone: one robot is enough.
+pub(super) fn cells_inside(
+    cells: &ObstacleIndex,
+    peers: bool,
+    shape: &Shape,
+    padding: f64,
+    need: usize,
+) -> usize {
+    if peers {
+        if cells.all().count_colliding(shape, padding, 1) > 0 {
+            need
+        } else {
+            0
+        }
+    } else {
+        cells.all().count_colliding(shape, padding, need)
+    }
+}
+
+/// The first contact of `shape` moved by `motion` over `[0, duration]`
+/// (padded by `padding`) with any of `moving` (each padded by its own):
+/// both motions, rotation included, never late
+/// ([`moving_time_of_impact`]); the peer's position and the impact. Only
+/// peers whose swept box meets the shape's are tried.
+pub(super) fn first_moving_impact(
+    shape: &Shape,
+    motion: &Motion,
+    moving: &[MovingObstacle],
+    duration: f64,
+    padding: f64,
+) -> Option<(usize, Impact)> {
+    let mut best: Option<(usize, Impact)> = None;
+    let swept = motion.swept_aabb(shape, padding, duration);
+    for (i, peer) in moving.iter().enumerate() {
+        let horizon = best.map_or(duration, |(_, b)| b.time);
+        let theirs = peer.motion.swept_aabb(&peer.shape, peer.padding, horizon);
+        if !swept.intersects(&theirs) {
+            continue;
+        }
+        let hit = moving_time_of_impact(
+            shape,
+            motion,
+            &peer.shape,
+            &peer.motion,
+            horizon,
+            padding + peer.padding,
+        );
+        if let Some(hit) = hit {
+            if best.is_none_or(|(_, b)| hit.time < b.time) {
+                best = Some((i, hit));
+            }
+        }
+    }
+    best
 }
 
 /// The id of polygon `id` of the polygon source `source` (in reports,
@@ -92,6 +153,7 @@ impl Monitor {
         let payload = SourcePoints {
             points: Arc::new(points),
             cells: Arc::default(),
+            moving: Arc::default(),
             fault: None,
             moved,
         };
@@ -122,10 +184,56 @@ impl Monitor {
         let payload = SourcePoints {
             points: Arc::default(),
             cells: Arc::new(cells),
+            moving: Arc::default(),
             fault: None,
             moved: false,
         };
         self.set_source(name, frame_id, stamp, payload, now)
+    }
+
+    /// The fleet source `name`'s peers at `now` (see [`crate::fleet`]):
+    /// `cells`, each peer's footprint grown by its age, in `frame_id` (the
+    /// shared frame), and `moving`, the same peers (one per cell, in its
+    /// order) moving for the prediction. Stamped `now`: the peers' own
+    /// ages are in their growth. False (and nothing kept) for a name that
+    /// is not a configured fleet source, or when the two lists differ in
+    /// length.
+    pub fn set_source_peers(
+        &mut self,
+        name: &str,
+        frame_id: &str,
+        cells: ObstacleIndex,
+        moving: Vec<MovingObstacle>,
+        now: f64,
+    ) -> bool {
+        let fleet = self
+            .source_index(name)
+            .is_some_and(|i| self.config.sources[i].kind == SourceKind::Fleet);
+        if !fleet || cells.len() != moving.len() {
+            return false;
+        }
+        let payload = SourcePoints {
+            points: Arc::default(),
+            cells: Arc::new(cells),
+            moving: moving.into(),
+            fault: None,
+            moved: false,
+        };
+        self.set_source(name, frame_id, now, payload, now)
+    }
+
+    /// Whether the source at `index` is a fleet.
+    pub(super) fn source_is_fleet(&self, index: usize) -> bool {
+        self.config
+            .sources
+            .get(index)
+            .is_some_and(|s| s.kind == SourceKind::Fleet)
+    }
+
+    /// The cells held by the source at `index` (a costmap's, a fleet's
+    /// peers).
+    pub(super) fn source_cells(&self, index: usize) -> Option<&ObstacleIndex> {
+        Some(&self.sources.get(index)?.as_ref()?.payload.cells)
     }
 
     /// The point source `name`'s latest message could not be used:
@@ -139,6 +247,7 @@ impl Monitor {
         let payload = SourcePoints {
             points: Arc::default(),
             cells: Arc::default(),
+            moving: Arc::default(),
             fault: Some(cause),
             moved: false,
         };
@@ -257,6 +366,7 @@ impl Monitor {
             index,
             points: &data.payload.points,
             cells: &data.payload.cells,
+            moving: &data.payload.moving,
             placement,
         })
     }
@@ -367,10 +477,14 @@ impl Monitor {
             count += source
                 .points
                 .count_inside(placed, self.config.padding, need - count);
-            count += source
-                .cells
-                .all()
-                .count_colliding(placed, self.config.padding, need - count);
+            let peers = !source.moving.is_empty();
+            count += cells_inside(
+                source.cells,
+                peers,
+                placed,
+                self.config.padding,
+                need - count,
+            );
             if count >= need {
                 return true;
             }
@@ -416,7 +530,12 @@ impl Monitor {
                     outcome.points += cells.len();
                     let inside = cells.count_colliding(placed, padding, usize::MAX);
                     outcome.points_inside += inside;
-                    total += inside;
+                    // A fleet's peer is enough alone.
+                    total += if source.moving.is_empty() {
+                        inside
+                    } else {
+                        inside.saturating_mul(self.min_points())
+                    };
                     // The nearest cell (a touching one when some are), its
                     // contact exact; its point the cell's centre.
                     let near = cells.near(&placed.aabb()).nearest(placed, padding);

@@ -104,6 +104,7 @@ impl Route {
             Route::Source(_, SourceKind::PointCloud) => "sensor_msgs/msg/PointCloud2",
             Route::Source(_, SourceKind::Range) => "sensor_msgs/msg/Range",
             Route::Source(_, SourceKind::Costmap) => "nav2_msgs/msg/Costmap",
+            Route::Source(_, SourceKind::Fleet) => "sat_collision_msgs/msg/FleetRobot",
         }
     }
 }
