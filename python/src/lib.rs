@@ -1,0 +1,658 @@
+//! `sat_collision._core`: the extension module of the Python package
+//! `sat_collision`, on the library's public API (no ROS).
+//!
+//! One class, [`Index`]: the obstacles validated and indexed once
+//! ([`ObstacleIndex`]), and the questions a planner asks of them, each
+//! answered with the GIL released:
+//!
+//! | method | what | the library's |
+//! | --- | --- | --- |
+//! | `check` | per pose: colliding, clearance, depth, MTV, the deepest or nearest obstacle | `Span::near` + `Near::nearest`, `query` |
+//! | `collides` | per pose: colliding | `intersects` |
+//! | `check_path` | the first contact along a path, continuous between poses | `Near::first_impact` per segment (the node's `check_path`) |
+//! | `time_to_collision` | the first contact under a constant twist | `Span::first_impact` (`time_of_impact`, `Motion::twist`) |
+//!
+//! Many poses are taken in a spatial order (a Morton curve over their
+//! positions) and in runs of [`RUN`]: each run asks the index once for
+//! what lies near the box its footprints cover ([`Span::near`]), so that
+//! each pose walks only the obstacles near it.
+//!
+//! The Python layer (`sat_collision/__init__.py`) turns shapely
+//! geometries and array-likes into the float64 arrays this module takes;
+//! this module checks them again (shapes, finiteness): bad input is a
+//! `ValueError`, never a panic. A panic all the same (a bug) is caught
+//! and raised as `RuntimeError`.
+//!
+//! [`Span::near`]: sat_collision::broadphase::Span::near
+
+#![warn(missing_docs)]
+
+use nalgebra::{Isometry2, Vector2};
+use numpy::ndarray::{Array2, ArrayView1, ArrayView2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use sat_collision::broadphase::ObstacleIndex;
+use sat_collision::geometry::{
+    intersects, length_tolerance, query, Aabb, Contact, Motion, Point, Shape, Vector,
+    MAX_COORDINATE,
+};
+use sat_collision::model::{Obstacle, ObstacleGeometry};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Poses (or path segments) per run: one region query of the index each.
+const RUN: usize = 32;
+
+/// What a call gives back or refuses: a refusal is a `ValueError`.
+type Answer<T> = Result<T, String>;
+
+/// Runs `work` with the GIL released; a refusal becomes `ValueError`, a
+/// panic `RuntimeError` (never an abort).
+fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> Answer<T> + Send) -> PyResult<T> {
+    match py.detach(|| catch_unwind(AssertUnwindSafe(work))) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(message)) => Err(PyValueError::new_err(message)),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown".to_string());
+            Err(PyRuntimeError::new_err(format!(
+                "sat_collision internal error (please report): {what}"
+            )))
+        }
+    }
+}
+
+/// The points of an `(M, 2)` array.
+fn points(array: &ArrayView2<'_, f64>, what: &str) -> Answer<Vec<Point>> {
+    if array.ncols() != 2 {
+        return Err(format!(
+            "{what}: expected an (M, 2) array of points, got shape {:?}",
+            array.shape()
+        ));
+    }
+    Ok(array
+        .rows()
+        .into_iter()
+        .map(|row| Point::new(row[0], row[1]))
+        .collect())
+}
+
+/// The footprint: a polygon (convex or concave) in the robot's frame.
+fn footprint(array: &ArrayView2<'_, f64>) -> Answer<Shape> {
+    Shape::polygon(&points(array, "footprint")?).map_err(|e| format!("footprint: {e}"))
+}
+
+/// One pose `(x, y, yaw)`; `what` names it in the refusal.
+fn pose(x: f64, y: f64, yaw: f64, what: impl FnOnce() -> String) -> Answer<Isometry2<f64>> {
+    let within = |v: f64| v.is_finite() && v.abs() <= MAX_COORDINATE;
+    if within(x) && within(y) && yaw.is_finite() {
+        Ok(Isometry2::new(Vector2::new(x, y), yaw))
+    } else {
+        Err(format!(
+            "{}: x and y must be finite and within ±{MAX_COORDINATE:e}, yaw finite; got ({x}, {y}, {yaw})",
+            what()
+        ))
+    }
+}
+
+/// The poses of an `(N, 3)` array of `x, y, yaw`.
+fn poses(array: &ArrayView2<'_, f64>) -> Answer<Vec<Isometry2<f64>>> {
+    if array.ncols() != 3 {
+        return Err(format!(
+            "poses: expected an (N, 3) array of x, y, yaw, got shape {:?}",
+            array.shape()
+        ));
+    }
+    array
+        .rows()
+        .into_iter()
+        .enumerate()
+        .map(|(k, row)| pose(row[0], row[1], row[2], || format!("poses: pose {k}")))
+        .collect()
+}
+
+/// A `(3,)` array: `what` names it.
+fn triple(array: &ArrayView1<'_, f64>, what: &str) -> Answer<[f64; 3]> {
+    match array.as_slice() {
+        Some(&[a, b, c]) => Ok([a, b, c]),
+        _ if array.len() == 3 => Ok([array[0], array[1], array[2]]),
+        _ => Err(format!(
+            "{what}: expected 3 numbers, got shape {:?}",
+            array.shape()
+        )),
+    }
+}
+
+/// A padding (m): finite and `>= 0`.
+fn padding(padding: f64) -> Answer<f64> {
+    if padding.is_finite() && padding >= 0.0 {
+        Ok(padding)
+    } else {
+        Err(format!("padding must be finite and >= 0, got {padding}"))
+    }
+}
+
+/// `(x, y, yaw)` of a pose, the yaw in `(-π, π]`.
+fn xy_yaw(pose: &Isometry2<f64>) -> [f64; 3] {
+    [
+        pose.translation.vector.x,
+        pose.translation.vector.y,
+        pose.rotation.angle(),
+    ]
+}
+
+/// The order in which to take poses: along a Morton curve over their
+/// positions, so that a run of consecutive ones covers a small box.
+fn spatial_order(poses: &[Isometry2<f64>]) -> Vec<usize> {
+    if poses.len() <= RUN {
+        return (0..poses.len()).collect();
+    }
+    let (mut lo, mut hi) = (
+        Vector::repeat(f64::INFINITY),
+        Vector::repeat(f64::NEG_INFINITY),
+    );
+    for p in poses {
+        lo = lo.inf(&p.translation.vector);
+        hi = hi.sup(&p.translation.vector);
+    }
+    let cell = |v: f64, lo: f64, hi: f64| -> u32 {
+        let width = hi - lo;
+        if width > 0.0 && width.is_finite() {
+            // In [0, 65535]; `as` saturates.
+            ((v - lo) / width * 65535.0) as u32
+        } else {
+            0
+        }
+    };
+    let spread = |mut v: u32| -> u32 {
+        v &= 0xffff;
+        v = (v | (v << 8)) & 0x00ff_00ff;
+        v = (v | (v << 4)) & 0x0f0f_0f0f;
+        v = (v | (v << 2)) & 0x3333_3333;
+        (v | (v << 1)) & 0x5555_5555
+    };
+    let mut keyed: Vec<(u32, usize)> = poses
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let v = p.translation.vector;
+            let key = spread(cell(v.x, lo.x, hi.x)) | (spread(cell(v.y, lo.y, hi.y)) << 1);
+            (key, k)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, k)| k).collect()
+}
+
+/// Per pose, what [`Index::check`] answers.
+struct PoseAnswers {
+    colliding: Vec<bool>,
+    clearance: Vec<f64>,
+    depth: Vec<f64>,
+    /// `x, y` per pose.
+    mtv: Vec<f64>,
+    obstacle: Vec<i64>,
+}
+
+/// The first contact along a path: the segment, the time from the first
+/// pose, the obstacle, the pose at contact, whether exact, the distance
+/// travelled.
+type PathContact = (usize, f64, i64, [f64; 3], bool, f64);
+
+/// The first contact along a path, and every pose's clearance.
+type PathAnswer = (Option<PathContact>, Vec<f64>);
+
+/// The first contact of a motion: the time, the obstacle, the pose at
+/// contact, whether exact.
+type MotionContact = (f64, i64, [f64; 3], bool);
+
+/// The obstacles, validated and indexed once, and the questions asked of
+/// them. Obstacles are named by their position in the input (`owners`).
+#[pyclass(frozen, module = "sat_collision._core")]
+struct Index {
+    index: ObstacleIndex,
+    /// Each obstacle's box (all are valid).
+    boxes: Vec<Aabb>,
+    /// Each obstacle's position in the input.
+    owners: Vec<i64>,
+    /// Largest absolute coordinate of the obstacles: the tolerance scale.
+    magnitude: f64,
+}
+
+impl Index {
+    /// Validates and indexes the polygons and circles, numbered by
+    /// `owners` (default: polygons first, then circles).
+    fn build(
+        polygons: &[ArrayView2<'_, f64>],
+        circles: Option<&ArrayView2<'_, f64>>,
+        owners: Option<&[i64]>,
+    ) -> Answer<Self> {
+        let count = polygons.len() + circles.map_or(0, |c| c.nrows());
+        let owners: Vec<i64> = match owners {
+            Some(owners) if owners.len() == count => owners.to_vec(),
+            Some(owners) => {
+                return Err(format!(
+                    "owners: one per obstacle ({count}), got {}",
+                    owners.len()
+                ))
+            }
+            None => (0..count as i64).collect(),
+        };
+        let mut obstacles = Vec::with_capacity(count);
+        for (k, polygon) in polygons.iter().enumerate() {
+            let what = format!("obstacle {}", owners[k]);
+            let geometry = ObstacleGeometry::Polygon(points(polygon, &what)?);
+            obstacles.push(Obstacle::new(what, &geometry));
+        }
+        if let Some(circles) = circles {
+            if circles.ncols() != 3 {
+                return Err(format!(
+                    "circles: expected a (C, 3) array of cx, cy, r, got shape {:?}",
+                    circles.shape()
+                ));
+            }
+            for (j, row) in circles.rows().into_iter().enumerate() {
+                let what = format!("obstacle {} (circle {j})", owners[polygons.len() + j]);
+                let geometry = ObstacleGeometry::Circle {
+                    center: Point::new(row[0], row[1]),
+                    radius: row[2],
+                };
+                obstacles.push(Obstacle::new(what, &geometry));
+            }
+        }
+        let mut boxes = Vec::with_capacity(count);
+        for obstacle in &obstacles {
+            match &obstacle.shape {
+                Ok(shape) => boxes.push(shape.aabb()),
+                Err(e) => return Err(format!("{}: {e}", obstacle.id)),
+            }
+        }
+        let magnitude = boxes.iter().map(Aabb::magnitude).fold(0.0, f64::max);
+        Ok(Index {
+            index: ObstacleIndex::new(obstacles),
+            boxes,
+            owners,
+            magnitude,
+        })
+    }
+
+    /// What a box test must allow for around `region` so that no
+    /// obstacle the exact tests could call touching is left out.
+    fn margin(&self, region: &Aabb, padding: f64) -> f64 {
+        4.0 * length_tolerance(self.magnitude.max(region.magnitude()).max(padding))
+    }
+
+    /// The obstacles whose box comes within `margin` of `region`.
+    fn candidates(&self, region: &Aabb, margin: f64, out: &mut Vec<usize>) {
+        let grown = region.inflated(margin);
+        out.clear();
+        out.extend(
+            self.boxes
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| grown.intersects(b))
+                .map(|(i, _)| i),
+        );
+    }
+
+    /// `footprint` placed at each pose of `order`'s runs: `visit(run's
+    /// region, placed footprints, the poses' positions)` once per run, the
+    /// region the box of the placed footprints grown by `padding`.
+    fn runs(
+        footprint: &Shape,
+        poses: &[Isometry2<f64>],
+        padding: f64,
+        mut visit: impl FnMut(&Aabb, &[Shape], &[usize]),
+    ) {
+        let order = spatial_order(poses);
+        let mut placed = vec![footprint.clone(); RUN.min(poses.len())];
+        for run in order.chunks(RUN) {
+            for (slot, &k) in placed.iter_mut().zip(run) {
+                slot.set_transformed(footprint, &poses[k]);
+            }
+            let placed = &placed[..run.len()];
+            let region = placed
+                .iter()
+                .map(Shape::aabb)
+                .reduce(|a, b| a.union(&b))
+                .map(|r| r.inflated(padding));
+            if let Some(region) = region {
+                visit(&region, placed, run);
+            }
+        }
+    }
+
+    /// [`check`](Self::check)'s answers.
+    fn check_poses(
+        &self,
+        footprint: &Shape,
+        poses: &[Isometry2<f64>],
+        padding: f64,
+    ) -> PoseAnswers {
+        let n = poses.len();
+        let mut out = PoseAnswers {
+            colliding: vec![false; n],
+            clearance: vec![f64::INFINITY; n],
+            depth: vec![0.0; n],
+            mtv: vec![0.0; 2 * n],
+            obstacle: vec![-1; n],
+        };
+        if self.index.is_empty() {
+            return out;
+        }
+        let span = self.index.all();
+        let obstacles = self.index.obstacles();
+        let mut candidates = Vec::new();
+        Self::runs(footprint, poses, padding, |region, placed, run| {
+            let mut near = span.near(region);
+            let margin = self.margin(region, padding);
+            let mut listed = false;
+            for (shape, &k) in placed.iter().zip(run) {
+                let nearest = near.nearest(shape, padding);
+                out.obstacle[k] = nearest.index.map_or(-1, |i| self.owners[i]);
+                if !nearest.colliding {
+                    out.clearance[k] = nearest.distance;
+                    continue;
+                }
+                // Colliding: the deepest of the obstacles it touches.
+                if !listed {
+                    self.candidates(region, margin, &mut candidates);
+                    listed = true;
+                }
+                let reach = shape.aabb().inflated(padding + margin);
+                let mut deepest: Option<(usize, Contact)> = None;
+                for &i in &candidates {
+                    if !reach.intersects(&self.boxes[i]) {
+                        continue;
+                    }
+                    let Ok(obstacle) = &obstacles[i].shape else {
+                        continue;
+                    };
+                    let contact = query(shape, obstacle, padding);
+                    if contact.colliding()
+                        && deepest.is_none_or(|(_, d)| contact.depth() > d.depth())
+                    {
+                        deepest = Some((i, contact));
+                    }
+                }
+                out.colliding[k] = true;
+                out.clearance[k] = 0.0;
+                if let Some((i, contact)) = deepest {
+                    let mtv = contact.mtv();
+                    out.depth[k] = contact.depth();
+                    out.mtv[2 * k] = mtv.x;
+                    out.mtv[2 * k + 1] = mtv.y;
+                    out.obstacle[k] = self.owners[i];
+                }
+            }
+        });
+        out
+    }
+
+    /// [`collides`](Self::collides)'s answers.
+    fn collide_poses(
+        &self,
+        footprint: &Shape,
+        poses: &[Isometry2<f64>],
+        padding: f64,
+    ) -> Vec<bool> {
+        let mut colliding = vec![false; poses.len()];
+        if self.index.is_empty() {
+            return colliding;
+        }
+        let obstacles = self.index.obstacles();
+        let mut candidates = Vec::new();
+        Self::runs(footprint, poses, padding, |region, placed, run| {
+            let margin = self.margin(region, padding);
+            self.candidates(region, margin, &mut candidates);
+            if candidates.is_empty() {
+                return;
+            }
+            for (shape, &k) in placed.iter().zip(run) {
+                let reach = shape.aabb().inflated(padding + margin);
+                colliding[k] = candidates.iter().any(|&i| {
+                    reach.intersects(&self.boxes[i])
+                        && obstacles[i]
+                            .shape
+                            .as_ref()
+                            .is_ok_and(|obstacle| intersects(shape, obstacle, padding))
+                });
+            }
+        });
+        colliding
+    }
+
+    /// [`check_path`](Self::check_path)'s answer: the node's rule (a
+    /// straight line between poses, the yaw turning the short way, both
+    /// linear in time; a path of one pose is that pose).
+    fn path(
+        &self,
+        footprint: &Shape,
+        poses: &[Isometry2<f64>],
+        times: &[f64],
+        padding: f64,
+    ) -> PathAnswer {
+        let clearance = self.check_poses(footprint, poses, padding).clearance;
+        let segments: Vec<(Motion, f64)> = match poses {
+            [] => Vec::new(),
+            [only] => vec![(Motion::segment(only, only, 1.0), 0.0)],
+            _ => poses
+                .windows(2)
+                .zip(times.windows(2))
+                .map(|(p, t)| (Motion::segment(&p[0], &p[1], t[1] - t[0]), t[1] - t[0]))
+                .collect(),
+        };
+        let span = self.index.all();
+        let mut first = None;
+        'runs: for (r, run) in segments.chunks(RUN).enumerate() {
+            let swept: Vec<Aabb> = run
+                .iter()
+                .map(|(motion, duration)| motion.swept_aabb(footprint, padding, *duration))
+                .collect();
+            let Some(region) = swept.iter().copied().reduce(|a, b| a.union(&b)) else {
+                continue;
+            };
+            let mut near = span.near(&region);
+            for (j, ((motion, duration), swept)) in run.iter().zip(&swept).enumerate() {
+                let hit = near.first_impact(footprint, motion, *duration, padding, Some(swept));
+                if let Some((i, impact)) = hit {
+                    first = Some((r * RUN + j, i, impact));
+                    break 'runs;
+                }
+            }
+        }
+        let contact = first.map(|(k, i, impact)| {
+            let (motion, _) = &segments[k];
+            let travelled: f64 = segments[..k].iter().map(|(m, d)| m.speed() * d).sum();
+            let t0 = times.first().copied().unwrap_or(0.0);
+            (
+                k,
+                times[k] - t0 + impact.time,
+                self.owners[i],
+                xy_yaw(&motion.pose_at(impact.time)),
+                impact.exact,
+                travelled + motion.speed() * impact.time,
+            )
+        });
+        (contact, clearance)
+    }
+}
+
+#[pymethods]
+impl Index {
+    /// Validates and indexes the obstacles: `polygons`, a list of float64
+    /// `(M, 2)` arrays (convex or concave: a concave one is decomposed
+    /// into convex pieces, as the node does); `circles`, a float64
+    /// `(C, 3)` array of `cx, cy, r`; `owners`, each obstacle's number in
+    /// the answers (default: polygons first, then circles). Raises
+    /// `ValueError` naming the first bad obstacle and why.
+    #[new]
+    #[pyo3(signature = (polygons, circles=None, owners=None))]
+    fn new(
+        py: Python<'_>,
+        polygons: Vec<PyReadonlyArray2<'_, f64>>,
+        circles: Option<PyReadonlyArray2<'_, f64>>,
+        owners: Option<PyReadonlyArray1<'_, i64>>,
+    ) -> PyResult<Self> {
+        let views: Vec<ArrayView2<'_, f64>> = polygons.iter().map(|p| p.as_array()).collect();
+        let circles = circles.as_ref().map(|c| c.as_array());
+        let owners = owners.as_ref().map(|o| o.as_array().to_vec());
+        detached(py, || {
+            Index::build(&views, circles.as_ref(), owners.as_deref())
+        })
+    }
+
+    /// Number of obstacles indexed (a multi-part input counts each part).
+    fn __len__(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Per pose: `(colliding, clearance, depth, mtv, obstacle)`.
+    #[pyo3(signature = (footprint, poses, padding=0.0))]
+    #[allow(clippy::type_complexity)]
+    fn check<'py>(
+        &self,
+        py: Python<'py>,
+        footprint: PyReadonlyArray2<'py, f64>,
+        poses: PyReadonlyArray2<'py, f64>,
+        padding: f64,
+    ) -> PyResult<(
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray1<f64>>,
+        Bound<'py, PyArray1<f64>>,
+        Bound<'py, PyArray2<f64>>,
+        Bound<'py, PyArray1<i64>>,
+    )> {
+        let (fp, ps) = (footprint.as_array(), poses.as_array());
+        let out = detached(py, || {
+            let (fp, ps, padding) = (
+                self::footprint(&fp)?,
+                self::poses(&ps)?,
+                self::padding(padding)?,
+            );
+            Ok(self.check_poses(&fp, &ps, padding))
+        })?;
+        let n = out.colliding.len();
+        let mtv = Array2::from_shape_vec((n, 2), out.mtv)
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok((
+            out.colliding.into_pyarray(py),
+            out.clearance.into_pyarray(py),
+            out.depth.into_pyarray(py),
+            mtv.into_pyarray(py),
+            out.obstacle.into_pyarray(py),
+        ))
+    }
+
+    /// Per pose: colliding (touching counts).
+    #[pyo3(signature = (footprint, poses, padding=0.0))]
+    fn collides<'py>(
+        &self,
+        py: Python<'py>,
+        footprint: PyReadonlyArray2<'py, f64>,
+        poses: PyReadonlyArray2<'py, f64>,
+        padding: f64,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let (fp, ps) = (footprint.as_array(), poses.as_array());
+        let out = detached(py, || {
+            let (fp, ps, padding) = (
+                self::footprint(&fp)?,
+                self::poses(&ps)?,
+                self::padding(padding)?,
+            );
+            Ok(self.collide_poses(&fp, &ps, padding))
+        })?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// The first contact along the path: `((segment, time, obstacle,
+    /// pose, exact, distance) or None, clearance)`.
+    #[pyo3(signature = (footprint, poses, times=None, padding=0.0))]
+    fn check_path<'py>(
+        &self,
+        py: Python<'py>,
+        footprint: PyReadonlyArray2<'py, f64>,
+        poses: PyReadonlyArray2<'py, f64>,
+        times: Option<PyReadonlyArray1<'py, f64>>,
+        padding: f64,
+    ) -> PyResult<(Option<PathContact>, Bound<'py, PyArray1<f64>>)> {
+        let (fp, ps) = (footprint.as_array(), poses.as_array());
+        let times = times.as_ref().map(|t| t.as_array());
+        let (contact, clearance) = detached(py, || {
+            let (fp, ps, padding) = (
+                self::footprint(&fp)?,
+                self::poses(&ps)?,
+                self::padding(padding)?,
+            );
+            let times: Vec<f64> = match times {
+                None => (0..ps.len()).map(|k| k as f64).collect(),
+                Some(t) if t.len() != ps.len() => {
+                    return Err(format!(
+                        "times: one per pose ({}), got {}",
+                        ps.len(),
+                        t.len()
+                    ))
+                }
+                Some(t) => t.to_vec(),
+            };
+            if !times.iter().all(|t| t.is_finite()) || !times.windows(2).all(|w| w[1] > w[0]) {
+                return Err("times must be finite and strictly increasing".to_string());
+            }
+            Ok(self.path(&fp, &ps, &times, padding))
+        })?;
+        Ok((contact, clearance.into_pyarray(py)))
+    }
+
+    /// The first contact of the footprint moved from `pose` by the
+    /// constant body `twist` within `horizon` seconds: `(time, obstacle,
+    /// pose, exact)`, or `None`.
+    #[pyo3(signature = (footprint, pose, twist, horizon, padding=0.0))]
+    fn time_to_collision<'py>(
+        &self,
+        py: Python<'py>,
+        footprint: PyReadonlyArray2<'py, f64>,
+        pose: PyReadonlyArray1<'py, f64>,
+        twist: PyReadonlyArray1<'py, f64>,
+        horizon: f64,
+        padding: f64,
+    ) -> PyResult<Option<MotionContact>> {
+        let (fp, start, twist) = (footprint.as_array(), pose.as_array(), twist.as_array());
+        detached(py, || {
+            let fp = self::footprint(&fp)?;
+            let [x, y, yaw] = triple(&start, "pose")?;
+            let start = self::pose(x, y, yaw, || "pose".to_string())?;
+            let [vx, vy, wz] = triple(&twist, "twist")?;
+            if !(vx.is_finite() && vy.is_finite() && wz.is_finite()) {
+                return Err(format!("twist must be finite, got ({vx}, {vy}, {wz})"));
+            }
+            if !(horizon.is_finite() && horizon >= 0.0) {
+                return Err(format!("horizon must be finite and >= 0, got {horizon}"));
+            }
+            let padding = self::padding(padding)?;
+            let motion = Motion::twist(&start, Vector::new(vx, vy), wz);
+            let hit = self
+                .index
+                .all()
+                .first_impact(&fp, &motion, horizon, padding);
+            Ok(hit.map(|(i, impact)| {
+                (
+                    impact.time,
+                    self.owners[i],
+                    xy_yaw(&motion.pose_at(impact.time)),
+                    impact.exact,
+                )
+            }))
+        })
+    }
+}
+
+/// The extension module: [`Index`] and `__version__`.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Index>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
