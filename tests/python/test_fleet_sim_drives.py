@@ -1,5 +1,5 @@
-"""tests/python/fleet_sim.py against the real node, before any fleet: one robot, no
-network namespaces.
+"""tests/python/fleet_sim.py against the real node, before any fleet: one robot, on the
+test's machine (no namespaces), then across the hosts of tests/python/netns.py's LAN.
 
 The node (started as test_gate.py starts it, in a namespace of its own, TF remapped into
 it as nav2 does for several robots) gates the simulator's constant 1 m/s command with a
@@ -15,18 +15,27 @@ footprint topic. The simulator drives on the gated output only. Checked from its
   obstacle is within 2 s, before the stop; collision, once the node judges (fail-safe
   true before the first footprint), stays false;
 * the gated commands it drove on: 1 m/s, then zeros.
+
+Across hosts (the node in h1, the simulator in h2, the box published from h3), the
+simulator's link taken down for 1.5 s on the way halts the robot (no gated command:
+its watchdog) and brought up lets it drive on to the same stop.
 """
 
 import json
+import math
 import os
 import sys
+import textwrap
 import threading
 import time
 from pathlib import Path
 
 import yaml
 
-from satpkg_support import NODE_NAME, ROOT, Proc, namespace, ros_peer, start_node  # noqa: F401
+from netns import Lan, require_netns
+from satpkg_support import (  # noqa: F401
+    NODE_NAME, ROOT, Proc, binary, namespace, ros_peer, start_node,
+)
 
 assert ros_peer  # a fixture, used by name below
 
@@ -125,75 +134,60 @@ def wait_record(path, predicate, what, timeout, procs):
         time.sleep(0.05)
 
 
-def test_fleet_sim_drives_and_the_gate_stops_it(ros_peer, tmp_path):
-    t0 = time.monotonic()
-    ns = namespace('fleet_sim')
-    params, cm = node_params()
-    path = tmp_path / 'node.yaml'
-    path.write_text(yaml.safe_dump({NODE_NAME: {'ros__parameters': params}}))
-    record = tmp_path / 'robot.jsonl'
-    boxes = Boxes(ros_peer.node, f'{ns}/boxes')
-    sim = None
-    try:
-        with start_node(ns, '-r', '/tf:=tf', '-r', '/tf_static:=tf_static',
-                        params_file=str(path)) as node:
-            t_node = time.monotonic()
-            sim = Proc([PYTHON, SIM, '--ns', ns, '--out', record, '--vx', SPEED,
-                        '--cmd-in', cm['cmd_vel_in_topic'],
-                        '--cmd-out', cm['cmd_vel_out_topic']], env=dict(os.environ))
-            sim.wait_for('^READY$', timeout=30)
-            t_sim = time.monotonic()
-            procs = (node, sim)
+def poses(rec):
+    return [r for r in rec if r['kind'] == 'pose']
 
-            def poses(rec):
-                return [r for r in rec if r['kind'] == 'pose']
 
-            # Moving: 0.5 m done, then 0.5 s of driving to measure the speed on.
-            rec = wait_record(record, lambda rec: any(p['x'] > 0.5 for p in poses(rec)),
-                              'the robot driving 0.5 m', 15, procs)
-            t_moving = time.monotonic()
-            start = next(p for p in poses(rec) if p['x'] > 0.5)
-            rec = wait_record(record, lambda rec: poses(rec)[-1]['t'] > start['t'] + 0.5,
-                              'the robot driving on', 5, procs)
-            end = next(p for p in poses(rec) if p['t'] >= start['t'] + 0.5)
-            speed = (end['x'] - start['x']) / (end['t'] - start['t'])
-            assert abs(speed - SPEED) < 0.1, (start, end, speed)
-            assert abs(end['y']) < 1e-9 and abs(end['yaw']) < 1e-9, end
+def drive(record, procs, sim, outage=None):
+    """Follow the robot in its record: 0.5 m driven, its speed measured over 0.5 s,
+    `outage` called (if given: it returns the flags' window to ignore), then at rest for
+    1 s where the stop zone put it, and still there 0.5 s later. Returns what the checks
+    of the record need, with timings."""
+    got = {'t_sim': time.monotonic()}
+    rec = wait_record(record, lambda rec: any(p['x'] > 0.5 for p in poses(rec)),
+                      'the robot driving 0.5 m', 15, procs)
+    got['t_moving'] = time.monotonic()
+    start = next(p for p in poses(rec) if p['x'] > 0.5)
+    rec = wait_record(record, lambda rec: poses(rec)[-1]['t'] > start['t'] + 0.5,
+                      'the robot driving on', 5, procs)
+    end = next(p for p in poses(rec) if p['t'] >= start['t'] + 0.5)
+    got['speed'] = (end['x'] - start['x']) / (end['t'] - start['t'])
+    assert abs(got['speed'] - SPEED) < 0.1, (start, end, got['speed'])
+    assert abs(end['y']) < 1e-9 and abs(end['yaw']) < 1e-9, end
+    got['ignore'] = outage() if outage else None
 
-            # The stop: at rest (no gated command for the watchdog's 0.5 s, or zeros)
-            # for 1 s.
-            def at_rest(rec):
-                ps = poses(rec)
-                if not ps or ps[-1]['x'] < 1.0:
-                    return False
-                recent = [p for p in ps if p['t'] > ps[-1]['t'] - 1.0]
-                return (ps[-1]['t'] - ps[0]['t'] > 1.0
-                        and all(p['x'] == ps[-1]['x'] for p in recent))
-            rec = wait_record(record, at_rest, 'the robot at rest after driving', 10, procs)
-            t_stopped = time.monotonic()
-            x_stop = poses(rec)[-1]['x']
-            assert OBSTACLE_X - STOP_DEPTH - 0.2 <= x_stop, \
-                f'stopped at {x_stop}: before the obstacle reached the stop zone'
-            assert x_stop + FRONT < OBSTACLE_X, f'stopped at {x_stop}: touching the obstacle'
-            # It stays there.
-            time.sleep(0.5)
-            later = poses(read_record(record))[-1]
-            assert later['x'] == x_stop and later['t'] > poses(rec)[-1]['t'], later
-            assert sim.proc.poll() is None, sim.output
-        sim.stop()
-    finally:
-        boxes.close()
-        if sim is not None:
-            sim.kill()
+    # The stop: at rest (zeros, or no gated command for the watchdog's 0.5 s) for 1 s.
+    def at_rest(rec):
+        ps = poses(rec)
+        if not ps or ps[-1]['x'] < OBSTACLE_X - STOP_DEPTH - 0.2:
+            return False
+        recent = [p for p in ps if p['t'] > ps[-1]['t'] - 1.0]
+        return (ps[-1]['t'] - ps[0]['t'] > 1.0
+                and all(p['x'] == ps[-1]['x'] for p in recent))
+    rec = wait_record(record, at_rest, 'the robot at rest at the box', 10, procs)
+    got['t_stopped'] = time.monotonic()
+    x_stop = got['x_stop'] = poses(rec)[-1]['x']
+    assert x_stop + FRONT < OBSTACLE_X, f'stopped at {x_stop}: touching the obstacle'
+    # It stays there.
+    time.sleep(0.5)
+    later = poses(read_record(record))[-1]
+    assert later['x'] == x_stop and later['t'] > poses(rec)[-1]['t'], later
+    assert sim.proc.poll() is None, sim.output
+    return got
+
+
+def check_record(record, ns, got):
+    """What the simulator recorded: its gated commands, the prediction and the flag."""
     rec = read_record(record)
     assert rec[0]['kind'] == 'start' and rec[0]['ns'] == ns, rec[0]
+    x_stop = got['x_stop']
+    lo, hi = got['ignore'] or (math.inf, -math.inf)
 
     # The gated commands: 1 m/s passed, then zeros once stopped.
     outs = [r for r in rec if r['kind'] == 'cmd_out']
     assert any(o['vx'] == SPEED for o in outs), outs[:5]
     first_full = next(i for i, o in enumerate(outs) if o['vx'] == SPEED)
-    zeros = [o for o in outs[first_full:] if o['vx'] == 0.0]
-    assert zeros, 'no zero command after driving'
+    assert [o for o in outs[first_full:] if o['vx'] == 0.0], 'no zero command after driving'
     assert all(o['vy'] == 0.0 and o['wz'] == 0.0 for o in outs)
 
     # The prediction: clear while the obstacle is beyond the horizon, then true before
@@ -205,18 +199,136 @@ def test_fleet_sim_drives_and_the_gate_stops_it(ros_peer, tmp_path):
     assert first_true is not None, f'collision_ahead never true before the stop: {moving}'
     ahead_at = OBSTACLE_X - FRONT - HORIZON * SPEED  # where the box comes within 2 s
     assert ahead_at - 0.25 <= first_true['x'] <= ahead_at + 0.25, (first_true, ahead_at)
+    got['ahead_x'] = first_true['x']
+
     # No contact: once the node judges (its first false; before the first footprint it
-    # reads true, fail-safe), the flag stays false, while moving and stopped.
+    # reads true, fail-safe), the flag stays false, while moving and stopped (outside an
+    # outage, when the footprint goes stale and the flag true, as it should).
     flags = [r for r in rec if r['kind'] == 'collision']
     judged = next((i for i, r in enumerate(flags) if not r['data']), None)
     assert judged is not None and flags[judged]['x'] < 0.5, flags[:10]
-    assert not any(r['data'] for r in flags[judged:]), \
-        [r for r in flags[judged:] if r['data']][:5]
+    wrong = [r for r in flags[judged:] if r['data'] and not lo <= r['t'] <= hi]
+    assert not wrong, wrong[:5]
     assert any(r['x'] == x_stop for r in flags[judged:]), 'no flag once stopped'
 
-    t_end = time.monotonic()
-    print(f'node started {t_node - t0:.2f} s; simulator ready {t_sim - t_node:.2f} s later; '
-          f'0.5 m driven {t_moving - t_sim:.2f} s later; speed {speed:.3f} m/s; at rest '
-          f'(1 s) {t_stopped - t_moving:.2f} s later at x = {x_stop:.3f} m (front '
-          f'{OBSTACLE_X - x_stop - FRONT:.3f} m short of the box); collision_ahead true at '
-          f'x = {first_true["x"]:.3f} m; total {t_end - t0:.2f} s')
+
+def summary(t0, t_node, got):
+    return (f'node started {t_node - t0:.2f} s; simulator ready {got["t_sim"] - t_node:.2f} s '
+            f'later; 0.5 m driven {got["t_moving"] - got["t_sim"]:.2f} s later; speed '
+            f'{got["speed"]:.3f} m/s; at rest (1 s) {got["t_stopped"] - got["t_moving"]:.2f} s '
+            f'later at x = {got["x_stop"]:.3f} m (front {OBSTACLE_X - got["x_stop"] - FRONT:.3f}'
+            f' m short of the box); collision_ahead true at x = {got["ahead_x"]:.3f} m')
+
+
+def write_params(tmp_path):
+    params, cm = node_params()
+    path = tmp_path / 'node.yaml'
+    path.write_text(yaml.safe_dump({NODE_NAME: {'ros__parameters': params}}))
+    return path, cm
+
+
+def sim_args(ns, record, cm):
+    return [PYTHON, SIM, '--ns', ns, '--out', record, '--vx', SPEED,
+            '--cmd-in', cm['cmd_vel_in_topic'], '--cmd-out', cm['cmd_vel_out_topic']]
+
+
+def node_args(ns, path):
+    return [binary(NODE_NAME), '--ros-args', '-r', f'__ns:={ns}', '-r', '/tf:=tf',
+            '-r', '/tf_static:=tf_static', '--params-file', str(path)]
+
+
+def test_fleet_sim_drives_and_the_gate_stops_it(ros_peer, tmp_path):
+    """One machine, no namespaces: the node, the simulator, the box from the test."""
+    t0 = time.monotonic()
+    ns = namespace('fleet_sim')
+    path, cm = write_params(tmp_path)
+    record = tmp_path / 'robot.jsonl'
+    boxes = Boxes(ros_peer.node, f'{ns}/boxes')
+    sim = None
+    try:
+        with start_node(ns, '-r', '/tf:=tf', '-r', '/tf_static:=tf_static',
+                        params_file=str(path)) as node:
+            t_node = time.monotonic()
+            sim = Proc(sim_args(ns, record, cm), env=dict(os.environ))
+            sim.wait_for('^READY$', timeout=30)
+            got = drive(record, (node, sim), sim)
+        sim.stop()
+    finally:
+        boxes.close()
+        if sim is not None:
+            sim.kill()
+    check_record(record, ns, got)
+    print(f'{summary(t0, t_node, got)}; total {time.monotonic() - t0:.2f} s')
+
+
+BOXES = textwrap.dedent('''
+    import sys, time
+    import rclpy
+    from geometry_msgs.msg import Point32, PolygonInstanceStamped
+    from rclpy.qos import qos_profile_sensor_data
+    rclpy.init()
+    node = rclpy.create_node('boxes')
+    pub = node.create_publisher(PolygonInstanceStamped, sys.argv[1], qos_profile_sensor_data)
+    x = float(sys.argv[2])
+    box = [(x, -0.5), (x + 0.4, -0.5), (x + 0.4, 0.5), (x, 0.5)]
+    print('READY', flush=True)
+    try:
+        while rclpy.ok():
+            msg = PolygonInstanceStamped()
+            msg.header.frame_id = 'map'
+            msg.header.stamp = node.get_clock().now().to_msg()
+            msg.polygon.id = 1
+            msg.polygon.polygon.points = [Point32(x=a, y=b, z=0.0) for a, b in box]
+            pub.publish(msg)
+            time.sleep(0.1)
+    except KeyboardInterrupt:
+        pass
+''')
+
+
+def test_fleet_sim_and_the_node_on_separate_hosts(tmp_path):
+    """The same across netns.Lan's hosts: the node in h1, the simulator in h2, the box's
+    publisher in h3. With h2's link down the robot gets no gated command and halts (its
+    watchdog); with the link up it drives on, and the gate stops it at the box."""
+    require_netns()
+    t0 = time.monotonic()
+    ns = '/robot1'
+    path, cm = write_params(tmp_path)
+    record = tmp_path / 'robot.jsonl'
+    with Lan(3) as lan:
+        h1, h2, h3 = lan.hosts
+        env = lan.ros_env()
+        node = h1.popen(node_args(ns, path), env=env)
+        node.wait_for(r'\bstarted: ', timeout=30)
+        t_node = time.monotonic()
+        boxes = h3.popen([PYTHON, '-c', BOXES, f'{ns}/boxes', OBSTACLE_X], env=env)
+        sim = h2.popen(sim_args(ns, record, cm), env=env)
+        sim.wait_for('^READY$', timeout=30)
+        boxes.wait_for('^READY$', timeout=30)
+        timings = {}
+
+        def outage():
+            t_down = timings['down'] = time.monotonic()
+            h2.link_down()
+            time.sleep(1.5)
+            t_up = timings['up'] = time.monotonic()
+            h2.link_up()
+            ps = poses(read_record(record))
+            # Halted within the watchdog's 0.5 s (and a step).
+            frozen = [p for p in ps if t_down + 0.6 < p['t'] <= t_up]
+            assert frozen and all(p['x'] == frozen[0]['x'] for p in frozen), \
+                (frozen[:1], frozen[-1:])
+            assert frozen[0]['x'] < OBSTACLE_X - STOP_DEPTH, frozen[0]
+            timings['frozen_x'] = frozen[0]['x']
+            wait_record(record, lambda rec: poses(rec)[-1]['x'] > frozen[0]['x'] + 0.05,
+                        'the robot driving again after the link came up', 10,
+                        (node, sim, boxes))
+            timings['again'] = time.monotonic()
+            return (t_down, timings['again'] + 1.0)
+        got = drive(record, (node, sim, boxes), sim, outage)
+        sim.stop()
+    check_record(record, ns, got)
+    print(f'{summary(t0, t_node, got)}; link down at x = {timings["frozen_x"]:.3f} m for '
+          f'{timings["up"] - timings["down"]:.2f} s, driving again '
+          f'{timings["again"] - timings["up"]:.2f} s after it came up; total '
+          f'{time.monotonic() - t0:.2f} s')
