@@ -10,6 +10,8 @@
   unreachable); the switch's namespace holds no address; a socket in the root namespace
   joined to the discovery group on the run's discovery port hears nothing from the LAN;
   after the test no namespace of the LAN is left.
+* The `lan` fixture: hosts reach each other (a UDP echo); a link down on the switch's side, the host's
+  or both cuts one host off, up again reconnects it.
 * Teardown: after an exception in the `with`, and after SIGTERM to a process holding a
   LAN, its processes and namespaces are gone; a LAN left by a process that no longer
   exists is removed by the next one. Where namespaces cannot be made, the skip says why.
@@ -33,7 +35,9 @@ from pathlib import Path
 import pytest
 
 import netns
-from netns import DISCOVERY_GROUP, Lan, require_netns, root_links
+from netns import DISCOVERY_GROUP, Lan, lan, require_netns, root_links  # noqa: F401
+
+assert lan  # a fixture, used by name below
 
 HERE = Path(__file__).resolve().parent
 CHATTER = HERE / 'netns_chatter.py'
@@ -76,9 +80,9 @@ class RootListener:
     def __init__(self, domain_id):
         self.port = 7400 + 250 * domain_id
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
+        # Beside any participant bound there (Fast DDS binds its multicast port with
+        # SO_REUSEADDR too); multicast reaches every socket bound to the port.
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if hasattr(socket, 'SO_REUSEPORT'):
-            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         self.sock.bind(('', self.port))
         mreq = struct.pack('4s4s', socket.inet_aton(DISCOVERY_GROUP), socket.inet_aton('0.0.0.0'))
         self.sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq)
@@ -167,6 +171,47 @@ def test_talker_and_listeners_across_hosts_and_a_link_taken_down():
           f'after; both receiving {t_both - t_ready:.2f} s later; h2 receiving new messages '
           f'{t_back - t_up:.2f} s after its link came up; torn down in '
           f'{t_end - t_back - 0.5:.2f} s; total {t_end - t_start:.2f} s')
+
+
+ECHO_PORT = 7
+_ECHO = textwrap.dedent('''
+    import socket
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(('', 7))
+    print('READY', flush=True)
+    while True:
+        data, peer = s.recvfrom(100)
+        s.sendto(data, peer)
+''')
+_ASK = textwrap.dedent('''
+    import socket, sys
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(float(sys.argv[2]))
+    s.sendto(b'hello', (sys.argv[1], 7))
+    assert s.recvfrom(100)[0] == b'hello'
+''')
+
+
+def answers(host, addr, timeout=0.5):
+    """Whether `addr` (running _ECHO) echoes a datagram from `host` within `timeout`."""
+    r = host.run([PYTHON, '-c', _ASK, addr, timeout], check=False)
+    return r.returncode == 0
+
+
+def test_lan_fixture_links_down_and_up(lan):
+    """The `lan` fixture (three hosts): every host reaches every other (a UDP echo); a
+    link down on either side, or both, cuts a host off; both ends up reconnect it."""
+    h1, h2, h3 = lan.hosts
+    for h in (h2, h3):
+        h.popen([PYTHON, '-c', _ECHO]).wait_for('^READY$', timeout=10)
+    assert answers(h1, h2.addr) and answers(h1, h3.addr) and answers(h2, h3.addr)
+    for side in ('switch', 'host', 'both'):
+        h2.link_down(side)
+        assert not answers(h1, h2.addr), side
+        assert not answers(h2, h3.addr, 0.2), side
+        assert answers(h1, h3.addr), side
+        h2.link_up()
+        assert any(answers(h1, h2.addr) for _ in range(3)), side
 
 
 def test_teardown_after_an_exception_kills_processes_and_deletes_namespaces():
