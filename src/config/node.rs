@@ -32,6 +32,11 @@ impl Default for NodeConfig {
             exclusion_zones: Vec::new(),
             polygons: Vec::new(),
             gate: GateConfig::default(),
+            fleet: crate::fleet::FleetConfig::default(),
+            fleet_topic: String::new(),
+            fleet_rate: 0.0,
+            max_linear_speed: 0.0,
+            max_angular_speed: 0.0,
             autostart: false,
             bond_heartbeat_period: 0.0,
             hardware_id: String::new(),
@@ -241,6 +246,99 @@ pub static PARAMS: &[ParamSpec] = &[
         },
         runtime: false,
         description: "footprint and obstacle subscriptions: best_effort (reliable and best-effort publishers connect) or reliable (only reliable ones; multi-MB messages survive a lossy transport) (start-up only)",
+    },
+    ParamSpec {
+        name: "robot_id",
+        kind: Kind::Text {
+            default: "",
+            check: check_robot_id,
+            get: |c| Cow::Borrowed(&c.fleet.robot_id),
+            set: |c, s| c.fleet.robot_id = s,
+        },
+        runtime: false,
+        description: "this robot's id on the fleet topic, at most 64 bytes; empty = this node does not publish its robot (a fleet source still sees the others) (start-up only)",
+    },
+    ParamSpec {
+        name: "fleet_topic",
+        kind: Kind::Text {
+            default: "/fleet/robots",
+            check: |t| non_empty(t).and_then(|()| check_topic(t)),
+            get: |c| Cow::Borrowed(&c.fleet_topic),
+            set: |c, s| c.fleet_topic = s,
+        },
+        runtime: false,
+        description: "topic (sat_collision_msgs/FleetRobot) where this robot is published and a fleet source reads the others; absolute, so robots in namespaces meet (start-up only)",
+    },
+    ParamSpec {
+        name: "fleet_frame",
+        kind: Kind::Text {
+            default: "map",
+            check: |t| non_empty(t).and_then(|()| check_frame(t)),
+            get: |c| Cow::Borrowed(&c.fleet.frame),
+            set: |c, s| c.fleet.frame = s,
+        },
+        runtime: false,
+        description: "the frame every robot's pose is published in, shared by the fleet (start-up only)",
+    },
+    ParamSpec {
+        name: "fleet_rate",
+        kind: Kind::Number {
+            default: 10.0,
+            min: 0.1,
+            max: 100.0,
+            get: |c| c.fleet_rate,
+            set: |c, x| c.fleet_rate = x,
+        },
+        runtime: false,
+        description: "Hz at which this robot is published on the fleet topic [0.1, 100] (start-up only)",
+    },
+    ParamSpec {
+        name: "fleet_timeout",
+        kind: Kind::Number {
+            default: 0.5,
+            min: 0.01,
+            max: 60.0,
+            get: |c| c.fleet.timeout,
+            set: |c, x| c.fleet.timeout = x,
+        },
+        runtime: false,
+        description: "s after which a peer (by arrival or by stamp) reads stale_peer; it is kept, grown by its speed bounds times its age [0.01, 60] (start-up only)",
+    },
+    ParamSpec {
+        name: "fleet_clock_tolerance",
+        kind: Kind::Number {
+            default: 0.25,
+            min: 0.0,
+            max: 60.0,
+            get: |c| c.fleet.clock_tolerance,
+            set: |c, x| c.fleet.clock_tolerance = x,
+        },
+        runtime: false,
+        description: "s a peer's stamp may differ from its arrival before it reads clock_skew [0, 60] (start-up only)",
+    },
+    ParamSpec {
+        name: "max_linear_speed",
+        kind: Kind::Number {
+            default: 1.0,
+            min: 0.0,
+            max: 20.0,
+            get: |c| c.max_linear_speed,
+            set: |c, x| c.max_linear_speed = x,
+        },
+        runtime: false,
+        description: "m/s, the most this robot's base frame moves at: published to the fleet, which grows this robot by it (a faster measured speed is published as its own bound) [0, 20] (start-up only)",
+    },
+    ParamSpec {
+        name: "max_angular_speed",
+        kind: Kind::Number {
+            default: 2.0,
+            min: 0.0,
+            max: 20.0,
+            get: |c| c.max_angular_speed,
+            set: |c, x| c.max_angular_speed = x,
+        },
+        runtime: false,
+        description: "rad/s, the most this robot turns at: published to the fleet as max_linear_speed is [0, 20] (start-up only)",
     },
     ParamSpec {
         name: "velocity_topic",
@@ -498,6 +596,25 @@ pub const NAV2_ONLY_PARAMS: [(&str, &str); 4] = [
 /// The parameter called `name`, if there is one.
 pub fn param(name: &str) -> Option<&'static ParamSpec> {
     PARAMS.iter().find(|spec| spec.name == name)
+}
+
+/// Not empty.
+fn non_empty(text: &str) -> Result<(), String> {
+    if text.is_empty() {
+        return Err("cannot be empty".to_owned());
+    }
+    Ok(())
+}
+
+/// A robot id: at most [`crate::fleet::MAX_ROBOT_ID_BYTES`] bytes, no NUL.
+fn check_robot_id(text: &str) -> Result<(), String> {
+    if text.len() > crate::fleet::MAX_ROBOT_ID_BYTES || text.contains('\0') {
+        return Err(format!(
+            "must be at most {} bytes without NUL",
+            crate::fleet::MAX_ROBOT_ID_BYTES
+        ));
+    }
+    Ok(())
 }
 
 /// An empty `robot_footprint` means none; anything else must be a usable

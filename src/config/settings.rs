@@ -66,6 +66,21 @@ pub struct NodeConfig {
     /// parameters ([`ZONE_PARAMS`](super::ZONE_PARAMS), [`VELOCITY_SHAPE_PARAMS`](super::VELOCITY_SHAPE_PARAMS)). No zone: no
     /// gate.
     pub gate: GateConfig,
+    /// The fleet: `robot_id`, `fleet_frame`, `fleet_timeout`,
+    /// `fleet_clock_tolerance` (its `session` is drawn by the node at
+    /// start).
+    pub fleet: crate::fleet::FleetConfig,
+    /// `fleet_topic`: where every robot's node publishes its robot and
+    /// reads the others (absolute by default, so namespaced robots meet).
+    pub fleet_topic: String,
+    /// `fleet_rate` (Hz): how often this robot is published (with a
+    /// `robot_id`).
+    pub fleet_rate: f64,
+    /// `max_linear_speed` (m/s), `max_angular_speed` (rad/s): this robot's
+    /// speed bounds as it publishes them (the others grow it by them).
+    pub max_linear_speed: f64,
+    /// See [`max_linear_speed`](Self::max_linear_speed).
+    pub max_angular_speed: f64,
     /// `autostart`: configure and activate at start-up (standalone use);
     /// false: wait unconfigured for a lifecycle manager.
     pub autostart: bool,

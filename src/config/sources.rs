@@ -119,7 +119,7 @@ pub static SOURCE_PARAMS: &[SourceParam] = &[
                 },
             },
             runtime: false,
-            description: "required: scan (sensor_msgs/LaserScan), pointcloud (sensor_msgs/PointCloud2), range (sensor_msgs/Range), polygon (geometry_msgs/PolygonInstanceStamped) or costmap (nav2_msgs/Costmap) (start-up only)",
+            description: "required: scan (sensor_msgs/LaserScan), pointcloud (sensor_msgs/PointCloud2), range (sensor_msgs/Range), polygon (geometry_msgs/PolygonInstanceStamped) costmap (nav2_msgs/Costmap) or fleet (the other robots on fleet_topic, sat_collision_msgs/FleetRobot; its topic is not used) (start-up only)",
         },
         kinds: ALL_TYPES,
         default_from: None,

@@ -8,7 +8,7 @@ use super::inputs::{
 };
 use super::obstacle_set::{held_vertices, Group, InstanceUpdate, InstancesApplied, ObstacleSet};
 use super::placement::{self, Frames, NoTransforms, Placements, Transforms};
-use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError};
+use crate::geometry::{Point, PolygonBuilder, Shape, ShapeError, Vector};
 use crate::model::{
     Cause, FirstCause, Flag, Obstacle, ObstacleOutcome, Rejection, Report, SourceOutcome, Status,
     Summary, Verdict,
@@ -483,6 +483,25 @@ impl Monitor {
         self.footprint
             .as_ref()
             .and_then(|f| f.payload.0.as_ref().ok())
+    }
+
+    /// The footprint's frame and stamp, with its shape, when one has
+    /// arrived and is valid (the fleet publishes it in the base frame).
+    pub fn footprint_stamped(&self) -> Option<(&Shape, &str, f64)> {
+        let f = self.footprint.as_ref()?;
+        let shape = f.payload.0.as_ref().ok()?;
+        Some((shape, f.frame_id.as_str(), f.stamp))
+    }
+
+    /// The robot's velocity (body twist: m/s, rad/s) when one is held,
+    /// valid and fresh at `now` (`velocity_timeout`).
+    pub fn fresh_velocity(&self, now: f64) -> Option<(Vector, f64)> {
+        let velocity = self.velocity.as_ref()?;
+        let now = self.now(now);
+        if velocity.cause(now, self.config.velocity_timeout).is_some() {
+            return None;
+        }
+        velocity.payload.twist
     }
 
     /// The global frame: the report's, the markers' and the planner's

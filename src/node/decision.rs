@@ -2,6 +2,7 @@
 //! injected with each.
 
 use super::exclusion::ExclusionZones;
+use super::fleet::FleetCore;
 use super::gate::GateCore;
 use super::inputs::{Arrival, CommandIn, FootprintInput, ShapeInput, SourceInput, VelocityInput};
 use super::obstacles::ObstacleStage;
@@ -77,6 +78,8 @@ pub struct Core {
     stopwatch: Option<Stopwatch>,
     /// The sources' exclusion zones, shared with their readers.
     exclusion: ExclusionZones,
+    /// The other robots, and this one's state for them.
+    fleet: FleetCore,
 }
 
 impl std::fmt::Debug for Core {
@@ -133,6 +136,7 @@ impl Core {
             stage: None,
             stopwatch: None,
             exclusion: ExclusionZones::new(&config),
+            fleet: FleetCore::new(&config, 0),
             config,
             revision: u64::MAX,
         };
@@ -145,6 +149,62 @@ impl Core {
     pub fn with_stage(mut self, stage: ObstacleStage) -> Self {
         self.stage = Some(stage);
         self
+    }
+
+    /// This node's fleet session (drawn by the node at start; 0 in a
+    /// replay): its own messages heard back are not a peer, another
+    /// publisher of its `robot_id` is a conflict.
+    pub fn with_fleet_session(mut self, session: u64) -> Self {
+        self.fleet = FleetCore::new(&self.config, session);
+        self
+    }
+
+    /// The fleet (peers kept, their statuses).
+    pub fn fleet(&self) -> &FleetCore {
+        &self.fleet
+    }
+
+    /// Other robots' fleet messages (each with its arrival time), then a
+    /// decision (the flag with the peers moved).
+    pub fn on_fleet(
+        &mut self,
+        messages: &mut Vec<(crate::fleet::PeerMessage, f64)>,
+        now: Now,
+        out: &mut Outputs,
+    ) {
+        if messages.is_empty() {
+            return;
+        }
+        self.clock(now);
+        self.health.fleet.record(now.ros());
+        self.fleet.receive(messages, &mut out.notices);
+        self.decide(now, out);
+    }
+
+    /// A fleet publisher's liveliness was lost: its peer reads stale.
+    pub fn on_fleet_liveliness_lost(&mut self, robot_id: &str, now: Now) {
+        self.fleet.liveliness_lost(robot_id, now.ros());
+    }
+
+    /// Forgets the fleet's peers (the node's cleanup).
+    pub fn forget_fleet(&mut self) {
+        self.fleet.clear();
+    }
+
+    /// The monitor's fleet source given the peers at `now`.
+    fn refresh_fleet(&mut self, now: f64) {
+        if !self.fleet.sees() {
+            return;
+        }
+        let gate_horizon = self
+            .config
+            .gate
+            .zones
+            .iter()
+            .map(|z| z.time_before_collision)
+            .fold(0.0, f64::max);
+        let horizon = self.config.monitor.time_horizon.max(gate_horizon);
+        self.fleet.refresh(&mut self.monitor, now, horizon);
     }
 
     /// Times each decision with `stopwatch` (for `/diagnostics`).
@@ -320,6 +380,7 @@ impl Core {
     /// wanted.
     fn decide(&mut self, now: Now, out: &mut Outputs) {
         let started = self.stopwatch.as_ref().map(|watch| watch());
+        self.refresh_fleet(now.ros());
         self.place(now.ros());
         let flag = self.monitor.flag(now.ros());
         if let (Some(watch), Some(started)) = (&self.stopwatch, started) {
@@ -357,10 +418,18 @@ impl Core {
         if self.stage.is_some() {
             self.run_stage(super::obstacles::ObstacleBatch::default(), now, out);
         }
+        self.refresh_fleet(now.ros());
         if let Some(gate) = &mut self.gate {
             gate.on_timer(&self.monitor, &self.tf, now.ros(), self.active, out);
         }
         self.decide(now, out);
+        if self.active {
+            let robot = self.robot.as_ref().and_then(|r| r.as_ref().ok());
+            let tf = lock(&self.tf);
+            out.fleet_robot = self
+                .fleet
+                .own_state(&self.monitor, robot, &tf.tree, now.ros());
+        }
     }
 
     /// A command for the gate: gated and published before anything else.
@@ -371,14 +440,18 @@ impl Core {
         now: Now,
         out: &mut Outputs,
     ) {
-        let Some(gate) = &mut self.gate else {
+        if self.gate.is_none() {
             return;
-        };
+        }
         self.monitor
             .set_clock(now.reading.generation, now.reading.cause);
         self.monitor.set_pending_obstacles(now.pending_obstacles);
         let _ = arrival;
         self.health.command.record(now.ros());
+        self.refresh_fleet(now.ros());
+        let Some(gate) = &mut self.gate else {
+            return;
+        };
         gate.on_command(
             &self.monitor,
             &self.tf,

@@ -14,10 +14,11 @@
 //! | the sensor sources' messages | [`Core::on_sources`] (read by a [`SourceReader`]) | the flag, `collision_ahead` |
 //! | an obstacle set | [`Core::on_obstacle_set`] (or [`Core::on_obstacles`] with the stage inline) | the flag, `collision_ahead` |
 //! | a velocity | [`Core::on_velocity`] | none (the next prediction's) |
+//! | other robots' fleet messages | [`Core::on_fleet`] | the flag, `collision_ahead` |
 //! | `/tf`, `/tf_static` | [`TfBuffer::take`] | none (a tick when the footprint comes from TF) |
 //! | a command for the gate | [`Core::on_command`] | the gated command, the gate's state |
 //! | a dynamic zone's shape | [`Core::on_zone_shapes`] | the zone's polygon |
-//! | a period of `publish_rate` | [`Core::tick`] | the gate's re-check, the zones, the flag |
+//! | a period of `publish_rate` | [`Core::tick`] | the gate's re-check, the zones, the flag, this robot on the fleet topic (due at `fleet_rate`) |
 //! | a parameter change | [`Core::on_parameter`], [`Core::follow`] | a tick |
 //! | `~/toggle` | [`Core::toggle`] | the answer |
 //! | `~/<source>/add_exclusion_zone`, `remove_exclusion_zone` | [`Core::add_exclusion_zone`], [`Core::remove_exclusion_zone`] | the answer (the source's reader masks with the zones from its next message) |
@@ -33,6 +34,7 @@
 
 mod decision;
 mod exclusion;
+mod fleet;
 mod gate;
 mod health;
 mod inputs;
@@ -45,6 +47,7 @@ mod zones;
 
 pub use decision::{stall_limit, Core, Now, Stopwatch};
 pub use exclusion::{Exclusion, ExclusionZone, ExclusionZones, Unplaced, ZoneState};
+pub use fleet::FleetCore;
 pub use health::{unconfigured_statuses, StatusContext};
 pub use inputs::{
     shrink, ArrayInput, Arrival, CommandIn, FootprintInput, InstanceInput, ShapeInput, SourceInput,

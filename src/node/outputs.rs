@@ -102,6 +102,9 @@ pub struct Outputs {
     pub report: bool,
     /// Lines for the log.
     pub notices: Vec<Notice>,
+    /// This robot's state on the fleet topic (`robot_id`, at
+    /// `fleet_rate`).
+    pub fleet_robot: Option<crate::fleet::PeerMessage>,
 }
 
 impl Outputs {
@@ -117,6 +120,7 @@ impl Outputs {
         self.ahead = None;
         self.report = false;
         self.notices.clear();
+        self.fleet_robot = None;
     }
 
     /// Whether anything is to be published (notices aside).
@@ -128,6 +132,7 @@ impl Outputs {
             && !self.triggering_points
             && self.flag.is_none()
             && self.ahead.is_none()
+            && self.fleet_robot.is_none()
     }
 }
 

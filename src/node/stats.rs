@@ -18,6 +18,8 @@ pub struct InputsHealth {
     pub velocity: InputStats,
     /// The gate's commands.
     pub command: InputStats,
+    /// Fleet messages taken in (`fleet_topic`).
+    pub fleet: InputStats,
     /// Aligned with `observation_sources`.
     pub sources: Vec<InputStats>,
     /// The decisions' durations (when timed).
@@ -38,6 +40,7 @@ impl InputsHealth {
             obstacles: InputStats::new(),
             velocity: InputStats::new(),
             command: InputStats::new(),
+            fleet: InputStats::new(),
             sources: config.sources.iter().map(|_| InputStats::new()).collect(),
             decisions: DecisionTimes::new(),
             flag: None,

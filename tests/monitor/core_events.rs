@@ -47,6 +47,7 @@ mod determinism;
 mod diagnostics;
 mod dynamic_zone;
 mod exclusion;
+mod fleet;
 mod freshness;
 mod gate_actions;
 mod gate_only;
