@@ -469,6 +469,13 @@ def _close_all():
             pass
 
 
+def fastdds_shm_segments(pid):
+    """The Fast DDS shared-memory files (/dev/shm/fastrtps_*) process `pid` maps: none for
+    a process started with Lan.ros_env()."""
+    with open(f'/proc/{pid}/maps', encoding='utf-8') as f:
+        return sorted({m.group(1) for m in re.finditer(r'/dev/shm/(fastrtps_\S+)', f.read())})
+
+
 def root_links():
     """The root namespace's interfaces: sorted (index, name, MAC)."""
     r = ip('-o', 'link', 'show')

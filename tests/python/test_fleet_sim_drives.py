@@ -32,7 +32,7 @@ from pathlib import Path
 
 import yaml
 
-from netns import Lan, require_netns
+from netns import Lan, fastdds_shm_segments, require_netns
 from satpkg_support import (  # noqa: F401
     NODE_NAME, ROOT, Proc, binary, namespace, ros_peer, start_node,
 )
@@ -305,6 +305,9 @@ def test_fleet_sim_and_the_node_on_separate_hosts(tmp_path):
         sim = h2.popen(sim_args(ns, record, cm), env=env)
         sim.wait_for('^READY$', timeout=30)
         boxes.wait_for('^READY$', timeout=30)
+        # Over UDPv4 only: the node (r2r, rmw_fastrtps) maps no shared memory either.
+        for p in (node, sim, boxes):
+            assert fastdds_shm_segments(p.proc.pid) == [], p.args
         timings = {}
 
         def outage():

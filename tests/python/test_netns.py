@@ -66,12 +66,6 @@ def wait_until(predicate, what, timeout, procs=()):
     return time.monotonic()
 
 
-def shm_segments(pid):
-    """The Fast DDS shared-memory files a process maps."""
-    with open(f'/proc/{pid}/maps', encoding='utf-8') as f:
-        return sorted({m.group(1) for m in re.finditer(r'/dev/shm/(fastrtps_\S+)', f.read())})
-
-
 class RootListener:
     """A UDP socket in the root namespace, joined to Fast DDS's discovery group on the
     domain's discovery port (7400 + 250 * domain, the RTPS well-known port; shared with
@@ -132,7 +126,7 @@ def test_talker_and_listeners_across_hosts_and_a_link_taken_down():
         t_both = wait_until(lambda: received(l2) and received(l3),
                             'h2 and h3 receiving from h1', 15, procs)
         for p in procs:
-            assert shm_segments(p.proc.pid) == [], (p.args, 'maps shared memory')
+            assert netns.fastdds_shm_segments(p.proc.pid) == [], (p.args, 'maps shared memory')
 
         # Flowing to both for 1 s.
         time.sleep(1.0)
