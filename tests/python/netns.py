@@ -356,8 +356,15 @@ class Lan:
                 p.proc.wait(max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 pass
+            # The whole group, even when its leader is gone (a child of a shell may have
+            # ignored SIGINT).
             try:
-                p.kill()
+                os.killpg(p.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            try:
+                p.proc.wait(10)
+                p._reader.join(5)
             except Exception as e:  # noqa: BLE001 - teardown goes on
                 problems.append(f'killing {p.args}: {e}')
         for ns in reversed(self._made):

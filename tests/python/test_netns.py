@@ -219,6 +219,22 @@ def test_teardown_after_an_exception_kills_processes_and_deletes_namespaces():
                 lan.hosts[0].ns
             raise RuntimeError('inside the LAN')
     assert sleeper.proc.poll() is not None and shell.proc.poll() is not None
+    # The shell's background child (it ignores SIGINT) went with its group.
+    assert living_in_group(shell.proc.pid) == []
+
+
+def living_in_group(pgid):
+    """The processes of process group `pgid` that are not zombies (a killed orphan waits
+    for its reaper as a zombie)."""
+    living = []
+    for stat in Path('/proc').glob('[0-9]*/stat'):
+        try:
+            fields = stat.read_text().rsplit(')', 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid and fields[0] != 'Z':
+            living.append(int(stat.parent.name))
+    return living
     assert not [ns for ns in netns._namespaces() if ns.startswith(lan.tag)]
 
 
