@@ -336,7 +336,7 @@ impl Fleet {
             self.peers
                 .retain(|(other, _), p| *other != key.0 || now - p.received <= timeout);
             if self.peers.len() >= MAX_PEERS {
-                self.refused_full = Some(now);
+                self.note_full(now);
                 return Err(Refusal::TooManyPeers);
             }
         }
@@ -363,6 +363,13 @@ impl Fleet {
                 peer.lost = Some(now);
             }
         }
+    }
+
+    /// A robot was refused for lack of room at `now` before it reached
+    /// this table (the edge's slot was full): as
+    /// [`Refusal::TooManyPeers`] here.
+    pub fn note_full(&mut self, now: f64) {
+        self.refused_full = Some(self.refused_full.map_or(now, |t| t.max(now)));
     }
 
     /// Whether a robot was refused for lack of room within

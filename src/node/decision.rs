@@ -168,7 +168,10 @@ impl Core {
     /// decision (the flag with the peers moved).
     pub fn on_fleet(
         &mut self,
-        messages: &mut Vec<(crate::fleet::PeerMessage, f64)>,
+        messages: &mut Vec<(
+            Result<crate::fleet::PeerMessage, crate::fleet::Refusal>,
+            f64,
+        )>,
         now: Now,
         out: &mut Outputs,
     ) {

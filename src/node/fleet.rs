@@ -10,7 +10,7 @@ use nalgebra::Isometry2;
 use super::outputs::Notice;
 use crate::broadphase::ObstacleIndex;
 use crate::config::NodeConfig;
-use crate::fleet::{Fleet, PeerEntry, PeerMessage, PeerStatus, Taken};
+use crate::fleet::{Fleet, PeerEntry, PeerMessage, PeerStatus, Refusal, Taken};
 use crate::frames::FrameTree;
 use crate::geometry::{Point, Shape, Vector};
 use crate::model::{Cause, Obstacle};
@@ -88,15 +88,34 @@ impl FleetCore {
         &self.statuses
     }
 
-    /// Takes fleet messages that arrived (each with its arrival time);
-    /// refusals become throttled warnings.
-    pub fn receive(&mut self, messages: &mut Vec<(PeerMessage, f64)>, notices: &mut Vec<Notice>) {
+    /// Takes fleet messages that arrived (each read, or why the edge
+    /// refused it, with its arrival time); refusals become throttled
+    /// warnings, and a robot the edge had no room for makes the fleet
+    /// not judged ([`Fleet::note_full`]).
+    pub fn receive(
+        &mut self,
+        messages: &mut Vec<(Result<PeerMessage, Refusal>, f64)>,
+        notices: &mut Vec<Notice>,
+    ) {
         for (message, arrival) in messages.drain(..) {
+            let message = match message {
+                Ok(message) => message,
+                Err(refusal) => {
+                    if refusal == Refusal::TooManyPeers {
+                        self.fleet.note_full(arrival);
+                    }
+                    notices.push(Notice::warn(
+                        refusal.key(),
+                        format!("fleet message refused: {refusal}"),
+                    ));
+                    continue;
+                }
+            };
             let id = crate::text::escape_for_log(&message.robot_id, 64).into_owned();
             match self.fleet.receive(message, arrival) {
                 Ok(Taken::Peer | Taken::Own) => {}
                 // Sequence numbers out of order are transport noise.
-                Err(crate::fleet::Refusal::OutOfOrder { .. }) => {}
+                Err(Refusal::OutOfOrder { .. }) => {}
                 Err(refusal) => notices.push(Notice::warn(
                     refusal.key(),
                     format!("fleet message from '{id}' refused: {refusal}"),

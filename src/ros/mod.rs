@@ -3,6 +3,7 @@
 //! [`crate::monitor`].
 
 pub mod convert;
+pub mod fleet;
 pub mod inputs;
 pub mod markers;
 pub(crate) mod native;

@@ -13,15 +13,17 @@ use super::ros_time::RosTime;
 use super::service::{PathJob, ServiceJob};
 use super::threads::lock;
 use crate::broadphase::PointSet;
+use crate::fleet::{PeerMessage, Refusal};
 use crate::monitor::ObstacleSet;
 use crate::node::{Core, Now, Outputs};
 use crate::planner::Cancel;
+use crate::ros::fleet::LatestFleet;
 use crate::ros::inputs::{
     Arrival, CheckedRequest, LatestFootprint, LatestVelocity, PendingObstacles,
 };
 use crate::ros::params::Params;
 use crate::ros::sources::{LatestSources, SourceInput};
-use r2r::sat_collision_msgs::msg::CollisionReport;
+use r2r::sat_collision_msgs::msg::{CollisionReport, FleetRobot};
 use r2r::sat_collision_msgs::srv::{CheckFootprint, CheckPath};
 use r2r::std_msgs::msg::Bool;
 use r2r::visualization_msgs::msg::MarkerArray;
@@ -50,6 +52,12 @@ pub(super) struct Decision {
     spare: Vec<PointSet>,
     /// With `velocity_topic`: the newest velocity.
     pub(super) velocities: Option<Arc<LatestVelocity>>,
+    /// With a fleet source: the other robots' messages, and a buffer to
+    /// take them into.
+    pub(super) fleet: Option<Arc<LatestFleet>>,
+    fleet_inputs: Vec<(Result<PeerMessage, Refusal>, f64)>,
+    /// With a `robot_id`: this robot on `fleet_topic`.
+    pub(super) fleet_pub: Option<Publisher<FleetRobot>>,
     /// When TF's refusals were last logged.
     pub(super) tf_log: Instant,
     pub(super) reports: Arc<ReportSlot>,
@@ -85,6 +93,8 @@ pub(super) struct DecisionParts {
     pub(super) footprints: Arc<LatestFootprint>,
     pub(super) sources: Arc<LatestSources>,
     pub(super) velocities: Option<Arc<LatestVelocity>>,
+    pub(super) fleet: Option<Arc<LatestFleet>>,
+    pub(super) fleet_pub: Option<Publisher<FleetRobot>>,
     pub(super) reports: Arc<ReportSlot>,
     pub(super) logger: String,
     pub(super) collision: Publisher<Bool>,
@@ -107,6 +117,9 @@ impl Decision {
             source_inputs: Vec::new(),
             spare: Vec::new(),
             velocities: parts.velocities,
+            fleet: parts.fleet,
+            fleet_inputs: Vec::new(),
+            fleet_pub: parts.fleet_pub,
             tf_log: Instant::now(),
             reports: parts.reports,
             warnings: Warnings::new(&parts.logger),
@@ -166,6 +179,13 @@ impl Decision {
         if let (true, Some(flag)) = (self.out.report, self.out.flag) {
             self.submit_report(flag);
         }
+        if let (Some(robot), Some(publisher)) = (self.out.fleet_robot.take(), &self.fleet_pub) {
+            if let Err(e) = publisher.publish(&crate::ros::fleet::message_of(&robot)) {
+                self.warnings.warn("publish", || {
+                    format!("could not publish this robot on the fleet topic: {e}")
+                });
+            }
+        }
         self.warnings.notices(&mut self.out.notices);
         self.out.clear();
         self.log_tf();
@@ -221,6 +241,22 @@ impl Decision {
             drop(params);
             *lock(&self.time.stall_limit) = self.core.stall_limit();
         }
+    }
+
+    /// Other robots' fleet messages: taken in, then a decision.
+    pub(super) fn on_fleet(&mut self) {
+        let Some(slot) = &self.fleet else {
+            return;
+        };
+        slot.take(&mut self.fleet_inputs);
+        if self.fleet_inputs.is_empty() {
+            return;
+        }
+        self.follow_parameters();
+        let now = self.now();
+        self.core
+            .on_fleet(&mut self.fleet_inputs, now, &mut self.out);
+        self.publish(now);
     }
 
     /// A decision at `publish_rate` (and at each `/tf` message while the

@@ -495,6 +495,7 @@ where
             ),
             None => (None, None, None, None, None),
         };
+        let fleet = waits.as_ref().and_then(|w| w.fleet.clone());
         let (sets, toggle, exclusion, tick) = match waits {
             Some(w) => (
                 Some(&mut w.sets),
@@ -521,6 +522,9 @@ where
             }
             () = when_some(sources.as_deref(), super::sources::LatestSources::ready) => {
                 if let Some(p) = &mut life.pipeline { p.decision.on_sources() }
+            }
+            () = when_some(fleet.as_deref(), super::fleet::LatestFleet::ready) => {
+                if let Some(p) = &mut life.pipeline { p.decision.on_fleet() }
             }
             // A `/tf` message while the footprint comes from TF: the robot
             // moved; decide now, as at a tick.

@@ -20,12 +20,14 @@ use crate::geometry::Shape;
 use crate::model::Report;
 use crate::monitor::ObstacleSet;
 use crate::node::{Core, ExclusionZones, ObstacleStage};
+use crate::ros::fleet::LatestFleet;
 use crate::ros::inputs::{LatestFootprint, LatestVelocity, PendingObstacles};
 use crate::ros::markers::MarkerBuilder;
 use crate::ros::params::Params;
 use crate::ros::sources::{LatestSources, SourceReader};
 use crate::ros::tf::TfBuffer;
 use r2r::sat_collision_msgs::msg::CollisionReport;
+use r2r::sat_collision_msgs::msg::FleetRobot;
 use r2r::std_msgs::msg::Bool;
 use r2r::visualization_msgs::msg::MarkerArray;
 use r2r::{Publisher, QosProfile};
@@ -48,6 +50,8 @@ struct Publishers {
     exclusion: futures::stream::BoxStream<'static, ExclusionRequest>,
     /// The `visualize` exclusion zones' publishers.
     exclusion_edge: Option<ExclusionEdge>,
+    /// This robot on `fleet_topic`, with a `robot_id`.
+    fleet: Option<Publisher<FleetRobot>>,
 }
 
 impl Publishers {
@@ -66,6 +70,13 @@ impl Publishers {
             gate,
             exclusion: exclusion::create(node, config)?,
             exclusion_edge: ExclusionEdge::create(node, config)?,
+            fleet: match config.fleet.robot_id.is_empty() {
+                true => None,
+                false => Some(node.create_publisher::<FleetRobot>(
+                    &config.fleet_topic,
+                    crate::ros::fleet::publisher_qos(config.fleet.timeout),
+                )?),
+            },
         })
     }
 }
@@ -86,6 +97,8 @@ pub(super) struct Shared {
     pending: Arc<PendingObstacles>,
     reports: Arc<ReportSlot>,
     pub(super) sources: Arc<LatestSources>,
+    /// With a fleet source: the other robots' messages.
+    pub(super) fleet: Option<Arc<LatestFleet>>,
     /// Lifecycle: the report worker publishes only while this is set.
     outputs: Arc<AtomicBool>,
 }
@@ -106,6 +119,12 @@ impl Shared {
                 1.0 / config.publish_rate,
             ))),
             sources: Arc::new(LatestSources::default()),
+            fleet: config
+                .monitor
+                .sources
+                .iter()
+                .any(|s| s.kind == crate::monitor::SourceKind::Fleet)
+                .then(|| Arc::new(LatestFleet::default())),
             outputs: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -135,6 +154,8 @@ pub(super) struct Waits {
     pub(super) shapes: Option<Arc<gate::ZoneShapes>>,
     pub(super) footprints: Arc<LatestFootprint>,
     pub(super) sources: Arc<LatestSources>,
+    /// With a fleet source: the other robots' messages.
+    pub(super) fleet: Option<Arc<LatestFleet>>,
     pub(super) tf_moved: Arc<tokio::sync::Notify>,
     /// The decision at `publish_rate`.
     pub(super) tick: tokio::time::Interval,
@@ -165,7 +186,9 @@ impl Pipeline {
         let (core, stage, notices) = Core::configure(config.clone(), Arc::clone(&shared.tf))?;
         Warnings::new(logger).notices(&mut { notices });
         let started = Instant::now();
-        let core = core.with_stopwatch(Box::new(move || started.elapsed().as_secs_f64()));
+        let core = core
+            .with_stopwatch(Box::new(move || started.elapsed().as_secs_f64()))
+            .with_fleet_session(fleet_session());
         let for_io = config.clone();
         let publishers = io
             .with_node(move |node| Publishers::create(node, &for_io).map_err(|e| e.to_string()))
@@ -178,13 +201,15 @@ impl Pipeline {
             gate,
             exclusion,
             exclusion_edge,
+            fleet,
         } = publishers;
-        let made = vec![
+        let mut made = vec![
             release(collision.clone()),
             release(ahead.clone()),
             release(report.clone()),
             release(markers.clone()),
         ];
+        made.extend(fleet.clone().map(release));
         let gate = gate.map(|e| GateEdge::create(e, &config.gate, logger));
         let (sets, sets_rx) = tokio::sync::watch::channel(Arc::clone(stage.obstacle_set()));
         let workers =
@@ -220,6 +245,8 @@ impl Pipeline {
             footprints: Arc::clone(&shared.footprints),
             sources: Arc::clone(&shared.sources),
             velocities: shared.velocities.clone(),
+            fleet: shared.fleet.clone(),
+            fleet_pub: fleet,
             reports: Arc::clone(&shared.reports),
             logger: logger.to_owned(),
             collision,
@@ -249,6 +276,7 @@ impl Pipeline {
             shapes,
             footprints: Arc::clone(&shared.footprints),
             sources: Arc::clone(&shared.sources),
+            fleet: shared.fleet.clone(),
             tf_moved: Arc::clone(&shared.tf_moved),
             tick,
         };
@@ -411,6 +439,10 @@ fn sinks(
             .collect(),
         latest_sources: Arc::clone(&shared.sources),
         gate,
+        fleet: shared
+            .fleet
+            .as_ref()
+            .map(|slot| (config.fleet_topic.clone(), Arc::clone(slot))),
     }
 }
 
@@ -452,4 +484,19 @@ fn log_prediction(config: &NodeConfig, logger: &str) {
              true with fail_safe); set base_frame"
         );
     }
+}
+
+/// This node's fleet session: a number drawn at start (the std's random
+/// hasher keys, seeded from the OS), so that a restarted node or a second
+/// publisher of its `robot_id` is told apart from it.
+fn fleet_session() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    hasher.write_u32(std::process::id());
+    hasher.finish()
 }

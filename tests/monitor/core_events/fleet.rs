@@ -80,7 +80,7 @@ fn send(rig: &mut Rig, mut messages: Vec<PeerMessage>) -> Outputs {
     for m in &mut messages {
         m.stamp = rig.t;
     }
-    let mut messages: Vec<(PeerMessage, f64)> = messages.into_iter().map(|m| (m, rig.t)).collect();
+    let mut messages: Vec<_> = messages.into_iter().map(|m| (Ok(m), rig.t)).collect();
     let mut out = Outputs::default();
     let now = rig.now();
     rig.core.on_fleet(&mut messages, now, &mut out);

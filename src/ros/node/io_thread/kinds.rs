@@ -10,6 +10,7 @@
 //! gate's command next, it is what a robot waits for). Adding an input
 //! kind is one file in `kinds/` and one line there.
 
+mod fleet;
 mod footprint;
 mod gate;
 mod kind;
@@ -37,6 +38,7 @@ pub(crate) fn register(
     add(plain(tf::Tf::subscribe(subscriber, sinks, false)))?;
     add(gate::Gate::subscribe(subscriber, sinks))?;
     add(plain(velocity::Velocity::subscribe(subscriber, sinks)))?;
+    add(plain(fleet::Fleet::subscribe(subscriber, sinks)))?;
     add(plain(footprint::Footprint::subscribe(subscriber, sinks)))?;
     add(plain(obstacles::Array::subscribe(subscriber, sinks)))?;
     add(plain(obstacles::Instances::subscribe(subscriber, sinks)))?;

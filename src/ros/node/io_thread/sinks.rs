@@ -55,4 +55,7 @@ pub(crate) struct Sinks {
     pub(crate) latest_sources: Arc<LatestSources>,
     /// The velocity gate's topics, when it has zones.
     pub(crate) gate: Option<GateSinks>,
+    /// `fleet_topic`, when a fleet source is configured, and where its
+    /// messages go.
+    pub(crate) fleet: Option<(String, Arc<crate::ros::fleet::LatestFleet>)>,
 }

@@ -58,6 +58,8 @@ impl Source {
             SourceKind::Range => Sub::Range(subscriber.subscribe(topic, SOURCE_QOS)?),
             SourceKind::Polygon => Sub::Polygon(subscriber.subscribe(topic, SOURCE_QOS)?),
             SourceKind::Costmap => Sub::Costmap(subscriber.subscribe(topic, SOURCE_QOS)?),
+            // The fleet topic is its own kind (`kinds::fleet`).
+            SourceKind::Fleet => return Ok(None),
         };
         Ok(Some(Box::new(Source {
             sub,
