@@ -67,6 +67,7 @@ use nalgebra::Isometry2;
 
 use crate::geometry::{convex_hull, Motion, Point, Shape, ShapeError, Vector};
 use crate::model::Obstacle;
+pub use crate::model::PeerStatus;
 use crate::monitor::MovingObstacle;
 
 pub use crate::limits::{MAX_PEERS, MAX_PEER_VERTICES, MAX_ROBOT_ID_BYTES};
@@ -183,33 +184,6 @@ pub enum Taken {
     Peer,
     /// This node's own message, heard back: nothing kept.
     Own,
-}
-
-/// A peer's state in a report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PeerStatus {
-    /// Fresh, one publisher, clocks agree.
-    Ok,
-    /// Older than `fleet_timeout` (by arrival or by stamp), or its
-    /// publisher's liveliness was lost: kept, grown by its age.
-    StalePeer,
-    /// Its stamp and its arrival disagree by more than
-    /// `fleet_clock_tolerance`.
-    ClockSkew,
-    /// Its id is claimed by two publishers.
-    IdConflict,
-}
-
-impl PeerStatus {
-    /// The snake_case spelling used in reports and logs.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PeerStatus::Ok => "ok",
-            PeerStatus::StalePeer => "stale_peer",
-            PeerStatus::ClockSkew => "clock_skew",
-            PeerStatus::IdConflict => "peer_id_conflict",
-        }
-    }
 }
 
 /// A peer as kept.

@@ -12,6 +12,6 @@ mod verdict;
 
 pub use obstacle::{Obstacle, ObstacleGeometry};
 pub use outcome::{summarize, ObstacleOutcome, Summary};
-pub use report::{Flag, Report, SourceOutcome};
+pub use report::{Flag, PeerOutcome, PeerStatus, Report, SourceOutcome};
 pub use status::{Cause, Rejection, Status};
 pub use verdict::{FirstCause, Verdict};

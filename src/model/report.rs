@@ -26,6 +26,55 @@ pub struct Report {
     /// One entry per enabled point source (scan, point cloud, range), in
     /// the order of `observation_sources`.
     pub sources: Vec<SourceOutcome>,
+    /// One entry per peer of the fleet sources (`type: fleet`), by id.
+    pub peers: Vec<PeerOutcome>,
+}
+
+/// A fleet peer's state in a report (see `crate::fleet`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeerStatus {
+    /// Fresh, one publisher, clocks agree.
+    Ok,
+    /// Older than `fleet_timeout` (by arrival or by stamp), or its
+    /// publisher's liveliness was lost: kept, grown by its age.
+    StalePeer,
+    /// Its stamp and its arrival disagree by more than
+    /// `fleet_clock_tolerance`.
+    ClockSkew,
+    /// Its id is claimed by two publishers.
+    IdConflict,
+}
+
+impl PeerStatus {
+    /// The snake_case spelling used in reports and logs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PeerStatus::Ok => "ok",
+            PeerStatus::StalePeer => "stale_peer",
+            PeerStatus::ClockSkew => "clock_skew",
+            PeerStatus::IdConflict => "peer_id_conflict",
+        }
+    }
+}
+
+/// A fleet peer in a [`Report`]: its footprint (grown by its age) against
+/// the padded footprint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PeerOutcome {
+    /// `<source>/<robot id>`.
+    pub id: String,
+    /// Its status.
+    pub status: PeerStatus,
+    /// It touches or overlaps the padded footprint.
+    pub colliding: bool,
+    /// The contact, in the report's frame; `None` without a placement.
+    pub contact: Option<Contact>,
+    /// Its shape's outline (grown by its age), in the report's frame,
+    /// for drawing.
+    pub outline: Vec<Point>,
+    /// Its source's position in `observation_sources` and its position
+    /// among the source's peers (a prediction's `source` and `cell`).
+    pub index: (usize, usize),
 }
 
 /// A point source in a [`Report`]: its points against the padded
@@ -96,6 +145,7 @@ impl Default for Report {
             nearest_obstacle_id: String::new(),
             outcomes: Vec::new(),
             sources: Vec::new(),
+            peers: Vec::new(),
         }
     }
 }

@@ -12,7 +12,7 @@ use super::clock::JUMP_TOLERANCE;
 use super::motion::MovingObstacle;
 use crate::broadphase::{ObstacleIndex, PointSet};
 use crate::geometry::{Shape, ShapeError, Vector};
-use crate::model::{Cause, Rejection};
+use crate::model::{Cause, PeerStatus, Rejection};
 use std::sync::Arc;
 
 /// The node's clock as inputs are judged against it: the time (s) and the
@@ -213,6 +213,9 @@ pub(super) struct SourcePoints {
     /// `min_points` alone (one robot is enough), and moves for the
     /// prediction.
     pub(super) moving: Arc<[MovingObstacle]>,
+    /// A fleet's peers' statuses, one per cell (empty for the other
+    /// sources).
+    pub(super) peer_statuses: Arc<[PeerStatus]>,
     /// The message was malformed, or its transform could not be found.
     pub(super) fault: Option<Cause>,
     /// The points were moved into the data's frame from the message's own

@@ -16,7 +16,7 @@ use super::placement::Placement;
 use super::state::Monitor;
 use crate::broadphase::{ObstacleIndex, PointSet};
 use crate::geometry::{moving_time_of_impact, query, Contact, Impact, Motion, Point, Shape};
-use crate::model::{Cause, FirstCause, SourceOutcome, Status};
+use crate::model::{Cause, FirstCause, PeerOutcome, PeerStatus, SourceOutcome, Status};
 use std::sync::Arc;
 
 /// A point source placed: its data and the footprint in its frame.
@@ -28,6 +28,8 @@ pub(super) struct PlacedSource<'a> {
     pub(super) cells: &'a ObstacleIndex,
     /// A fleet's peers moving, one per cell (empty for the other sources).
     pub(super) moving: &'a [MovingObstacle],
+    /// A fleet's peers' statuses, one per cell.
+    pub(super) peer_statuses: &'a [PeerStatus],
     pub(super) placement: &'a Placement,
 }
 
@@ -154,6 +156,7 @@ impl Monitor {
             points: Arc::new(points),
             cells: Arc::default(),
             moving: Arc::default(),
+            peer_statuses: Arc::default(),
             fault: None,
             moved,
         };
@@ -185,6 +188,7 @@ impl Monitor {
             points: Arc::default(),
             cells: Arc::new(cells),
             moving: Arc::default(),
+            peer_statuses: Arc::default(),
             fault: None,
             moved: false,
         };
@@ -193,8 +197,9 @@ impl Monitor {
 
     /// The fleet source `name`'s peers at `now` (see [`crate::fleet`]):
     /// `cells`, each peer's footprint grown by its age, in `frame_id` (the
-    /// shared frame), and `moving`, the same peers (one per cell, in its
-    /// order) moving for the prediction. Stamped `now`: the peers' own
+    /// shared frame), `moving`, the same peers (one per cell, in its
+    /// order) moving for the prediction, and their `statuses` (for the
+    /// report). Stamped `now`: the peers' own
     /// ages are in their growth. False (and nothing kept) for a name that
     /// is not a configured fleet source, or when the two lists differ in
     /// length.
@@ -204,18 +209,20 @@ impl Monitor {
         frame_id: &str,
         cells: ObstacleIndex,
         moving: Vec<MovingObstacle>,
+        statuses: Vec<PeerStatus>,
         now: f64,
     ) -> bool {
         let fleet = self
             .source_index(name)
             .is_some_and(|i| self.config.sources[i].kind == SourceKind::Fleet);
-        if !fleet || cells.len() != moving.len() {
+        if !fleet || cells.len() != moving.len() || cells.len() != statuses.len() {
             return false;
         }
         let payload = SourcePoints {
             points: Arc::default(),
             cells: Arc::new(cells),
             moving: moving.into(),
+            peer_statuses: statuses.into(),
             fault: None,
             moved: false,
         };
@@ -248,6 +255,7 @@ impl Monitor {
             points: Arc::default(),
             cells: Arc::default(),
             moving: Arc::default(),
+            peer_statuses: Arc::default(),
             fault: Some(cause),
             moved: false,
         };
@@ -367,6 +375,7 @@ impl Monitor {
             points: &data.payload.points,
             cells: &data.payload.cells,
             moving: &data.payload.moving,
+            peer_statuses: &data.payload.peer_statuses,
             placement,
         })
     }
@@ -563,6 +572,54 @@ impl Monitor {
             outcome.colliding = enough && outcome.points_inside > 0;
         }
         total
+    }
+}
+
+/// Segments of a round peer's outline in a report (peers are polygons:
+/// only a degenerate one would be round).
+const OUTLINE_SEGMENTS: usize = 16;
+
+impl Monitor {
+    /// The fleet sources' peers' entries of a report (by source, then the
+    /// peers' order), their contacts in the global frame, into `out`.
+    pub(super) fn peer_outcomes(&self, footprint: Option<&Shape>, out: &mut Vec<PeerOutcome>) {
+        out.clear();
+        let Some(footprint) = footprint else {
+            return;
+        };
+        for source in self.placed_sources() {
+            if source.moving.is_empty() {
+                continue;
+            }
+            let placed = source.placement.footprint(footprint);
+            let peers = source.cells.obstacles().iter().zip(source.peer_statuses);
+            for (cell, (peer, &status)) in peers.enumerate() {
+                let mut outline = peer
+                    .shape
+                    .as_ref()
+                    .map_or_else(|_| Vec::new(), |s| s.outline(OUTLINE_SEGMENTS));
+                if let Some(pose) = &source.placement.to_global {
+                    outline.iter_mut().for_each(|p| *p = pose * *p);
+                }
+                let contact = peer
+                    .shape
+                    .as_ref()
+                    .ok()
+                    .map(|shape| query(placed, shape, self.config.padding));
+                let contact = match (&source.placement.to_global, contact) {
+                    (Some(pose), Some(c)) => Some(c.transformed(pose)),
+                    (_, c) => c,
+                };
+                out.push(PeerOutcome {
+                    id: peer.id.clone(),
+                    status,
+                    colliding: contact.is_some_and(|c| c.colliding()),
+                    contact,
+                    outline,
+                    index: (source.index, cell),
+                });
+            }
+        }
     }
 }
 

@@ -657,6 +657,7 @@ impl Monitor {
             nearest_obstacle_id: String::new(),
             outcomes: Vec::with_capacity(self.obstacles().len()),
             sources: Vec::new(),
+            peers: Vec::new(),
         };
         self.evaluate_into(now, &mut report);
         report
@@ -711,6 +712,9 @@ impl Monitor {
         }
         let mut sources = std::mem::take(&mut report.sources);
         let inside = self.source_outcomes(self.footprint(), self.now(now), &mut sources);
+        let mut peers = std::mem::take(&mut report.peers);
+        self.peer_outcomes(self.footprint(), &mut peers);
+        report.peers = peers;
         let points_collide = inside >= self.min_points();
         report.min_distance = summary.min_distance;
         // The nearest of the obstacles and the sources' nearest points

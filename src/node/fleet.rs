@@ -159,13 +159,14 @@ impl FleetCore {
         self.statuses.clear();
         self.statuses
             .extend(entries.iter().map(|e| (e.robot_id.to_owned(), e.status)));
+        let peer_statuses = entries.iter().map(|e| e.status).collect();
         for obstacle in &mut self.obstacles {
             obstacle.id = crate::monitor::source_polygon_prefix(source) + &obstacle.id;
         }
         let cells = ObstacleIndex::new(std::mem::take(&mut self.obstacles));
         let moving = std::mem::take(&mut self.moving);
         let frame = self.fleet.config().frame.clone();
-        monitor.set_source_peers(source, &frame, cells, moving, now);
+        monitor.set_source_peers(source, &frame, cells, moving, peer_statuses, now);
     }
 
     /// This robot's state at `now` when it is due (`fleet_rate`) and can

@@ -109,6 +109,16 @@ pub fn fill_native_collision_report(
         Some(MotionImpact {
             obstacle: Some(i), ..
         }) => obstacles.get(i).map_or("", |o| o.id.as_str()),
+        // A fleet's peer: its id (`<source>/<robot id>`).
+        Some(MotionImpact {
+            source: Some(i),
+            cell: Some(c),
+            ..
+        }) if report.peers.iter().any(|p| p.index == (i, c)) => report
+            .peers
+            .iter()
+            .find(|p| p.index == (i, c))
+            .map_or("", |p| p.id.as_str()),
         Some(MotionImpact {
             source: Some(i), ..
         }) => sources.get(i).map_or("", |s| s.name.as_str()),
@@ -129,8 +139,23 @@ pub fn fill_native_collision_report(
     msg.min_distance = report.min_distance;
     set_string(&mut msg.nearest_obstacle_id, &report.nearest_obstacle_id)?;
     let n = report.outcomes.len().min(obstacles.len());
-    let results = resize_results(&mut msg.results, n + report.sources.len())?;
-    let (results, source_results) = results.split_at_mut(n);
+    let total = n + report.sources.len() + report.peers.len();
+    let results = resize_results(&mut msg.results, total)?;
+    let (results, rest) = results.split_at_mut(n);
+    let (source_results, peer_results) = rest.split_at_mut(report.sources.len());
+    for (out, peer) in peer_results.iter_mut().zip(&report.peers) {
+        set_string(&mut out.id, &peer.id)?;
+        set_string(&mut out.status, peer.status.as_str())?;
+        out.colliding = peer.colliding;
+        let contact = peer.contact;
+        set_contact(
+            out,
+            contact,
+            contact.map_or(f64::INFINITY, |c| c.distance()),
+        );
+        out.exact = true;
+        out.points_inside = 0;
+    }
     for (out, source) in source_results.iter_mut().zip(&report.sources) {
         set_string(&mut out.id, &source.name)?;
         set_string(&mut out.status, source.status.as_str())?;

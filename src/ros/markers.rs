@@ -42,6 +42,15 @@ pub const NS_SOURCE_POINTS: &str = "source_points";
 /// label (id: the source's position in the report).
 pub const NS_SOURCE_NEAREST: &str = "source_nearest";
 
+/// The fleet's peers (`type: fleet`): each one's footprint grown by its
+/// age (red when it touches the footprint, grey when stale), by its
+/// position in the report.
+pub const NS_FLEET: &str = "fleet";
+
+/// The fleet's peers' labels: robot id, status, clearance, and the
+/// predicted contact's time when the prediction meets that peer first.
+pub const NS_FLEET_LABELS: &str = "fleet_labels";
+
 /// Points drawn inside the footprint at most (a marker of 24,000 points is
 /// 0.6 MB at 10 Hz for nothing a viewer can tell apart).
 pub const MAX_DRAWN_SOURCE_POINTS: usize = 5_000;
@@ -404,6 +413,7 @@ impl MarkerBuilder {
             frame.text(id, visual.anchor, label);
         }
         frame.sources(report, input.source_points);
+        frame.peers(report, input.prediction);
         for &(ns, id) in self.live.difference(&frame.live) {
             frame.markers.push(Marker {
                 header: header(frame.frame_id, frame.stamp),
@@ -501,6 +511,53 @@ impl Frame<'_> {
             };
             // Labels of sources: negative ids, apart from the obstacles'.
             self.text(-1 - id, point, label);
+        }
+    }
+
+    /// The fleet's peers: outline and label each (see [`NS_FLEET`]).
+    fn peers(&mut self, report: &Report, prediction: Option<&Prediction>) {
+        let impact = prediction.and_then(|p| p.impact);
+        for (k, peer) in report.peers.iter().enumerate() {
+            let id = i32::try_from(k).unwrap_or(i32::MAX);
+            let color = if peer.colliding {
+                colliding_color()
+            } else if peer.status == crate::model::PeerStatus::Ok {
+                clear_color()
+            } else {
+                invalid_color()
+            };
+            if peer.outline.len() >= 2 {
+                self.line_strip(NS_FLEET, id, closed(&peer.outline), color);
+            }
+            let mut label = match peer.contact {
+                Some(c) if c.colliding() => format!("{}: depth {:.3} m", peer.id, c.depth()),
+                Some(c) => format!("{}: {:.3} m", peer.id, c.distance()),
+                None => peer.id.clone(),
+            };
+            if peer.status != crate::model::PeerStatus::Ok {
+                label.push_str(&format!(" ({})", peer.status.as_str()));
+            }
+            let first =
+                impact.filter(|i| i.source == Some(peer.index.0) && i.cell == Some(peer.index.1));
+            if let Some(hit) = first {
+                label.push_str(&format!(", contact in {:.2} s", hit.time));
+            }
+            let Some(at) = peer.outline.first() else {
+                continue;
+            };
+            let m = self.marker(
+                NS_FLEET_LABELS,
+                id,
+                TEXT_VIEW_FACING,
+                Vector3 {
+                    x: 0.0,
+                    y: 0.0,
+                    z: TEXT_HEIGHT,
+                },
+            );
+            m.pose.position = ros_point(&(at + nalgebra::Vector2::new(0.0, 0.1)));
+            m.color = label_color();
+            m.text = label;
         }
     }
 

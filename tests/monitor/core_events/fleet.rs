@@ -206,6 +206,22 @@ fn a_peer_that_goes_quiet_is_kept_and_grows_until_it_stops_the_robot() {
         [("r2".to_owned(), PeerStatus::StalePeer)]
     );
     assert!(!goes(&rig.command(0.3, 0.0, 0.0)));
+    // The report names it, grown by its age (the gap was 0.75 m; the
+    // octagon's corners reach a little beyond the disc, never less).
+    rig.tick();
+    let report = rig.core.monitor().evaluate(rig.t);
+    let [entry] = report.peers.as_slice() else {
+        panic!("one peer entry: {:?}", report.peers);
+    };
+    assert_eq!(
+        (entry.id.as_str(), entry.status),
+        ("fleet/r2", PeerStatus::StalePeer)
+    );
+    let growth = (1.0 + 0.5 * 0.5f64.sqrt()) * (rig.t - 1.0);
+    assert!(
+        growth > 0.75 && entry.colliding,
+        "grown {growth} m: {entry:?}"
+    );
     // Heard again, where it was: the robot goes again.
     let out = send(
         &mut rig,
