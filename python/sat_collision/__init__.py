@@ -11,8 +11,10 @@ polygons and circles, with NumPy arrays in and out.
 >>> result = obstacles.check(robot, np.array([[0.0, 0.0, 0.0], [1.6, 0.0, 0.0]]))
 >>> result.colliding.tolist(), result.clearance.round(3).tolist()
 ([False, True], [1.5, 0.0])
->>> result.mtv.round(3).tolist(), result.obstacle.tolist()
-([[0.0, 0.0], [-0.1, 0.0]], [0, 0])
+>>> result.depth.round(3).tolist(), result.obstacle.tolist()
+([0.0, 0.1], [0, 0])
+>>> float(result.mtv[1, 0].round(3))  # out of the wall: 0.1 m back along x
+-0.1
 
 Conventions: metres, seconds, radians; a pose is ``(x, y, yaw)`` of the robot
 frame in the obstacles' frame; touching counts as colliding. Obstacles are

@@ -38,10 +38,18 @@ use sat_collision::geometry::{
     MAX_COORDINATE,
 };
 use sat_collision::model::{Obstacle, ObstacleGeometry};
+use std::ops::ControlFlow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+
+mod grid;
+use grid::Grid;
 
 /// Poses (or path segments) per run: one region query of the index each.
 const RUN: usize = 32;
+
+/// Most obstacles one index holds (the grid numbers them in 32 bits, up
+/// to 64 cells each).
+const MAX_OBSTACLES: usize = 1 << 24;
 
 /// What a call gives back or refuses: a refusal is a `ValueError`.
 type Answer<T> = Result<T, String>;
@@ -98,20 +106,33 @@ fn pose(x: f64, y: f64, yaw: f64, what: impl FnOnce() -> String) -> Answer<Isome
     }
 }
 
-/// The poses of an `(N, 3)` array of `x, y, yaw`.
-fn poses(array: &ArrayView2<'_, f64>) -> Answer<Vec<Isometry2<f64>>> {
+/// The poses of an `(N, 3)` array of `x, y, yaw`, checked as [`pose`]
+/// checks them but not made into transforms.
+fn raw_poses(array: &ArrayView2<'_, f64>) -> Answer<Vec<[f64; 3]>> {
     if array.ncols() != 3 {
         return Err(format!(
             "poses: expected an (N, 3) array of x, y, yaw, got shape {:?}",
             array.shape()
         ));
     }
-    array
-        .rows()
+    let within = |v: f64| v.is_finite() && v.abs() <= MAX_COORDINATE;
+    let mut out = Vec::with_capacity(array.nrows());
+    for (k, row) in array.rows().into_iter().enumerate() {
+        let (x, y, yaw) = (row[0], row[1], row[2]);
+        if !(within(x) && within(y) && yaw.is_finite()) {
+            pose(x, y, yaw, || format!("poses: pose {k}"))?;
+        }
+        out.push([x, y, yaw]);
+    }
+    Ok(out)
+}
+
+/// The poses of an `(N, 3)` array of `x, y, yaw`.
+fn poses(array: &ArrayView2<'_, f64>) -> Answer<Vec<Isometry2<f64>>> {
+    Ok(raw_poses(array)?
         .into_iter()
-        .enumerate()
-        .map(|(k, row)| pose(row[0], row[1], row[2], || format!("poses: pose {k}")))
-        .collect()
+        .map(|[x, y, yaw]| Isometry2::new(Vector2::new(x, y), yaw))
+        .collect())
 }
 
 /// A `(3,)` array: `what` names it.
@@ -220,6 +241,8 @@ struct Index {
     owners: Vec<i64>,
     /// Largest absolute coordinate of the obstacles: the tolerance scale.
     magnitude: f64,
+    /// The boxes in a grid: the obstacles a single footprint may meet.
+    grid: Grid,
 }
 
 impl Index {
@@ -231,6 +254,11 @@ impl Index {
         owners: Option<&[i64]>,
     ) -> Answer<Self> {
         let count = polygons.len() + circles.map_or(0, |c| c.nrows());
+        if count > MAX_OBSTACLES {
+            return Err(format!(
+                "at most {MAX_OBSTACLES} obstacles are accepted, got {count}"
+            ));
+        }
         let owners: Vec<i64> = match owners {
             Some(owners) if owners.len() == count => owners.to_vec(),
             Some(owners) => {
@@ -273,6 +301,7 @@ impl Index {
         let magnitude = boxes.iter().map(Aabb::magnitude).fold(0.0, f64::max);
         Ok(Index {
             index: ObstacleIndex::new(obstacles),
+            grid: Grid::new(&boxes),
             boxes,
             owners,
             magnitude,
@@ -283,19 +312,6 @@ impl Index {
     /// obstacle the exact tests could call touching is left out.
     fn margin(&self, region: &Aabb, padding: f64) -> f64 {
         4.0 * length_tolerance(self.magnitude.max(region.magnitude()).max(padding))
-    }
-
-    /// The obstacles whose box comes within `margin` of `region`.
-    fn candidates(&self, region: &Aabb, margin: f64, out: &mut Vec<usize>) {
-        let grown = region.inflated(margin);
-        out.clear();
-        out.extend(
-            self.boxes
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| grown.intersects(b))
-                .map(|(i, _)| i),
-        );
     }
 
     /// `footprint` placed at each pose of `order`'s runs: `visit(run's
@@ -344,12 +360,8 @@ impl Index {
             return out;
         }
         let span = self.index.all();
-        let obstacles = self.index.obstacles();
-        let mut candidates = Vec::new();
         Self::runs(footprint, poses, padding, |region, placed, run| {
             let mut near = span.near(region);
-            let margin = self.margin(region, padding);
-            let mut listed = false;
             for (shape, &k) in placed.iter().zip(run) {
                 let nearest = near.nearest(shape, padding);
                 out.obstacle[k] = nearest.index.map_or(-1, |i| self.owners[i]);
@@ -358,26 +370,7 @@ impl Index {
                     continue;
                 }
                 // Colliding: the deepest of the obstacles it touches.
-                if !listed {
-                    self.candidates(region, margin, &mut candidates);
-                    listed = true;
-                }
-                let reach = shape.aabb().inflated(padding + margin);
-                let mut deepest: Option<(usize, Contact)> = None;
-                for &i in &candidates {
-                    if !reach.intersects(&self.boxes[i]) {
-                        continue;
-                    }
-                    let Ok(obstacle) = &obstacles[i].shape else {
-                        continue;
-                    };
-                    let contact = query(shape, obstacle, padding);
-                    if contact.colliding()
-                        && deepest.is_none_or(|(_, d)| contact.depth() > d.depth())
-                    {
-                        deepest = Some((i, contact));
-                    }
-                }
+                let deepest = self.deepest(shape, padding);
                 out.colliding[k] = true;
                 out.clearance[k] = 0.0;
                 if let Some((i, contact)) = deepest {
@@ -392,37 +385,87 @@ impl Index {
         out
     }
 
-    /// [`collides`](Self::collides)'s answers.
-    fn collide_poses(
-        &self,
-        footprint: &Shape,
-        poses: &[Isometry2<f64>],
-        padding: f64,
-    ) -> Vec<bool> {
-        let mut colliding = vec![false; poses.len()];
-        if self.index.is_empty() {
-            return colliding;
-        }
+    /// The box of `shape` grown by `padding` and the margin: what an
+    /// obstacle's box must meet to touch it.
+    fn reach(&self, shape: &Shape, padding: f64) -> Aabb {
+        let b = shape.aabb();
+        b.inflated(padding + self.margin(&b, padding))
+    }
+
+    /// The deepest of the obstacles `shape` (placed, inflated by
+    /// `padding`) touches or overlaps (the first on a tie), with its
+    /// contact.
+    fn deepest(&self, shape: &Shape, padding: f64) -> Option<(usize, Contact)> {
         let obstacles = self.index.obstacles();
-        let mut candidates = Vec::new();
-        Self::runs(footprint, poses, padding, |region, placed, run| {
-            let margin = self.margin(region, padding);
-            self.candidates(region, margin, &mut candidates);
-            if candidates.is_empty() {
-                return;
-            }
-            for (shape, &k) in placed.iter().zip(run) {
-                let reach = shape.aabb().inflated(padding + margin);
-                colliding[k] = candidates.iter().any(|&i| {
+        let mut deepest: Option<(usize, Contact)> = None;
+        let _ = self
+            .grid
+            .each(&self.reach(shape, padding), &self.boxes, |i| {
+                if let Ok(obstacle) = &obstacles[i].shape {
+                    let contact = query(shape, obstacle, padding);
+                    let deeper = match deepest {
+                        None => true,
+                        Some((j, d)) => {
+                            contact.depth() > d.depth() || (contact.depth() == d.depth() && i < j)
+                        }
+                    };
+                    if contact.colliding() && deeper {
+                        deepest = Some((i, contact));
+                    }
+                }
+                ControlFlow::Continue(())
+            });
+        deepest
+    }
+
+    /// [`collides`](Self::collides)'s answers: per pose, the obstacles the
+    /// grid gives near the disc the footprint can reach about the pose's
+    /// origin (no order needed); when there are any, the footprint placed
+    /// and tried against each by the exact test until one touches.
+    fn collide_poses(&self, footprint: &Shape, poses: &[[f64; 3]], padding: f64) -> Vec<bool> {
+        let obstacles = self.index.obstacles();
+        // The footprint's farthest point from its origin, at most.
+        let b = footprint.aabb();
+        let radius = [
+            b.min,
+            b.max,
+            Point::new(b.min.x, b.max.y),
+            Point::new(b.max.x, b.min.y),
+        ]
+        .iter()
+        .map(|p| p.coords.norm())
+        .fold(0.0, f64::max);
+        let mut placed = footprint.clone();
+        let mut near = Vec::new();
+        poses
+            .iter()
+            .map(|&[x, y, yaw]| {
+                let origin = Point::new(x, y);
+                let disc = Aabb {
+                    min: origin,
+                    max: origin,
+                }
+                .inflated(radius);
+                let disc = disc.inflated(padding + self.margin(&disc, padding));
+                near.clear();
+                let _ = self.grid.each(&disc, &self.boxes, |i| {
+                    near.push(i);
+                    ControlFlow::Continue(())
+                });
+                if near.is_empty() {
+                    return false;
+                }
+                placed.set_transformed(footprint, &Isometry2::new(Vector2::new(x, y), yaw));
+                let reach = self.reach(&placed, padding);
+                near.iter().any(|&i| {
                     reach.intersects(&self.boxes[i])
                         && obstacles[i]
                             .shape
                             .as_ref()
-                            .is_ok_and(|obstacle| intersects(shape, obstacle, padding))
-                });
-            }
-        });
-        colliding
+                            .is_ok_and(|obstacle| intersects(&placed, obstacle, padding))
+                })
+            })
+            .collect()
     }
 
     /// [`check_path`](Self::check_path)'s answer: the node's rule (a
@@ -560,7 +603,7 @@ impl Index {
         let out = detached(py, || {
             let (fp, ps, padding) = (
                 self::footprint(&fp)?,
-                self::poses(&ps)?,
+                self::raw_poses(&ps)?,
                 self::padding(padding)?,
             );
             Ok(self.collide_poses(&fp, &ps, padding))
