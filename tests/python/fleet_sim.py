@@ -24,8 +24,16 @@ so they land in the robot's namespace; each one an option):
   ({"kind": "pose", "t", "x", "y", "yaw", "vx", "vy", "wz"}), every gated command
   ({"kind": "cmd_out", "t", "vx", "vy", "wz"}) and every `collision` and
   `collision_ahead` flag ({"kind": "collision" | "collision_ahead", "t", "data", "x",
-  "y"}, with the pose when it arrived). t is time.monotonic() (the machine's clock,
-  shared by every namespace).
+  "y"}, with the pose when it arrived); with --fleet-topic, every fleet message heard
+  ({"kind": "fleet", "t", "id", "seq", "stamp", "x", "y", "yaw"}); with --report-topic,
+  the node's `collision_report` whenever its fleet part changes ({"kind": "report",
+  "t", "valid", "status", "fleet": {result id: status}} for the results whose id is
+  --report-source or starts with "<--report-source>/"). t is time.monotonic() (the
+  machine's clock, shared by every namespace).
+
+With --run-file the planner publishes only while that file exists (else the robot
+stands, its watchdog holding it; a 'run' record {"kind": "run", "t", "on"} marks each
+change): a test starts and stops several robots at chosen moments.
 
 TF goes on `tf` and `tf_static` in the robot's namespace, as nav2 does for several robots
 (start the node with `-r /tf:=tf -r /tf_static:=tf_static`); --tf /tf --tf-static
@@ -71,6 +79,13 @@ def parse_args(argv):
     p.add_argument('--tf', default='tf')
     p.add_argument('--tf-static', default='tf_static')
     p.add_argument('--duration', type=float, default=0.0, help='stop after this (s); 0: never')
+    p.add_argument('--run-file', default='',
+                   help='publish commands only while this file exists (empty: always)')
+    p.add_argument('--fleet-topic', default='',
+                   help='record the fleet messages heard there (sat_collision_msgs/FleetRobot)')
+    p.add_argument('--report-topic', default='',
+                   help='record the fleet results of the node\'s report there')
+    p.add_argument('--report-source', default='fleet', help='the fleet source\'s name')
     args = p.parse_args(argv)
     args.footprint_points = [(float(x), float(y)) for x, y in json.loads(args.footprint)]
     if len(args.footprint_points) < 3:
@@ -122,6 +137,19 @@ class Sim:
                                       lambda m: self.on_flag('collision', m), 10)
         self.node.create_subscription(Bool, args.collision_ahead_topic,
                                       lambda m: self.on_flag('collision_ahead', m), 10)
+        self.running = None
+        if args.fleet_topic:
+            from rclpy.qos import qos_profile_sensor_data
+            from sat_collision_msgs.msg import FleetRobot
+
+            self.node.create_subscription(FleetRobot, args.fleet_topic, self.on_fleet,
+                                          qos_profile_sensor_data)
+        self.last_report = None
+        if args.report_topic:
+            from sat_collision_msgs.msg import CollisionReport
+
+            self.node.create_subscription(CollisionReport, args.report_topic,
+                                          self.on_report, 10)
         stamp = self.node.get_clock().now().to_msg()
         self.static_pub.publish(TFMessage(transforms=[
             self.transform(args.map_frame, args.odom_frame, 0.0, 0.0, 0.0, stamp)]))
@@ -146,15 +174,40 @@ class Sim:
         return t
 
     def plan(self):
+        import os
+
         from geometry_msgs.msg import Twist, Vector3
 
         a = self.args
+        if a.run_file:
+            running = os.path.exists(a.run_file)
+            if running != self.running:
+                self.running = running
+                self.record('run', on=running)
+            if not running:
+                return
         self.cmd_pub.publish(Twist(linear=Vector3(x=a.vx, y=a.vy), angular=Vector3(z=a.wz)))
 
     def on_cmd_out(self, msg):
         self.cmd = (msg.linear.x, msg.linear.y, msg.angular.z)
         self.cmd_at = time.monotonic()
         self.record('cmd_out', vx=msg.linear.x, vy=msg.linear.y, wz=msg.angular.z)
+
+    def on_fleet(self, msg):
+        q = msg.pose.orientation
+        self.record('fleet', id=msg.robot_id, seq=msg.sequence,
+                    stamp=msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9,
+                    x=round(msg.pose.position.x, 6), y=round(msg.pose.position.y, 6),
+                    yaw=round(2 * math.atan2(q.z, q.w), 6))
+
+    def on_report(self, msg):
+        prefix = self.args.report_source
+        fleet = {r.id: r.status for r in msg.results
+                 if r.id == prefix or r.id.startswith(prefix + '/')}
+        key = (msg.valid, msg.status, tuple(sorted(fleet.items())))
+        if key != self.last_report:
+            self.last_report = key
+            self.record('report', valid=bool(msg.valid), status=msg.status, fleet=fleet)
 
     def on_flag(self, kind, msg):
         self.record(kind, data=bool(msg.data), x=round(self.x, 6), y=round(self.y, 6))
