@@ -20,6 +20,10 @@ Arguments:
                   (the node keeps the environment it inherits). See below.
     use_lifecycle_manager  'true': the node is started as a managed (lifecycle) node that
                   waits unconfigured (autostart: false), and brought up beside it. See below.
+    robot_id      this robot's id on the fleet topic (docs/fleet.md), given to the node as
+                  its parameter robot_id (over the params file's); default: the namespace
+                  without its slashes, so `namespace:=robot1` publishes robot1 ('' with no
+                  namespace: not published).
 
 Fast DDS profile (dds_profile): when the RMW is Fast DDS (RMW_IMPLEMENTATION unset or
 empty, the default of ROS 2 Jazzy, rmw_fastrtps_cpp or rmw_fastrtps_dynamic_cpp) and
@@ -168,6 +172,7 @@ def generate_launch_description():
     use_namespaced_tf = LaunchConfiguration('use_namespaced_tf')
     dds_profile = LaunchConfiguration('dds_profile')
     use_lifecycle_manager = LaunchConfiguration('use_lifecycle_manager')
+    robot_id = LaunchConfiguration('robot_id')
 
     share = FindPackageShare(PACKAGE)
 
@@ -227,7 +232,15 @@ def generate_launch_description():
                     'events) if true',
     )
 
+    declare_robot_id = DeclareLaunchArgument(
+        'robot_id',
+        default_value=PythonExpression(["'", namespace, "'.strip('/')"]),
+        description="This robot's id on the fleet topic (default: the namespace without "
+                    "its slashes; '' = not published)",
+    )
+
     sim_time = ParameterValue(use_sim_time, value_type=bool)
+    robot = ParameterValue(robot_id, value_type=str)
     # /tf and /tf_static are absolute (tf2's listener); a namespaced robot's TF lives
     # in its namespace.
     namespaced = ["'", use_namespaced_tf, "'.lower() == 'true'"]
@@ -250,13 +263,14 @@ def generate_launch_description():
     # Standalone (the default): the node's own autostart, as it always was.
     collision_node = Node(
         condition=UnlessCondition(use_lifecycle_manager),
-        parameters=[params_file, {'use_sim_time': sim_time}],
+        parameters=[params_file, {'use_sim_time': sim_time, 'robot_id': robot}],
         **node_options,
     )
     # Managed: waits unconfigured for the lifecycle manager (or launch's events).
     managed_collision_node = LifecycleNode(
         condition=managed,
-        parameters=[params_file, {'use_sim_time': sim_time, 'autostart': False}],
+        parameters=[params_file, {'use_sim_time': sim_time, 'autostart': False,
+                                  'robot_id': robot}],
         **node_options,
     )
 
@@ -294,6 +308,7 @@ def generate_launch_description():
         declare_use_namespaced_tf,
         declare_dds_profile,
         declare_use_lifecycle_manager,
+        declare_robot_id,
         collision_node_with_profile,
         *lifecycle_bringup(managed_collision_node, namespace, sim_time, managed,
                            ['--ros-args', '--log-level', log_level]),

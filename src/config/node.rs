@@ -290,7 +290,7 @@ pub static PARAMS: &[ParamSpec] = &[
             set: |c, x| c.fleet_rate = x,
         },
         runtime: false,
-        description: "Hz at which this robot is published on the fleet topic [0.1, 100] (start-up only)",
+        description: "Hz at which this robot is published on the fleet topic (start-up only) [0.1, 100]",
     },
     ParamSpec {
         name: "fleet_timeout",
@@ -302,7 +302,7 @@ pub static PARAMS: &[ParamSpec] = &[
             set: |c, x| c.fleet.timeout = x,
         },
         runtime: false,
-        description: "s after which a peer (by arrival or by stamp) reads stale_peer; it is kept, grown by its speed bounds times its age [0.01, 60] (start-up only)",
+        description: "s after which a peer (by arrival or by stamp) reads stale_peer; it is kept, grown by its speed bounds times its age (start-up only) [0.01, 60]",
     },
     ParamSpec {
         name: "fleet_clock_tolerance",
@@ -314,7 +314,7 @@ pub static PARAMS: &[ParamSpec] = &[
             set: |c, x| c.fleet.clock_tolerance = x,
         },
         runtime: false,
-        description: "s a peer's stamp may differ from its arrival before it reads clock_skew [0, 60] (start-up only)",
+        description: "s a peer's stamp may differ from its arrival before it reads clock_skew (start-up only) [0, 60]",
     },
     ParamSpec {
         name: "max_linear_speed",
@@ -326,7 +326,7 @@ pub static PARAMS: &[ParamSpec] = &[
             set: |c, x| c.max_linear_speed = x,
         },
         runtime: false,
-        description: "m/s, the most this robot's base frame moves at: published to the fleet, which grows this robot by it (a faster measured speed is published as its own bound) [0, 20] (start-up only)",
+        description: "m/s, the most this robot's base frame moves at: published to the fleet, which grows this robot by it (a faster measured speed is published as its own bound; start-up only) [0, 20]",
     },
     ParamSpec {
         name: "max_angular_speed",
@@ -338,7 +338,7 @@ pub static PARAMS: &[ParamSpec] = &[
             set: |c, x| c.max_angular_speed = x,
         },
         runtime: false,
-        description: "rad/s, the most this robot turns at: published to the fleet as max_linear_speed is [0, 20] (start-up only)",
+        description: "rad/s, the most this robot turns at: published to the fleet as max_linear_speed is (start-up only) [0, 20]",
     },
     ParamSpec {
         name: "velocity_topic",

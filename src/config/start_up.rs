@@ -272,7 +272,7 @@ fn missing_type(name: &str, values: Given<'_>) -> String {
         .unwrap_or_default();
     format!(
         "source {name} (in observation_sources) has no type: set {name}.type to scan, \
-         pointcloud, range, polygon or costmap{hint}"
+         pointcloud, range, polygon, costmap or fleet{hint}"
     )
 }
 

@@ -138,7 +138,9 @@ fn messages_are_the_documented_ones() {
     let names = "footprint_timeout, obstacles_timeout, fail_safe, padding, \
                      publish_rate, markers_rate, zones_file, robot_footprint, \
                      robot_radius, exact_range, max_service_checks, global_frame, \
-                     base_frame, transform_tolerance, input_reliability, \
+                     base_frame, transform_tolerance, input_reliability, robot_id, \
+                     fleet_topic, fleet_frame, fleet_rate, fleet_timeout, \
+                     fleet_clock_tolerance, max_linear_speed, max_angular_speed, \
                      velocity_topic, velocity_type, time_horizon, velocity_timeout, \
                      observation_sources, source_timeout, min_points, base_frame_id, \
                      odom_frame_id, cmd_vel_in_topic, cmd_vel_out_topic, state_topic, \
@@ -457,7 +459,7 @@ fn source_defaults_are_nav2s() {
     let (c, notes) = started(&[
         (
             "observation_sources",
-            list(&["front", "cloud", "sonar", "zone", "map"]),
+            list(&["front", "cloud", "sonar", "zone", "map", "peers"]),
         ),
         ("base_frame", text("base_link")),
         ("front.type", text("scan")),
@@ -465,6 +467,7 @@ fn source_defaults_are_nav2s() {
         ("sonar.type", text("range")),
         ("zone.type", text("polygon")),
         ("map.type", text("costmap")),
+        ("peers.type", text("fleet")),
     ])
     .unwrap();
     assert!(notes.is_empty());
@@ -503,7 +506,7 @@ fn a_source_without_a_type_stops_start_up() {
     assert_eq!(
         e.message,
         "source scan (in observation_sources) has no type: set scan.type to scan, \
-         pointcloud, range, polygon or costmap"
+         pointcloud, range, polygon, costmap or fleet"
     );
     let e = started(&[
         ("observation_sources", list(&["scan"])),
@@ -522,7 +525,7 @@ fn a_source_without_a_type_stops_start_up() {
     assert_eq!(e.parameter, "scan.type");
     assert_eq!(
         e.message,
-        "must be scan, pointcloud, range, polygon or costmap"
+        "must be scan, pointcloud, range, polygon, costmap or fleet"
     );
 }
 

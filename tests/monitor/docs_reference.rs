@@ -595,6 +595,8 @@ const NAMED_BY_PARAMETERS: &[(&str, &str, &[&str])] = &[
         &["<zone>.polygon_pub_topic"],
     ),
     ("node/io_thread/pool.rs", "topic", &[]),
+    ("node/io_thread/kinds/fleet.rs", "topic", &["fleet_topic"]),
+    ("node/pipeline.rs", "&config.fleet_topic", &["fleet_topic"]),
     // `~/<source>/add_exclusion_zone`, `~/<source>/remove_exclusion_zone`.
     ("node/exclusion.rs", "&add_name", &["observation_sources"]),
     // `~/<zone>` of each `visualize` exclusion zone.

@@ -68,7 +68,7 @@ assert ros_peer  # a fixture, used by name below
 
 LAUNCH = ROOT / 'launch' / 'sat_collision.launch.py'
 ARGUMENTS = {'params_file', 'namespace', 'use_sim_time', 'use_rviz', 'log_level',
-             'use_namespaced_tf', 'dds_profile', 'use_lifecycle_manager'}
+             'use_namespaced_tf', 'dds_profile', 'use_lifecycle_manager', 'robot_id'}
 
 
 def _find_shared_cli():

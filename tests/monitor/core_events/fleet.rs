@@ -281,3 +281,39 @@ fn this_robot_is_published_at_fleet_rate_from_tf() {
     let sequences: Vec<u64> = published.iter().map(|m| m.sequence).collect();
     assert!(sequences.windows(2).all(|w| w[1] == w[0] + 1));
 }
+
+/// `config/fleet.yaml` (the README's three-robot example), with the
+/// `robot_id` launch/fleet.launch.py gives: it starts, its gate judges
+/// every source it names (a scan that sent nothing stops it, whatever the
+/// fleet says), and it publishes this robot from TF.
+#[test]
+fn the_fleet_example_file_starts_and_its_gate_sees_peers() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config/fleet.yaml"))
+        .expect("config/fleet.yaml");
+    let text = text
+        .replace("sat_collision_node:", &format!("{NODE}:"))
+        .replace(
+            "    fleet_topic:",
+            "    robot_id: \"robot1\"\n    fleet_topic:",
+        );
+    let config = config_of(&text);
+    assert_eq!(config.fleet.robot_id, "robot1");
+    assert_eq!(config.fleet_topic, "/fleet/robots");
+    let mut rig = Rig::new(config, 0);
+    rig.static_tf("map", "odom", 0.0, 0.0, 0.0);
+    rig.static_tf("odom", "base_footprint", 0.0, 0.0, 0.0);
+    rig.set_active(true);
+    // The scan source has sent nothing: the gate stops whatever the fleet
+    // says (a source it cannot judge).
+    send(
+        &mut rig,
+        vec![peer(0.0, "robot2", 1, (5.0, 0.0, 0.0), (0.0, 0.0))],
+    );
+    assert!(!goes(&rig.command(0.3, 0.0, 0.0)));
+    let own = (0..20).find_map(|_| {
+        rig.advance(PERIOD);
+        rig.tick().fleet_robot
+    });
+    let own = own.expect("robot1 published");
+    assert_eq!((own.robot_id.as_str(), own.footprint.len()), ("robot1", 4));
+}
