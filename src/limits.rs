@@ -87,5 +87,9 @@ pub const MAX_PEERS: usize = 1_024;
 /// before any is read.
 pub const MAX_PEER_VERTICES: usize = 64;
 
+/// Poses of a peer's plan read from a fleet message (the nearest ones;
+/// the rest is not read).
+pub const MAX_PLAN_POSES: usize = 256;
+
 /// Bytes of a robot id (`robot_id`, a fleet message's id).
 pub const MAX_ROBOT_ID_BYTES: usize = 64;

@@ -70,7 +70,7 @@ use crate::model::Obstacle;
 pub use crate::model::PeerStatus;
 use crate::monitor::MovingObstacle;
 
-pub use crate::limits::{MAX_PEERS, MAX_PEER_VERTICES, MAX_ROBOT_ID_BYTES};
+pub use crate::limits::{MAX_PEERS, MAX_PEER_VERTICES, MAX_PLAN_POSES, MAX_ROBOT_ID_BYTES};
 
 /// How the fleet judges its peers (the node's `fleet_*` parameters).
 #[derive(Clone, Debug, PartialEq)]
@@ -127,6 +127,9 @@ pub struct PeerMessage {
     pub max_linear_speed: f64,
     /// Bound on the turning rate (rad/s).
     pub max_angular_speed: f64,
+    /// The next seconds of its plan: its body frame's pose in `frame_id`
+    /// at each time (s, strictly increasing); empty: none.
+    pub plan: Vec<(f64, Isometry2<f64>)>,
 }
 
 /// Why a fleet message was not taken.
@@ -156,6 +159,10 @@ pub enum Refusal {
         /// The last taken.
         last: u64,
     },
+    /// The plan's times are not finite and strictly increasing, a pose is
+    /// not finite, or it has more than [`MAX_PLAN_POSES`] poses.
+    #[error("plan not finite, not in time order, or over {MAX_PLAN_POSES} poses")]
+    BadPlan,
     /// [`MAX_PEERS`] peers are kept already.
     #[error("{MAX_PEERS} peers kept already")]
     TooManyPeers,
@@ -173,6 +180,7 @@ impl Refusal {
             Refusal::Footprint(_) => "fleet_footprint",
             Refusal::OutOfOrder { .. } => "fleet_out_of_order",
             Refusal::TooManyPeers => "fleet_too_many_peers",
+            Refusal::BadPlan => "fleet_bad_plan",
         }
     }
 }
@@ -471,11 +479,21 @@ fn check_motion(m: &PeerMessage) -> Result<(), Refusal> {
         && m.max_angular_speed >= 0.0
         && m.linear.norm() <= m.max_linear_speed * (1.0 + 1e-9)
         && m.angular.abs() <= m.max_angular_speed * (1.0 + 1e-9);
-    if finite && within {
-        Ok(())
-    } else {
-        Err(Refusal::NotFinite)
+    if !(finite && within) {
+        return Err(Refusal::NotFinite);
     }
+    let poses_finite = m.plan.iter().all(|(t, p)| {
+        t.is_finite()
+            && p.translation.x.is_finite()
+            && p.translation.y.is_finite()
+            && p.rotation.re.is_finite()
+            && p.rotation.im.is_finite()
+    });
+    let ordered = m.plan.windows(2).all(|w| w[0].0 < w[1].0);
+    if m.plan.len() > MAX_PLAN_POSES || !poses_finite || !ordered {
+        return Err(Refusal::BadPlan);
+    }
+    Ok(())
 }
 
 /// `shape` (a convex polygon) grown by `by` metres: the hull of each

@@ -33,6 +33,7 @@ fn message(id: &str, session: u64, sequence: u64, stamp: f64, x: f64) -> PeerMes
         angular: 0.0,
         max_linear_speed: 1.0,
         max_angular_speed: 0.5,
+        plan: Vec::new(),
     }
 }
 
@@ -272,4 +273,24 @@ fn the_same_peers_give_the_same_order() {
     };
     assert_eq!(ids(&a), ["r1", "r2", "r3"]);
     assert_eq!(ids(&a), ids(&b));
+}
+
+#[test]
+fn a_plan_out_of_time_order_or_not_finite_is_refused() {
+    let mut fleet = Fleet::new(config());
+    let pose = Isometry2::new(Vector::new(3.0, 0.0), 0.0);
+    let mut m = message("r2", 1, 1, 10.0, 3.0);
+    m.plan = vec![(10.5, pose), (10.5, pose)];
+    assert_eq!(fleet.receive(m, 10.0), Err(Refusal::BadPlan));
+    let mut m = message("r2", 1, 1, 10.0, 3.0);
+    m.plan = vec![(10.5, pose), (f64::NAN, pose)];
+    assert_eq!(fleet.receive(m, 10.0), Err(Refusal::BadPlan));
+    let mut m = message("r2", 1, 1, 10.0, 3.0);
+    m.plan = (0..=MAX_PLAN_POSES)
+        .map(|i| (10.0 + i as f64, pose))
+        .collect();
+    assert_eq!(fleet.receive(m, 10.0), Err(Refusal::BadPlan));
+    let mut m = message("r2", 1, 1, 10.0, 3.0);
+    m.plan = vec![(10.5, pose), (11.0, pose)];
+    assert_eq!(fleet.receive(m, 10.0), Ok(Taken::Peer));
 }

@@ -236,6 +236,7 @@ impl FleetCore {
             angular,
             max_linear_speed: self.max_linear_speed.max(linear.norm()),
             max_angular_speed: self.max_angular_speed.max(angular.abs()),
+            plan: Vec::new(),
         })
     }
 }

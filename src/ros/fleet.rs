@@ -29,7 +29,9 @@
 
 use super::inputs::Arrival;
 use super::native;
-use crate::fleet::{PeerMessage, Refusal, MAX_PEERS, MAX_PEER_VERTICES, MAX_ROBOT_ID_BYTES};
+use crate::fleet::{
+    PeerMessage, Refusal, MAX_PEERS, MAX_PEER_VERTICES, MAX_PLAN_POSES, MAX_ROBOT_ID_BYTES,
+};
 use crate::geometry::{Point, Vector};
 use nalgebra::{Isometry2, UnitComplex};
 use r2r::sat_collision_msgs::msg::FleetRobot;
@@ -84,6 +86,20 @@ pub fn read(msg: &NativeFleetRobot) -> Result<PeerMessage, Refusal> {
         p.orientation.w,
     )
     .ok_or(Refusal::NotFinite)?;
+    // The nearest MAX_PLAN_POSES poses; the rest is not read.
+    let plan = native::items(&msg.plan.poses)
+        .iter()
+        .take(MAX_PLAN_POSES)
+        .map(|p| {
+            let q = &p.pose.orientation;
+            let yaw = planar_yaw(q.x, q.y, q.z, q.w).ok_or(Refusal::BadPlan)?;
+            let at = Vector::new(p.pose.position.x, p.pose.position.y);
+            Ok((
+                native::seconds(&p.header.stamp),
+                Isometry2::from_parts(at.into(), UnitComplex::new(yaw)),
+            ))
+        })
+        .collect::<Result<Vec<_>, Refusal>>()?;
     Ok(PeerMessage {
         robot_id: id.to_owned(),
         session: msg.session,
@@ -99,6 +115,7 @@ pub fn read(msg: &NativeFleetRobot) -> Result<PeerMessage, Refusal> {
         angular: msg.twist.angular.z,
         max_linear_speed: msg.max_linear_speed,
         max_angular_speed: msg.max_angular_speed,
+        plan,
     })
 }
 
@@ -114,9 +131,7 @@ fn planar_yaw(x: f64, y: f64, z: f64, w: f64) -> Option<f64> {
 /// This robot's state as a fleet message.
 pub fn message_of(m: &PeerMessage) -> FleetRobot {
     let mut msg = FleetRobot::default();
-    let stamp = m.stamp.max(0.0);
-    msg.header.stamp.sec = stamp.floor().min(f64::from(i32::MAX)) as i32;
-    msg.header.stamp.nanosec = ((stamp - stamp.floor()) * 1e9).min(999_999_999.0) as u32;
+    msg.header.stamp = stamp_of(m.stamp);
     msg.header.frame_id = m.frame_id.clone();
     msg.robot_id = m.robot_id.clone();
     msg.session = m.session;
@@ -140,7 +155,32 @@ pub fn message_of(m: &PeerMessage) -> FleetRobot {
     msg.twist.angular.z = m.angular;
     msg.max_linear_speed = m.max_linear_speed;
     msg.max_angular_speed = m.max_angular_speed;
+    msg.plan.header.frame_id = m.frame_id.clone();
+    msg.plan.poses = m
+        .plan
+        .iter()
+        .map(|(t, pose)| {
+            let mut p = r2r::geometry_msgs::msg::PoseStamped::default();
+            p.header.stamp = stamp_of(*t);
+            p.header.frame_id = m.frame_id.clone();
+            p.pose.position.x = pose.translation.x;
+            p.pose.position.y = pose.translation.y;
+            let half = pose.rotation.angle() / 2.0;
+            p.pose.orientation.z = half.sin();
+            p.pose.orientation.w = half.cos();
+            p
+        })
+        .collect();
     msg
+}
+
+/// A time (s) as a ROS stamp (negative: 0).
+fn stamp_of(t: f64) -> r2r::builtin_interfaces::msg::Time {
+    let t = t.max(0.0);
+    r2r::builtin_interfaces::msg::Time {
+        sec: t.floor().min(f64::from(i32::MAX)) as i32,
+        nanosec: ((t - t.floor()) * 1e9).min(999_999_999.0) as u32,
+    }
 }
 
 /// The fleet messages that came since the decision last took them: the
@@ -248,6 +288,7 @@ mod tests {
             angular: 0.0,
             max_linear_speed: 1.0,
             max_angular_speed: 1.0,
+            plan: Vec::new(),
         }
     }
 

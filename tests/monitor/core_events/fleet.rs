@@ -72,6 +72,7 @@ fn peer(t: f64, id: &str, sequence: u64, pose: (f64, f64, f64), twist: (f64, f64
         angular: twist.1,
         max_linear_speed: 1.0,
         max_angular_speed: 0.5,
+        plan: Vec::new(),
     }
 }
 
