@@ -8,7 +8,9 @@
 # clippy without and with the `ros` feature (-D warnings), cargo doc without and with
 # ROS (-D warnings), cargo test (doctests included) without and with ROS (the Python
 # tests' colcon workspace built beside the latter's run: scripts/colcon_prebuild.py), then
-# the Python (rclpy) tests in tests/python with the venv's pytest.
+# the Python (rclpy) tests in tests/python with the venv's pytest, then the Python package
+# (python/: built and installed into the venv, cargo fmt and clippy, pytest python/tests;
+# scripts/test_python_package.sh).
 # Every step must pass; any failure stops the script with a non-zero exit.
 #
 # Environment knobs:
@@ -147,6 +149,10 @@ print(int(any("test" in t["kind"] for p in m["packages"] for t in p["targets"]))
         *) fail "pytest exit code $rc" ;;
     esac
 fi
+
+step "Python package (python/): pip install ./python, cargo fmt and clippy, pytest python/tests"
+# Its own crate and target directory (target/python), never the ROS builds' (see the script).
+run "$ROOT/scripts/test_python_package.sh"
 
 echo "disk: $(disk_free)"
 step "all tests passed ($((SECONDS - T_START)) s)"

@@ -1,7 +1,7 @@
 //! A uniform grid over the obstacles' boxes: the obstacles whose box a
 //! footprint's box meets, without a pass over all of them. What a single
-//! pose's colliding test (`Index::collides`) and its deepest obstacle ask;
-//! the clearance is the library's own walk (`Near::nearest`).
+//! pose's questions ask (`Index::collides`, the nearest and the deepest
+//! obstacle of `Index::check`).
 //!
 //! Each obstacle is listed, with its box, in every cell its box covers,
 //! and visited once per query: in the first cell (along x and along y) that
@@ -34,6 +34,8 @@ struct Item {
 pub(crate) struct Grid {
     /// The box of every obstacle's box.
     bounds: Option<Aabb>,
+    /// The side of a cell (m), the smaller one.
+    side: f64,
     origin: Point,
     /// Cells per metre along x and y.
     scale: [f64; 2],
@@ -80,6 +82,11 @@ impl Grid {
         };
         let mut grid = Grid {
             bounds: Some(bounds),
+            side: if cell > 0.0 && cell.is_finite() {
+                cell
+            } else {
+                1.0
+            },
             origin: bounds.min,
             scale: [per_metre(size[0], w), per_metre(size[1], h)],
             size,
@@ -132,6 +139,16 @@ impl Grid {
             }
         }
         grid
+    }
+
+    /// The box of every obstacle's box; none without obstacles.
+    pub(crate) fn bounds(&self) -> Option<Aabb> {
+        self.bounds
+    }
+
+    /// The side of a cell (m).
+    pub(crate) fn side(&self) -> f64 {
+        self.side
     }
 
     /// The cell holding `p`, clamped to the grid.

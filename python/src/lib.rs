@@ -7,15 +7,16 @@
 //!
 //! | method | what | the library's |
 //! | --- | --- | --- |
-//! | `check` | per pose: colliding, clearance, depth, MTV, the deepest or nearest obstacle | `Span::near` + `Near::nearest`, `query` |
+//! | `check` | per pose: colliding, clearance, depth, MTV, the deepest or nearest obstacle | `query` |
 //! | `collides` | per pose: colliding | `intersects` |
-//! | `check_path` | the first contact along a path, continuous between poses | `Near::first_impact` per segment (the node's `check_path`) |
+//! | `check_path` | the first contact along a path, continuous between poses | `Span::near`, `Near::first_impact` per segment (the node's `check_path`) |
 //! | `time_to_collision` | the first contact under a constant twist | `Span::first_impact` (`time_of_impact`, `Motion::twist`) |
 //!
-//! Many poses are taken in a spatial order (a Morton curve over their
-//! positions) and in runs of [`RUN`]: each run asks the index once for
-//! what lies near the box its footprints cover ([`Span::near`]), so that
-//! each pose walks only the obstacles near it.
+//! One pose's questions start from a grid over the obstacles' boxes
+//! (`grid.rs`): the few obstacles near the footprint, without a pass over
+//! all of them; the exact answers are the library's pair queries. A path's
+//! segments are taken in runs of [`RUN`], each asking the index once for
+//! what lies near the box the run sweeps ([`Span::near`]).
 //!
 //! The Python layer (`sat_collision/__init__.py`) turns shapely
 //! geometries and array-likes into the float64 arrays this module takes;
@@ -44,8 +45,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 mod grid;
 use grid::Grid;
 
-/// Poses (or path segments) per run: one region query of the index each.
-const RUN: usize = 32;
+/// Path segments per run: one region query of the index each.
+const RUN: usize = 16;
 
 /// Most obstacles one index holds (the grid numbers them in 32 bits, up
 /// to 64 cells each).
@@ -165,47 +166,37 @@ fn xy_yaw(pose: &Isometry2<f64>) -> [f64; 3] {
     ]
 }
 
-/// The order in which to take poses: along a Morton curve over their
-/// positions, so that a run of consecutive ones covers a small box.
-fn spatial_order(poses: &[Isometry2<f64>]) -> Vec<usize> {
-    if poses.len() <= RUN {
-        return (0..poses.len()).collect();
-    }
-    let (mut lo, mut hi) = (
-        Vector::repeat(f64::INFINITY),
-        Vector::repeat(f64::NEG_INFINITY),
-    );
-    for p in poses {
-        lo = lo.inf(&p.translation.vector);
-        hi = hi.sup(&p.translation.vector);
-    }
-    let cell = |v: f64, lo: f64, hi: f64| -> u32 {
-        let width = hi - lo;
-        if width > 0.0 && width.is_finite() {
-            // In [0, 65535]; `as` saturates.
-            ((v - lo) / width * 65535.0) as u32
-        } else {
-            0
+/// The obstacles one search has visited: a stamp per obstacle, the
+/// search's own stamp a new one each time (no clearing).
+struct Seen {
+    stamps: Vec<u32>,
+    stamp: u32,
+}
+
+impl Seen {
+    fn new(len: usize) -> Self {
+        Seen {
+            stamps: vec![0; len],
+            stamp: 0,
         }
-    };
-    let spread = |mut v: u32| -> u32 {
-        v &= 0xffff;
-        v = (v | (v << 8)) & 0x00ff_00ff;
-        v = (v | (v << 4)) & 0x0f0f_0f0f;
-        v = (v | (v << 2)) & 0x3333_3333;
-        (v | (v << 1)) & 0x5555_5555
-    };
-    let mut keyed: Vec<(u32, usize)> = poses
-        .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let v = p.translation.vector;
-            let key = spread(cell(v.x, lo.x, hi.x)) | (spread(cell(v.y, lo.y, hi.y)) << 1);
-            (key, k)
-        })
-        .collect();
-    keyed.sort_unstable();
-    keyed.into_iter().map(|(_, k)| k).collect()
+    }
+
+    /// A new search: nothing visited.
+    fn next(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.stamps.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+    }
+
+    /// Whether obstacle `i` is visited for the first time in this search
+    /// (it is marked visited).
+    fn first(&mut self, i: usize) -> bool {
+        let first = self.stamps[i] != self.stamp;
+        self.stamps[i] = self.stamp;
+        first
+    }
 }
 
 /// Per pose, what [`Index::check`] answers.
@@ -314,34 +305,9 @@ impl Index {
         4.0 * length_tolerance(self.magnitude.max(region.magnitude()).max(padding))
     }
 
-    /// `footprint` placed at each pose of `order`'s runs: `visit(run's
-    /// region, placed footprints, the poses' positions)` once per run, the
-    /// region the box of the placed footprints grown by `padding`.
-    fn runs(
-        footprint: &Shape,
-        poses: &[Isometry2<f64>],
-        padding: f64,
-        mut visit: impl FnMut(&Aabb, &[Shape], &[usize]),
-    ) {
-        let order = spatial_order(poses);
-        let mut placed = vec![footprint.clone(); RUN.min(poses.len())];
-        for run in order.chunks(RUN) {
-            for (slot, &k) in placed.iter_mut().zip(run) {
-                slot.set_transformed(footprint, &poses[k]);
-            }
-            let placed = &placed[..run.len()];
-            let region = placed
-                .iter()
-                .map(Shape::aabb)
-                .reduce(|a, b| a.union(&b))
-                .map(|r| r.inflated(padding));
-            if let Some(region) = region {
-                visit(&region, placed, run);
-            }
-        }
-    }
-
-    /// [`check`](Self::check)'s answers.
+    /// [`check`](Self::check)'s answers: per pose, the footprint placed,
+    /// its nearest obstacle ([`nearest`](Self::nearest)) and, when it
+    /// collides, the deepest one ([`deepest`](Self::deepest)).
     fn check_poses(
         &self,
         footprint: &Shape,
@@ -359,30 +325,86 @@ impl Index {
         if self.index.is_empty() {
             return out;
         }
-        let span = self.index.all();
-        Self::runs(footprint, poses, padding, |region, placed, run| {
-            let mut near = span.near(region);
-            for (shape, &k) in placed.iter().zip(run) {
-                let nearest = near.nearest(shape, padding);
-                out.obstacle[k] = nearest.index.map_or(-1, |i| self.owners[i]);
-                if !nearest.colliding {
-                    out.clearance[k] = nearest.distance;
-                    continue;
-                }
-                // Colliding: the deepest of the obstacles it touches.
-                let deepest = self.deepest(shape, padding);
-                out.colliding[k] = true;
-                out.clearance[k] = 0.0;
-                if let Some((i, contact)) = deepest {
-                    let mtv = contact.mtv();
-                    out.depth[k] = contact.depth();
-                    out.mtv[2 * k] = mtv.x;
-                    out.mtv[2 * k + 1] = mtv.y;
-                    out.obstacle[k] = self.owners[i];
-                }
+        let mut placed = footprint.clone();
+        let mut seen = Seen::new(self.index.len());
+        for (k, pose) in poses.iter().enumerate() {
+            placed.set_transformed(footprint, pose);
+            let (clearance, nearest, colliding) = self.nearest(&placed, padding, &mut seen);
+            out.clearance[k] = clearance;
+            out.obstacle[k] = nearest.map_or(-1, |i| self.owners[i]);
+            if !colliding {
+                continue;
             }
-        });
+            out.colliding[k] = true;
+            if let Some((i, contact)) = self.deepest(&placed, padding) {
+                let mtv = contact.mtv();
+                out.depth[k] = contact.depth();
+                out.mtv[2 * k] = mtv.x;
+                out.mtv[2 * k + 1] = mtv.y;
+                out.obstacle[k] = self.owners[i];
+            }
+        }
         out
+    }
+
+    /// The exact clearance from `shape` (placed, inflated by `padding`) to
+    /// the nearest obstacle, that obstacle (the lower position on a tie),
+    /// and whether it touches or overlaps (then the clearance is 0 and the
+    /// obstacle the first found touching). The grid gives the obstacles
+    /// whose box meets the footprint's box grown by a search radius, each
+    /// once: an obstacle whose box is farther than the best clearance so
+    /// far (less the margin) cannot be nearer and gets no exact query. The
+    /// radius starts at a cell and grows (doubling, or to the best
+    /// clearance so far) until it holds the best clearance: every obstacle
+    /// outside is farther.
+    fn nearest(&self, shape: &Shape, padding: f64, seen: &mut Seen) -> (f64, Option<usize>, bool) {
+        let obstacles = self.index.obstacles();
+        let Some(bounds) = self.grid.bounds() else {
+            return (f64::INFINITY, None, false);
+        };
+        let fp = shape.aabb().inflated(padding);
+        let margin = self.margin(&fp, padding);
+        seen.next();
+        let (mut best, mut best_i, mut colliding) = (f64::INFINITY, None, false);
+        let mut radius = self.grid.side().max(margin);
+        loop {
+            let reach = fp.inflated(radius);
+            let _ = self.grid.each(&reach, &self.boxes, |i| {
+                if !seen.first(i) {
+                    return ControlFlow::Continue(());
+                }
+                let bound = best + margin;
+                if fp.gaps(&self.boxes[i]).norm_squared() > bound * bound {
+                    return ControlFlow::Continue(());
+                }
+                let Ok(obstacle) = &obstacles[i].shape else {
+                    return ControlFlow::Continue(());
+                };
+                let contact = query(shape, obstacle, padding);
+                if contact.colliding() {
+                    (best, best_i, colliding) = (0.0, Some(i), true);
+                    return ControlFlow::Break(());
+                }
+                let d = contact.distance();
+                if d < best || (d == best && best_i.is_some_and(|j| i < j)) {
+                    (best, best_i) = (d, Some(i));
+                }
+                ControlFlow::Continue(())
+            });
+            let everything = reach.min.x <= bounds.min.x
+                && reach.min.y <= bounds.min.y
+                && reach.max.x >= bounds.max.x
+                && reach.max.y >= bounds.max.y;
+            if colliding || best + margin <= radius || everything {
+                return (best, best_i, colliding);
+            }
+            radius = if best.is_finite() {
+                best + margin
+            } else {
+                // Nothing yet: at least out to the obstacles' box.
+                (2.0 * radius).max(fp.distance(&bounds) + self.grid.side())
+            };
+        }
     }
 
     /// The box of `shape` grown by `padding` and the margin: what an
