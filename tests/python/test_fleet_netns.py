@@ -14,53 +14,59 @@ box driven at V on the GATED command; the bounds it publishes are VMAX and WMAX,
 every node grows a silent peer by SPREAD = VMAX + WMAX * REACH m per second of its age
 (REACH: the box's corner from its centre; src/fleet/mod.rs).
 
-The scene (map frame), symmetric under the reflections that swap the robots:
-robot1 at (-L, 0) heading +x and robot2 at (L, 0) heading -x (head on through the
-origin), robot3 at (0, -L) heading +y (crossing there). The planners (--run-file) start
-together once every host hears every robot and every node judges.
+The scene (map frame): robot1 at (-L, 0) heading +x and robot2 at (L, 0) heading -x
+(head on through the origin), robot3 at (X3, -L) heading +y, its path crossing
+robot1's. The planners (--run-file) start together once every host hears every robot
+and every node judges. Everything below is checked from the records: the simulators'
+poses at 50 Hz, their gated commands, the flags and reports of their node and the fleet
+messages their host heard, all on the machine's monotonic clock (the hosts share it).
 
 1. The cut. DOWN_AFTER s after the start robot3's port on the switch goes down: robot3's
-   node loses robot1 and robot2, theirs lose robot3. For each node and each silent peer,
-   from the records (the simulators' poses at 50 Hz and the fleet messages their host
-   heard, on the machine's monotonic clock, which the hosts share):
+   node loses robot1 and robot2, theirs lose robot3. For each node and silent peer:
    * its report's result `fleet/<id>` reads `ok` at the cut and `stale_peer` within
-     [fleet_timeout - 0.02, fleet_timeout + STALE_MARGIN] of the last stamp heard;
+     [fleet_timeout - 0.02, fleet_timeout + STALE_MARGIN] s of the last stamp heard;
    * collision_ahead, false at the cut, turns true within the same window of the oldest
      last stamp: a stale peer stands still padded by its growth to the end of the
-     horizon (HORIZON = max(H, the zone's time_before_collision) = 2 s: SPREAD x 2.5 s =
-     4.2 m at the timeout, the peers ~2.5 m from the robot's sweep), while the real
+     horizon (HORIZON = max(H, the zone's time_before_collision) = 2 s; SPREAD x 2.5 s =
+     5.5 m at the timeout, the peers 2.1-2.9 m from the robot's sweep), while the real
      contact is more than HORIZON away (~3.8 s: only the stale rule makes it true);
    * the gate stops the robot (a zero command) when a silent peer's footprint, where its
      last message put it, grown by SPREAD x (now - its stamp), reaches the stop zone at
-     the robot's recorded pose: the stop comes between the moments the node's octagon
-     (up to 1/cos(pi/8) of the growth) and the disc reach it (- 0.05, + STOP_MARGIN s),
-     with every footprint more than FAR m from the others (~2.1 m: the growth, not the
+     the robot's recorded pose: between the moments the node's octagon (up to
+     1/cos(pi/8) of the growth) and the disc reach it (- 0.05, + STOP_MARGIN s), with
+     every footprint more than FAR m from the others (~2.1-2.7 m: the growth, not the
      robots, stops it).
 2. The link up, once robot3 has stood HOLD_STOPPED s: each robot drives again within
-   RECOVER s (measured: robot3, which hears the others at once, 0.11-0.17 s; robot1 and
-   robot2, which must hear robot3 again, 0.37-0.97 s); each planner pauses as soon as its
-   robot moves.
-3. The crossing: each robot released so that all three would reach the origin together.
-   At each node's first collision_ahead = true, the robots' footprints are moved on at
-   their recorded velocities: contact is the first moment two FOOTPRINTS touch (distance
-   0). The growth is the node's caution about where a peer may be, not where it is:
-   touching the grown shape comes earlier and would make the check easier, so contact is
-   never counted against it. The flag must come at least H before the contact and at
-   most H + EARLY (it predicts, it does not merely say true), and its last false must
-   have come while the contact was still more than H away. Then the gate stops every
-   robot, each with a peer really at its stop zone (within one fleet period's growth),
-   and no two recorded footprints ever touch (the minimum distance over the run is
-   printed; ~0.24-0.32 m).
+   RECOVER s (measured: robot3, which hears the others at once, 0.06-0.17 s; robot1 and
+   robot2, which must hear robot3 again, 0.29-0.97 s); each planner pauses as soon as
+   its robot moves.
+3. The crossing: robot1 and robot2 released to meet head on at the origin, robot3 to
+   reach robot1's side R3_LAG s after they touch (robot1 by then stands across its
+   path, held by its gate). At each node's first collision_ahead = true the robots'
+   footprints are moved on at their velocities (averaged over SMOOTH s): contact is the
+   first moment two FOOTPRINTS touch (distance 0). The growth is the node's caution
+   about where a peer may be, not where it is: touching the grown shape comes earlier
+   and would make the check easier, so contact is never counted against it. The flag
+   must come at least H before the contact, and at most H + SPREAD / FLEET_RATE / the
+   closing speed + DECISION_SLACK: the node's lead over H comes from the growth between
+   two fleet messages (the flag turns true at some decision between two messages; its
+   lead is at least P (S/c)^2 / (1 + S/c) and at most P S/c, P = 1/FLEET_RATE, S =
+   SPREAD, c the closing speed: 0.15-0.22 s head on, 0.36-0.44 s for robot3 against
+   the standing robot1), less its lateness (DDS, the decision and its delivery, both
+   robots' TF). Its last false must have come while the contact was still more than H
+   away. Then the gate stops every robot, each with a peer really at its stop zone
+   (within one fleet period's growth), and no two recorded footprints ever touch (the
+   minimum distance over the run is printed; ~0.39-0.41 m).
 
-The numbers: V = 0.5 m/s, so the robots close at 1 m/s head on (0.71 m/s crossing), and
-H = 1 s is 1 m of closing, far beyond the stop zone's STOP_DEPTH = 0.4 m (the flag
-cannot come from the stop); the crossing starts ~2 s from contact, so the flag must turn
-from false to true on its own. The node's own lead over H comes from the growth between
-two fleet messages (at most SPREAD / FLEET_RATE = 0.17 m, 0.17-0.24 s at these closing
-speeds: EARLY = 0.35 s with a decision period on top); its lateness (DDS, the decision
-and its delivery, both robots' TF) eats into it: measured leads 0.14-0.17 s with
-VMAX = 1.5 m/s (VMAX = 1 m/s left 0.04-0.10 s, too close to the latencies of a loaded
-machine). The contact is computed from what the simulators did, not from the node.
+The numbers: V = 0.5 m/s, so robot1 and robot2 close at 1 m/s and H = 1 s is 1 m of
+closing, far beyond the stop zone's STOP_DEPTH = 0.4 m (the flag cannot come from the
+stop); each robot is released ~1.5 s or more from its horizon, so the flag must turn
+from false to true on its own. VMAX = 2 m/s (a base capable of 2 m/s, driven at 0.5)
+gives the node a lead over its lateness (measured leads 0.07-0.13 s head on, 0.29-0.42 s
+for robot3); with 1 m/s it was 0.04-0.10 s, too close to a loaded machine's latencies.
+A node that ignored the peer's motion would flag robot1 and robot2 ~0.7 s before
+contact and fail. The contact is computed from what the simulators did, not from the
+node.
 """
 
 import json
@@ -80,7 +86,7 @@ PYTHON = os.environ.get('SAT_COLLISION_PYTHON') or sys.executable
 
 N = 3
 V = 0.5  # m/s, every robot's planner
-VMAX = 1.5  # m/s, the published bound (max_linear_speed)
+VMAX = 2.0  # m/s, the published bound (max_linear_speed)
 WMAX = 0.5  # rad/s (max_angular_speed)
 HALF_L, HALF_W = 0.3, 0.2  # the box: [-0.3, 0.3] x [-0.2, 0.2] in base_footprint
 FOOTPRINT = [(HALF_L, HALF_W), (HALF_L, -HALF_W), (-HALF_L, -HALF_W), (-HALF_L, HALF_W)]
@@ -104,12 +110,15 @@ STALE_MARGIN = 0.25  # s: a tick (0.05), the report's publication and delivery
 STOP_MARGIN = 0.25  # s after the growth reaches the zone: a gate check (commands at
 #                     20 Hz, ticks at 20 Hz), the zero's delivery, a simulator step
 RECOVER = 2.0  # s from the link up to every robot driving again (bound)
-EARLY = 0.35  # s: the flag no earlier than H + EARLY before the contact
+R3_LAG = 2.0  # s: robot3 meets robot1's side this long after robot1 meets robot2
+DECISION_SLACK = 0.1  # s: two decision periods (publish_rate), for the earliest flag
 CMD_TIMEOUT = 0.25  # s: the simulators' watchdog (a gated command older counts as zero)
+SMOOTH = 0.3  # s over which a robot's velocity is taken from its poses
 STILL = 1.0  # s at rest that ends the crossing
 
+X3 = -0.5  # m: robot3's path, x = X3, crosses robot1's
 STARTS = {'robot1': (-L, 0.0, 0.0), 'robot2': (L, 0.0, math.pi),
-          'robot3': (0.0, -L, math.pi / 2)}
+          'robot3': (X3, -L, math.pi / 2)}
 CUT = 'robot3'
 
 
@@ -170,9 +179,7 @@ def poses(rec):
     return [r for r in rec if r['kind'] == 'pose']
 
 
-def pose_at(ps, t):
-    """The recorded pose at time t: the last step at or before t, moved on by its
-    velocity to t (straight: nobody turns here)."""
+def _step_pose(ps, t):
     lo, hi = 0, len(ps) - 1
     if t < ps[0]['t']:
         return ps[0]
@@ -188,20 +195,31 @@ def pose_at(ps, t):
     return dict(p, t=t, x=p['x'] + p['vx'] * c * dt, y=p['y'] + p['vx'] * s * dt)
 
 
+def pose_at(ps, t):
+    """The recorded pose at time t (the last step at or before t, moved on by its
+    velocity to t: nobody turns here), with `v`, its velocity in map averaged over the
+    SMOOTH s before t (a robot the gate holds creeps in steps of a few centimetres: its
+    motion is that average, not the step it is in)."""
+    p, q = _step_pose(ps, t), _step_pose(ps, t - SMOOTH)
+    return dict(p, v=((p['x'] - q['x']) / SMOOTH, (p['y'] - q['y']) / SMOOTH))
+
+
 def footprint_of(p, dt=0.0):
-    """The footprint at pose record p moved on by its velocity for dt s."""
-    c, s = math.cos(p['yaw']), math.sin(p['yaw'])
-    return placed(FOOTPRINT, p['x'] + p['vx'] * c * dt, p['y'] + p['vx'] * s * dt, p['yaw'])
+    """The footprint at pose p moved on by its velocity (`v`) for dt s."""
+    vx, vy = p.get('v', (0.0, 0.0))
+    return placed(FOOTPRINT, p['x'] + vx * dt, p['y'] + vy * dt, p['yaw'])
 
 
 def contact_time(own, others, limit=20.0):
-    """The first dt >= 0 at which footprint `own` (a pose record) touches one of
-    `others`, every robot moving on at its recorded velocity; inf if none within limit."""
+    """The first dt >= 0 at which footprint `own` (a pose_at) touches one of `others`,
+    every robot moving on at its velocity, and the speed at which they close then (the
+    gap's decrease per second over the 0.05 s before): (dt, speed); (inf, 0) if they do
+    not touch within `limit`."""
     def gap(dt):
         a = footprint_of(own, dt)
         return min(distance(a, footprint_of(o, dt)) for o in others)
     if gap(0.0) == 0.0:
-        return 0.0
+        return 0.0, 0.0
     step, dt = 0.01, 0.0
     while dt < limit:
         if gap(dt + step) == 0.0:
@@ -209,9 +227,9 @@ def contact_time(own, others, limit=20.0):
             for _ in range(30):
                 mid = (lo + hi) / 2
                 lo, hi = (lo, mid) if gap(mid) == 0.0 else (mid, hi)
-            return hi
+            return hi, gap(max(0.0, hi - 0.05)) / min(hi, 0.05)
         dt += step
-    return math.inf
+    return math.inf, 0.0
 
 
 def wait_records(paths, predicate, what, timeout, procs):
@@ -353,17 +371,21 @@ def test_three_robots_across_hosts_cross_stop_and_fail_safe_on_a_cut_link(tmp_pa
             records, lambda recs: all(at_rest(rec, t['again'], 0.3) for rec in recs.values()),
             'every robot paused', 5, procs)
 
-        # 3. The crossing: each released so that all would reach the origin together.
+        # 3. The crossing: robot1 and robot2 released to meet head on at the origin,
+        # robot3 to reach robot1's side R3_LAG s after their contact (robot1 stands
+        # there by then, held by the gate, across robot3's path).
         left = {}
         for name in names:
             p = poses(recs[name])[-1]
             left[name] = -(p['x'] * math.cos(p['yaw']) + p['y'] * math.sin(p['yaw']))
-        far = max(left.values())
+        d12 = max(left['robot1'], left['robot2'])
+        at = {'robot1': (d12 - left['robot1']) / V, 'robot2': (d12 - left['robot2']) / V,
+              'robot3': (d12 - HALF_L) / V + R3_LAG - (left['robot3'] - HALF_L - HALF_W) / V}
+        first_at = min(at.values())
         t['cross'] = time.monotonic()
         released = {}
-        for name in sorted(names, key=lambda n: -left[n]):
-            delay = (far - left[name]) / V
-            time.sleep(max(0.0, t['cross'] + delay - time.monotonic()))
+        for name in sorted(names, key=lambda n: at[n]):
+            time.sleep(max(0.0, t['cross'] + at[name] - first_at - time.monotonic()))
             run[name].touch()
             released[name] = time.monotonic()
         t['released'] = max(released.values())
@@ -440,7 +462,7 @@ def check(recs, t, again, released, left):
         expect(first is not None, f'{n}: collision_ahead true after the cut')
         if first is not None:
             at = first['t']
-            tc = contact_time(pose_at(ps[n], at), [pose_at(ps[o], at) for o in others_of(n)])
+            tc, _ = contact_time(pose_at(ps[n], at), [pose_at(ps[o], at) for o in others_of(n)])
             # Where the stale rule puts the silent peers: standing at their last pose,
             # grown for their age plus the horizon; this robot's footprint swept on by
             # its velocity over that horizon.
@@ -516,16 +538,20 @@ def check(recs, t, again, released, left):
         if first is None:
             continue
         own = pose_at(ps[n], first['t'])
-        tc = contact_time(own, [pose_at(ps[o], first['t']) for o in names if o != n])
+        tc, speed = contact_time(own, [pose_at(ps[o], first['t']) for o in others_of(n)])
+        # The node's own lead over H: at most the growth of one fleet period over the
+        # closing speed (the peer's last message just before the horizon is reached),
+        # and a decision or two.
+        early = SPREAD / FLEET_RATE / max(speed, 1e-6) + DECISION_SLACK
         # The last false before it: the contact was then still beyond the horizon.
         clear = [r for r in ahead if not r['data'] and r['t'] < first['t']]
         tc0 = (contact_time(pose_at(ps[n], clear[-1]['t']),
-                            [pose_at(ps[o], clear[-1]['t']) for o in others_of(n)])
+                            [pose_at(ps[o], clear[-1]['t']) for o in others_of(n)])[0]
                if clear else -1.0)
-        lines.append(f'{n}: collision_ahead true {tc:.3f} s before contact (H {H}); last '
-                     f'false {tc0:.3f} s before it')
-        expect(H <= tc <= H + EARLY, f'{n}: collision_ahead true {tc:.3f} s before contact, '
-               f'within [{H}, {H + EARLY}]')
+        lines.append(f'{n}: collision_ahead true {tc:.3f} s before contact (H {H}, closing '
+                     f'at {speed:.3f} m/s); last false {tc0:.3f} s before it')
+        expect(H <= tc <= H + early, f'{n}: collision_ahead true {tc:.3f} s before contact, '
+               f'within [{H}, {H} + {early:.3f}]')
         expect(H < tc0 < math.inf, f'{n}: collision_ahead false while the contact was '
                f'beyond H ({tc0:.3f} s)')
     md, where = math.inf, None
