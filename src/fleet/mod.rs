@@ -425,10 +425,28 @@ impl Fleet {
                     growth,
                 )
             };
+            // Its plan from its stamped pose on (stale: it stands, grown).
+            let plan: std::sync::Arc<[(f64, Isometry2<f64>)]> = if stale || message.plan.is_empty()
+            {
+                std::sync::Arc::default()
+            } else {
+                std::iter::once((message.stamp, message.pose))
+                    .chain(
+                        message
+                            .plan
+                            .iter()
+                            .copied()
+                            .filter(|(t, _)| *t > message.stamp),
+                    )
+                    .collect()
+            };
             moving.push(MovingObstacle {
                 shape: peer.hull.clone(),
                 motion,
                 padding,
+                plan,
+                since: now,
+                growth: stale.then_some((origin, spread)),
             });
             entries.push(PeerEntry {
                 robot_id: &message.robot_id,

@@ -125,6 +125,29 @@ impl Motion {
         }
     }
 
+    /// The same motion started `dt` seconds later: its pose at `dt` is
+    /// the new start, its velocities unchanged (`advanced(dt).pose_at(t)
+    /// == pose_at(dt + t)`).
+    pub fn advanced(&self, dt: f64) -> Motion {
+        let start = self.pose_at(dt);
+        match *self {
+            Motion::Interpolated {
+                velocity, angular, ..
+            } => Motion::Interpolated {
+                start,
+                velocity,
+                angular,
+            },
+            Motion::Twist {
+                velocity, angular, ..
+            } => Motion::Twist {
+                start,
+                velocity,
+                angular,
+            },
+        }
+    }
+
     /// The same motion seen from another fixed frame: `frame` takes points
     /// of the motion's frame to the other.
     pub fn transformed(&self, frame: &Isometry2<f64>) -> Motion {

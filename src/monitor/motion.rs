@@ -38,6 +38,60 @@ pub struct MovingObstacle {
     pub motion: Motion,
     /// Its uncertainty (m, >= 0).
     pub padding: f64,
+    /// Its timed plan, if it published one: its body frame's pose at each
+    /// time (absolute, s, strictly increasing; the first entry its pose
+    /// at its stamp). Empty: `motion` over time (see
+    /// [`pose_at_time`](Self::pose_at_time)).
+    pub plan: std::sync::Arc<[(f64, Isometry2<f64>)]>,
+    /// The absolute time (s) `motion` starts at (the decision's).
+    pub since: f64,
+    /// For one whose motion is unknown (a stale peer): it may be anywhere
+    /// within `spread · (t − origin)` (m) of its shape at time `t`:
+    /// `(origin, spread)`; `padding` is that at the prediction's horizon.
+    pub growth: Option<(f64, f64)>,
+}
+
+impl MovingObstacle {
+    /// Where its body frame is at the absolute time `t`: along its plan
+    /// (straight between two poses, the yaw the short way, linear in
+    /// time, as [`Motion::segment`]; before the plan its first pose,
+    /// after it its last), or by `motion` from `since` (before `since`:
+    /// its start).
+    pub fn pose_at_time(&self, t: f64) -> Isometry2<f64> {
+        let plan = &*self.plan;
+        let (Some(first), Some(last)) = (plan.first(), plan.last()) else {
+            return self.motion.pose_at((t - self.since).max(0.0));
+        };
+        if t <= first.0 {
+            return first.1;
+        }
+        if t >= last.0 {
+            return last.1;
+        }
+        let k = plan
+            .partition_point(|(time, _)| *time <= t)
+            .saturating_sub(1);
+        let ((t0, p0), (t1, p1)) = (plan[k], plan[(k + 1).min(plan.len() - 1)]);
+        Motion::segment(&p0, &p1, t1 - t0).pose_at(t - t0)
+    }
+
+    /// Its uncertainty over `[from, to]` (absolute times): `padding`, or
+    /// for one that grows, its growth at `to`.
+    pub fn padding_until(&self, to: f64) -> f64 {
+        match self.growth {
+            Some((origin, spread)) => spread * (to - origin).max(0.0),
+            None => self.padding,
+        }
+    }
+
+    /// The times in `(from, to)` at which its motion changes (its plan's
+    /// poses), in order.
+    pub fn breaks(&self, from: f64, to: f64) -> impl Iterator<Item = f64> + '_ {
+        self.plan
+            .iter()
+            .map(|(t, _)| *t)
+            .filter(move |t| *t > from && *t < to)
+    }
 }
 
 /// The first contact along a motion.

@@ -6,7 +6,7 @@ use super::motion::{MotionImpact, PathCheck};
 use super::sources::cells_inside;
 use super::state::Monitor;
 use crate::broadphase::{uncancelled, Cancel, Cancelled, Near, NearPoints, Nearest, PoseCheck};
-use crate::geometry::{Aabb, Impact, Motion, Shape};
+use crate::geometry::{self, Aabb, Impact, Motion, Shape};
 use crate::model::{Cause, Status, Verdict};
 use nalgebra::Isometry2;
 
@@ -250,6 +250,34 @@ impl Monitor {
             }
         }
         for source in self.placed_sources() {
+            if !source.moving.is_empty() {
+                // A fleet's peers: where each is at each time of the path.
+                let path = TimedPath {
+                    poses,
+                    times,
+                    segments: &segments,
+                    start: path_start(times, now),
+                };
+                let index = source.index;
+                timed_peers(
+                    &source,
+                    footprint,
+                    &path,
+                    padding,
+                    &mut check.clearance,
+                    cancel,
+                )
+                .into_iter()
+                .flatten()
+                .for_each(|(k, cell, hit)| {
+                    let earlier =
+                        first.is_none_or(|(fk, _, b)| k < fk || (k == fk && hit.time < b.time));
+                    if earlier {
+                        first = Some((k, Hit::Cell(index, cell), hit));
+                    }
+                });
+                continue;
+            }
             let walk = PathWalk::new(source.placement.to_global, &segments, footprint, padding);
             if let Some(region) = walk.region() {
                 let near = source.points.near(&region);
@@ -382,6 +410,92 @@ impl NearQuery for NearPoints<'_> {
     ) -> Option<(usize, Impact)> {
         NearPoints::first_impact(self, footprint, motion, duration, padding, swept)
     }
+}
+
+/// The absolute time (s) of a path's time 0: its times are its poses'
+/// stamps ([`path_times`](super::path_times)) unless they start at 0 (an
+/// unstamped path, one second apart): then its first pose is now.
+fn path_start(times: &[f64], now: f64) -> f64 {
+    match times.first() {
+        Some(&t) if t != 0.0 => 0.0,
+        _ => now,
+    }
+}
+
+/// A planner's path in absolute time: its poses (global frame), their
+/// times, its segments, and the absolute time of its time 0.
+struct TimedPath<'a> {
+    poses: &'a [Isometry2<f64>],
+    times: &'a [f64],
+    segments: &'a [(Motion, f64)],
+    start: f64,
+}
+
+/// A path against a fleet's peers in time (RMF's conflict: both robots
+/// at the same place at the same time): at each pose's time, the
+/// clearance to each peer where it is then (into `clearance`); along each
+/// segment, split where a peer's plan turns, the first contact of the two
+/// moving footprints ([`geometry::moving_time_of_impact`], exact for
+/// translations, never late with rotation), each peer padded by its
+/// uncertainty. Each peer's first contact: (segment, peer, impact).
+fn timed_peers(
+    source: &super::sources::PlacedSource<'_>,
+    footprint: &Shape,
+    path: &TimedPath<'_>,
+    padding: f64,
+    clearance: &mut [f64],
+    cancel: &Cancel,
+) -> Result<Vec<(usize, usize, Impact)>, Cancelled> {
+    let from_global = source.placement.to_global.map(|p| p.inverse());
+    let local = |pose: Isometry2<f64>| from_global.map_or(pose, |f| f * pose);
+    let mut hits = Vec::new();
+    for (i, peer) in source.moving.iter().enumerate() {
+        for (k, clearance) in clearance.iter_mut().enumerate() {
+            cancel.check()?;
+            let t = path.start + path.times[k];
+            let ours = footprint.transformed(&local(path.poses[k]));
+            let theirs = peer.shape.transformed(&peer.pose_at_time(t));
+            let gap = geometry::query(&ours, &theirs, padding + peer.padding_until(t));
+            *clearance = clearance.min(gap.distance());
+        }
+        'segments: for (k, (segment, duration)) in path.segments.iter().enumerate() {
+            let a = path.start + path.times.get(k).copied().unwrap_or(0.0);
+            let b = a + duration;
+            let cuts: Vec<f64> = std::iter::once(a)
+                .chain(peer.breaks(a, b))
+                .chain(std::iter::once(b))
+                .collect();
+            for w in cuts.windows(2) {
+                cancel.check()?;
+                let (t0, t1) = (w[0], w[1]);
+                let span = t1 - t0;
+                if span <= 0.0 && *duration > 0.0 {
+                    continue;
+                }
+                let ours = segment.advanced(t0 - a);
+                let ours = from_global.map_or(ours, |f| ours.transformed(&f));
+                let theirs = if peer.plan.is_empty() {
+                    peer.motion.advanced((t0 - peer.since).max(0.0))
+                } else {
+                    Motion::segment(&peer.pose_at_time(t0), &peer.pose_at_time(t1), span)
+                };
+                let pad = padding + peer.padding_until(t1);
+                if let Some(mut hit) = geometry::moving_time_of_impact(
+                    footprint,
+                    &ours,
+                    &peer.shape,
+                    &theirs,
+                    span,
+                    pad,
+                ) {
+                    hit.time += t0 - a;
+                    hits.push((k, i, hit));
+                    break 'segments;
+                }
+            }
+        }
+    }
+    Ok(hits)
 }
 
 /// A path seen from one obstacle group's (or source's) frame.

@@ -318,3 +318,72 @@ fn the_fleet_example_file_starts_and_its_gate_sees_peers() {
     let own = own.expect("robot1 published");
     assert_eq!((own.robot_id.as_str(), own.footprint.len()), ("robot1", 4));
 }
+
+/// `check_path` with a timed path against a peer's timed plan (issue 32,
+/// item 2; RMF's conflict): both robots at the same place at the same
+/// time, exact between samples, and only then.
+#[test]
+fn a_timed_path_meets_a_peers_plan_only_where_both_are_at_the_same_time() {
+    use sat_collision::geometry::Shape;
+    let mut rig = rig();
+    let t0 = rig.t;
+    let square = Shape::polygon(&[
+        Point::new(-0.25, -0.25),
+        Point::new(0.25, -0.25),
+        Point::new(0.25, 0.25),
+        Point::new(-0.25, 0.25),
+    ])
+    .expect("a square");
+    // This robot: (0, 0) to (4, 0) in 4 s, stamped from now.
+    let poses = [
+        Isometry2::new(Vector::new(0.0, 0.0), 0.0),
+        Isometry2::new(Vector::new(4.0, 0.0), 0.0),
+    ];
+    let times = [t0, t0 + 4.0];
+    let up = std::f64::consts::FRAC_PI_2;
+    let planned = |id: &str, from: (f64, f64), to: (f64, f64), speed: f64| {
+        // Standing now (its twist zero): only its plan says it will move.
+        let mut m = peer(0.0, id, 1, (from.0, from.1, up), (0.0, 0.0));
+        m.max_linear_speed = speed;
+        m.plan = vec![(t0 + 4.0, Isometry2::new(Vector::new(to.0, to.1), up))];
+        m
+    };
+    // Crossing x = 2 at 2 m/s, at y = 0 at t0 + 2: the two squares first
+    // touch at t0 + 1.75 (x of ours 1.5 + 0.25 = 1.75, |y| = 0.5).
+    send(&mut rig, vec![planned("r2", (2.0, -4.0), (2.0, 4.0), 2.0)]);
+    rig.tick();
+    let check = rig
+        .core
+        .monitor()
+        .check_path(&square, &poses, &times, 0.0, rig.t);
+    let impact = check.impact.expect("a conflict");
+    assert!((impact.time - 1.75).abs() < 1e-6, "{impact:?}");
+    assert!(impact.exact);
+    assert_eq!(rig.core.monitor().impact_id(&impact), Some("fleet/r2"));
+    // Sitting on this robot's path now, but gone (3 m/s up) long before
+    // this robot gets there: no conflict, though a snapshot would see one.
+    let mut rig = self::rig();
+    let t0 = rig.t;
+    let times = [t0, t0 + 4.0];
+    let mut gone = peer(0.0, "r3", 1, (3.0, 0.0, up), (0.0, 0.0));
+    gone.max_linear_speed = 3.0;
+    gone.plan = vec![
+        (t0 + 1.0, Isometry2::new(Vector::new(3.0, 3.0), up)),
+        (t0 + 4.0, Isometry2::new(Vector::new(3.0, 12.0), up)),
+    ];
+    send(&mut rig, vec![gone]);
+    rig.tick();
+    let check = rig
+        .core
+        .monitor()
+        .check_path(&square, &poses, &times, 0.0, rig.t);
+    assert!(check.impact.is_none(), "{:?}", check.impact);
+    // The clearance at the last pose (t0 + 4, at (4, 0)) is to the peer
+    // where it is then, (3, 12): about 11.5 m.
+    assert!(check.clearance[1] > 11.0, "{:?}", check.clearance);
+    assert!(
+        check.clearance[0] < 2.6,
+        "now it is 2.5 m away: {:?}",
+        check.clearance
+    );
+}
