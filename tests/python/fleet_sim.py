@@ -72,7 +72,7 @@ def parse_args(argv):
                    help='the frame the footprint is published in (placed at the pose)')
     p.add_argument('--cmd-in', default='cmd_vel_smoothed', help='the gate\'s cmd_vel_in_topic')
     p.add_argument('--cmd-out', default='cmd_vel', help='the gate\'s cmd_vel_out_topic')
-    p.add_argument('--footprint-topic', default='footprint')
+    p.add_argument('--footprint-topic', default='footprint', help='empty: not published')
     p.add_argument('--odom-topic', default='odom', help='the node\'s velocity_topic')
     p.add_argument('--collision-topic', default='collision')
     p.add_argument('--collision-ahead-topic', default='collision_ahead')
@@ -129,7 +129,8 @@ class Sim:
                                 reliability=ReliabilityPolicy.RELIABLE)
         self.static_pub = self.node.create_publisher(TFMessage, args.tf_static, static_qos)
         self.tf_pub = self.node.create_publisher(TFMessage, args.tf, 100)
-        self.footprint_pub = self.node.create_publisher(PolygonStamped, args.footprint_topic, 10)
+        self.footprint_pub = (self.node.create_publisher(PolygonStamped, args.footprint_topic, 10)
+                              if args.footprint_topic else None)
         self.odom_pub = self.node.create_publisher(Odometry, args.odom_topic, 10)
         self.cmd_pub = self.node.create_publisher(Twist, args.cmd_in, 10)
         self.node.create_subscription(Twist, args.cmd_out, self.on_cmd_out, 10)
@@ -244,7 +245,8 @@ class Sim:
             placed = [(self.x + px * c - py * s, self.y + px * s + py * c)
                       for px, py in a.footprint_points]
         fp.polygon.points = [Point32(x=float(px), y=float(py), z=0.0) for px, py in placed]
-        self.footprint_pub.publish(fp)
+        if self.footprint_pub is not None:
+            self.footprint_pub.publish(fp)
         odom = Odometry()
         odom.header.frame_id, odom.header.stamp = a.odom_frame, stamp
         odom.child_frame_id = a.base_frame

@@ -114,6 +114,7 @@ R3_LAG = 2.0  # s: robot3 meets robot1's side this long after robot1 meets robot
 DECISION_SLACK = 0.1  # s: two decision periods (publish_rate), for the earliest flag
 CMD_TIMEOUT = 0.25  # s: the simulators' watchdog (a gated command older counts as zero)
 SMOOTH = 0.3  # s over which a robot's velocity is taken from its poses
+STARVED = 0.15  # s between two simulator steps (50 Hz): the machine starved the test
 STILL = 1.0  # s at rest that ends the crossing
 
 X3 = -0.5  # m: robot3's path, x = X3, crosses robot1's
@@ -175,6 +176,24 @@ def read_record(path):
     return out
 
 
+class Record:
+    """A simulator's record read as it grows: each read() parses only the complete lines
+    added since the last one (the test polls it at 20 Hz)."""
+
+    def __init__(self, path):
+        self.path, self.offset, self.rows = path, 0, []
+
+    def read(self):
+        if self.path.exists():
+            with open(self.path, 'rb') as f:
+                f.seek(self.offset)
+                data = f.read()
+            end = data.rfind(b'\n') + 1
+            self.rows.extend(json.loads(line) for line in data[:end].splitlines())
+            self.offset += end
+        return self.rows
+
+
 def poses(rec):
     return [r for r in rec if r['kind'] == 'pose']
 
@@ -232,10 +251,11 @@ def contact_time(own, others, limit=20.0):
     return math.inf, 0.0
 
 
-def wait_records(paths, predicate, what, timeout, procs):
+def wait_records(records, predicate, what, timeout, procs):
+    """Polls the Records until `predicate({name: rows})`; returns those rows."""
     deadline = time.monotonic() + timeout
     while True:
-        recs = {name: read_record(path) for name, path in paths.items()}
+        recs = {name: record.read() for name, record in records.items()}
         if predicate(recs):
             return recs
         if time.monotonic() > deadline:
@@ -243,6 +263,19 @@ def wait_records(paths, predicate, what, timeout, procs):
             logs = '\n'.join(f'--- {p.args[3:5]}:\n{p.output[-2500:]}' for p in procs)
             raise AssertionError(f'{what}: not within {timeout} s; last poses {last}\n{logs}')
         time.sleep(0.05)
+
+
+def starved(folder):
+    """The longest interval between two steps of a simulator (50 Hz) in the records of
+    `folder` once the robots started: beyond STARVED s the machine did not give the
+    processes of the test the time they need, and its timings say nothing of the node."""
+    late = 0.0
+    for path in folder.glob('robot*.jsonl'):
+        rec = read_record(path)
+        go = next((r['t'] for r in rec if r['kind'] == 'run' and r['on']), math.inf)
+        ps = [r['t'] for r in rec if r['kind'] == 'pose' and r['t'] >= go]
+        late = max([late] + [b - a for a, b in zip(ps, ps[1:])])
+    return late
 
 
 # --- the robots ---------------------------------------------------------------------------
@@ -291,7 +324,8 @@ def start_robot(host, robot_id, tmp_path, env):
                       '--yaw', yaw, '--vx', V, '--footprint', json.dumps(FOOTPRINT),
                       '--cmd-in', cm['cmd_vel_in_topic'], '--cmd-out', cm['cmd_vel_out_topic'],
                       '--cmd-timeout', CMD_TIMEOUT, '--run-file', tmp_path / f'run_{robot_id}',
-                      '--fleet-topic', '/fleet/robots', '--report-topic', 'collision_report'],
+                      '--fleet-topic', '/fleet/robots', '--report-topic', 'collision_report',
+                      '--footprint-topic', ''],
                      env=env)
     return node, sim, record
 
@@ -310,7 +344,33 @@ def at_rest(rec, since, still):
 
 
 def test_three_robots_across_hosts_cross_stop_and_fail_safe_on_a_cut_link(tmp_path):
+    """The scene, then the checks (see the module's docstring). A failure in a run whose
+    simulators were starved (a step more than STARVED s after the one before: the
+    machine is too loaded for these timings) is reported and the scene is run once more;
+    a failure without starvation, or twice, fails."""
     require_netns()
+    t_start = time.monotonic()
+    for attempt in (1, 2):
+        folder = tmp_path / f'run{attempt}'
+        folder.mkdir()
+        try:
+            check(*scene(folder))
+            break
+        except AssertionError as e:
+            late = starved(folder)
+            if late <= STARVED or attempt == 2:
+                if late > STARVED:
+                    e.args = (f'{e.args[0]}\n(a simulator step {late:.3f} s late: the '
+                              'machine is too loaded for this test)',)
+                raise
+            print(f'\nrun {attempt} failed with the simulators starved (a step {late:.3f} s '
+                  f'late): once more. The failure:\n{str(e)[:3000]}')
+    print(f'test wall time {time.monotonic() - t_start:.2f} s')
+
+
+def scene(tmp_path):
+    """The LAN, the robots, the three phases: the records and the times the checks
+    need."""
     t0 = time.monotonic()
     names = sorted(STARTS)
     run = {name: tmp_path / f'run_{name}' for name in names}
@@ -321,7 +381,7 @@ def test_three_robots_across_hosts_cross_stop_and_fail_safe_on_a_cut_link(tmp_pa
         for host, name in zip(lan.hosts, names):
             node, sim, record = start_robot(host, name, tmp_path, env)
             procs += [node, sim]
-            records[name] = record
+            records[name] = Record(record)
         for p in procs[::2]:
             p.wait_for(r'\bstarted: ', timeout=30)
         for p in procs[1::2]:
@@ -360,7 +420,7 @@ def test_three_robots_across_hosts_cross_stop_and_fail_safe_on_a_cut_link(tmp_pa
         while len(again) < N and time.monotonic() < deadline:
             for name in names:
                 if name not in again:
-                    p = moving_since(read_record(records[name]), t['up'])
+                    p = moving_since(records[name].read(), t['up'])
                     if p is not None:
                         again[name] = p['t']
                         run[name].unlink()
@@ -402,11 +462,11 @@ def test_three_robots_across_hosts_cross_stop_and_fail_safe_on_a_cut_link(tmp_pa
         refused = [line for line in node.lines if 'fleet message' in line]
         assert not refused, refused[:5]
     t['closed'] = time.monotonic()
-    recs = {name: read_record(path) for name, path in records.items()}
+    recs = {name: read_record(record.path) for name, record in records.items()}
     (tmp_path / 'times.json').write_text(json.dumps(
         {'t': t, 'again': again, 'released': released, 'left': left}))
     print(f'\nrecords in {tmp_path}')
-    check(recs, t, again, released, left)
+    return recs, t, again, released, left
 
 
 def flags(rec, kind, lo=-math.inf, hi=math.inf):
