@@ -98,6 +98,7 @@ known_messages!(
     Clock,
     Float32,
     ObstacleArray,
+    FleetRobot,
     // What it publishes.
     Bool,
     CollisionReport,
@@ -116,6 +117,8 @@ known_messages!(
     Point32,
     Quaternion,
     Pose,
+    PoseStamped,
+    Path,
     PoseWithCovariance,
     TwistWithCovariance,
     Transform,

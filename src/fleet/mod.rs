@@ -475,6 +475,16 @@ impl Fleet {
     }
 }
 
+/// The yaw of a quaternion `(x, y, z, w)` that is a rotation about z
+/// (unit within 1e-6, no tilt beyond 1e-6); `None` otherwise (not finite,
+/// not unit, tilted): a fleet message's pose and plan are planar.
+pub fn planar_yaw(x: f64, y: f64, z: f64, w: f64) -> Option<f64> {
+    let norm = (x * x + y * y + z * z + w * w).sqrt();
+    let planar = x.abs() <= 1e-6 && y.abs() <= 1e-6;
+    (norm.is_finite() && (norm - 1.0).abs() <= 1e-6 && planar)
+        .then(|| (2.0 * w * z).atan2(1.0 - 2.0 * z * z))
+}
+
 /// The message's numbers are finite, its bounds not negative, and its
 /// twist within them.
 fn check_motion(m: &PeerMessage) -> Result<(), Refusal> {

@@ -75,6 +75,7 @@ enum Route {
     Clock,
     Velocity(VelocityType),
     Source(usize, SourceKind),
+    Fleet,
     Command { stamped: bool },
     ZoneShape { zone: usize, circle: bool },
 }
@@ -104,7 +105,9 @@ impl Route {
             Route::Source(_, SourceKind::PointCloud) => "sensor_msgs/msg/PointCloud2",
             Route::Source(_, SourceKind::Range) => "sensor_msgs/msg/Range",
             Route::Source(_, SourceKind::Costmap) => "nav2_msgs/msg/Costmap",
-            Route::Source(_, SourceKind::Fleet) => "sat_collision_msgs/msg/FleetRobot",
+            Route::Source(_, SourceKind::Fleet) | Route::Fleet => {
+                "sat_collision_msgs/msg/FleetRobot"
+            }
         }
     }
 }
@@ -131,7 +134,14 @@ fn routes(replay: &ReplayConfig, from_tf: bool) -> BTreeMap<String, Vec<Route>> 
         );
     }
     for (index, source) in config.sources.iter().enumerate() {
-        add(&source.topic, Route::Source(index, source.kind));
+        match source.kind {
+            // The fleet topic, once, whatever the fleet sources' topics.
+            SourceKind::Fleet => {}
+            kind => add(&source.topic, Route::Source(index, kind)),
+        }
+    }
+    if config.sources.iter().any(|s| s.kind == SourceKind::Fleet) {
+        add(&config.fleet_topic, Route::Fleet);
     }
     if !config.gate.zones.is_empty() {
         let stamped = config.gate.stamped;
@@ -459,6 +469,11 @@ impl Driver {
                     _ => return false,
                 };
                 self.core.on_velocity(&input, arrival, now, out);
+            }
+            (Route::Fleet, Message::FleetRobot(m)) => {
+                let mut messages = vec![(inputs::fleet_robot(m), arrival.time)];
+                self.core.on_fleet(&mut messages, now, out);
+                return true;
             }
             (Route::Source(index, _), message) => {
                 let Some(input) = self.read_source(index, message, now) else {

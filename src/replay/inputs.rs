@@ -5,9 +5,10 @@
 
 use crate::bag::msgs;
 use crate::broadphase::PointSet;
+use crate::fleet::{planar_yaw, PeerMessage, Refusal, MAX_PEER_VERTICES, MAX_ROBOT_ID_BYTES};
 use crate::frames::FrameTree;
 use crate::gate::Command;
-use crate::geometry::{Point, MAX_VERTICES};
+use crate::geometry::{Point, Vector, MAX_VERTICES};
 use crate::limits::{MAX_OBSTACLES_PER_MESSAGE, MAX_VERTICES_PER_MESSAGE};
 use crate::model::{Cause, ObstacleGeometry, Rejection};
 use crate::node::{
@@ -16,6 +17,7 @@ use crate::node::{
 };
 use crate::sensors::{Costmap, LaserScan, PointCloud, PointField, RangeReading, MAX_SENSOR_POINTS};
 use crate::text::{check_name, MAX_FRAME_ID_BYTES, MAX_ID_BYTES};
+use nalgebra::Isometry2;
 use std::sync::MutexGuard;
 
 /// A frame id as the node takes one, or its refusal.
@@ -289,4 +291,52 @@ pub(super) fn cloud<'t>(
         data: &msg.data,
     };
     reader.cloud(frame, seconds(&msg.header.stamp), &cloud, tf, now, out)
+}
+
+/// A `sat_collision_msgs/FleetRobot` as the node reads it
+/// (`ros::fleet::read`, natively): its id and frame checked, its pose and
+/// plan planar, the rest judged by the fleet.
+pub(super) fn fleet_robot(msg: &msgs::FleetRobot) -> Result<PeerMessage, Refusal> {
+    let id = check_name(msg.robot_id.as_bytes(), MAX_ROBOT_ID_BYTES).map_err(|_| Refusal::BadId)?;
+    let frame = check_name(msg.header.frame_id.as_bytes(), MAX_FRAME_ID_BYTES)
+        .map_err(|_| Refusal::WrongFrame("(not a frame id)".to_owned()))?;
+    let vertices = msg.footprint.points.len();
+    if vertices > MAX_PEER_VERTICES {
+        return Err(Refusal::TooManyVertices(vertices));
+    }
+    let pose_of = |p: &msgs::Pose, refusal: Refusal| {
+        let q = &p.orientation;
+        let yaw = planar_yaw(q.x, q.y, q.z, q.w).ok_or(refusal)?;
+        Ok(Isometry2::new(Vector::new(p.position.x, p.position.y), yaw))
+    };
+    let plan = msg
+        .plan
+        .poses
+        .iter()
+        .map(|p| {
+            Ok((
+                seconds(&p.header.stamp),
+                pose_of(&p.pose, Refusal::BadPlan)?,
+            ))
+        })
+        .collect::<Result<Vec<_>, Refusal>>()?;
+    Ok(PeerMessage {
+        robot_id: id.to_owned(),
+        session: msg.session,
+        sequence: msg.sequence,
+        frame_id: frame.to_owned(),
+        stamp: seconds(&msg.header.stamp),
+        footprint: msg
+            .footprint
+            .points
+            .iter()
+            .map(|p| Point::new(f64::from(p.x), f64::from(p.y)))
+            .collect(),
+        pose: pose_of(&msg.pose, Refusal::NotFinite)?,
+        linear: Vector::new(msg.twist.linear.x, msg.twist.linear.y),
+        angular: msg.twist.angular.z,
+        max_linear_speed: msg.max_linear_speed,
+        max_angular_speed: msg.max_angular_speed,
+        plan,
+    })
 }

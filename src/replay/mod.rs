@@ -88,7 +88,8 @@
 //! Each event's [`Outputs`](crate::node::Outputs) become messages in the
 //! order of its fields: the gated command (`cmd_vel_out_topic`), the
 //! gate's state (`state_topic`), the `visualize` zones' polygons, the flag
-//! (`/collision`), `/collision_ahead`; then `/diagnostics`. Not produced:
+//! (`/collision`), `/collision_ahead`, this robot on `fleet_topic` (with a
+//! `robot_id`); then `/diagnostics`. Not produced:
 //! `~/collision_points_marker`, `~/triggering_points`, `collision_report`,
 //! `collision_markers` (reports and markers are the node's workers' and
 //! cost a report each; the two gate markers are published only while

@@ -55,6 +55,7 @@ pub(super) struct OutTopics {
     base_frame: String,
     collision: String,
     ahead: String,
+    fleet: String,
 }
 
 impl OutTopics {
@@ -74,6 +75,7 @@ impl OutTopics {
             base_frame: gate.base_frame.clone(),
             collision: resolve(node, "collision"),
             ahead: resolve(node, "collision_ahead"),
+            fleet: resolve(node, &config.fleet_topic),
         }
     }
 
@@ -156,6 +158,72 @@ impl OutTopics {
                 Message::Bool(msgs::Bool { data: ahead }),
             ));
         }
+        if let Some(robot) = &out.fleet_robot {
+            messages.push((self.fleet.clone(), Message::FleetRobot(fleet_robot(robot))));
+        }
+    }
+}
+
+/// This robot's state as a fleet message (as `ros::fleet::message_of`).
+fn fleet_robot(m: &crate::fleet::PeerMessage) -> msgs::FleetRobot {
+    let pose = |p: &nalgebra::Isometry2<f64>| {
+        let half = p.rotation.angle() / 2.0;
+        msgs::Pose {
+            position: msgs::Point {
+                x: p.translation.x,
+                y: p.translation.y,
+                z: 0.0,
+            },
+            orientation: msgs::Quaternion {
+                x: 0.0,
+                y: 0.0,
+                z: half.sin(),
+                w: half.cos(),
+            },
+        }
+    };
+    msgs::FleetRobot {
+        header: header(&m.frame_id, m.stamp),
+        robot_id: m.robot_id.clone(),
+        session: m.session,
+        sequence: m.sequence,
+        footprint: msgs::Polygon {
+            points: m
+                .footprint
+                .iter()
+                .map(|p| msgs::Point32 {
+                    x: p.x as f32,
+                    y: p.y as f32,
+                    z: 0.0,
+                })
+                .collect(),
+        },
+        pose: pose(&m.pose),
+        twist: msgs::Twist {
+            linear: msgs::Vector3 {
+                x: m.linear.x,
+                y: m.linear.y,
+                z: 0.0,
+            },
+            angular: msgs::Vector3 {
+                x: 0.0,
+                y: 0.0,
+                z: m.angular,
+            },
+        },
+        max_linear_speed: m.max_linear_speed,
+        max_angular_speed: m.max_angular_speed,
+        plan: msgs::Path {
+            header: header(&m.frame_id, m.stamp),
+            poses: m
+                .plan
+                .iter()
+                .map(|(t, p)| msgs::PoseStamped {
+                    header: header(&m.frame_id, *t),
+                    pose: pose(p),
+                })
+                .collect(),
+        },
     }
 }
 

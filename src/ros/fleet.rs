@@ -30,7 +30,8 @@
 use super::inputs::Arrival;
 use super::native;
 use crate::fleet::{
-    PeerMessage, Refusal, MAX_PEERS, MAX_PEER_VERTICES, MAX_PLAN_POSES, MAX_ROBOT_ID_BYTES,
+    planar_yaw, PeerMessage, Refusal, MAX_PEERS, MAX_PEER_VERTICES, MAX_PLAN_POSES,
+    MAX_ROBOT_ID_BYTES,
 };
 use crate::geometry::{Point, Vector};
 use nalgebra::{Isometry2, UnitComplex};
@@ -117,15 +118,6 @@ pub fn read(msg: &NativeFleetRobot) -> Result<PeerMessage, Refusal> {
         max_angular_speed: msg.max_angular_speed,
         plan,
     })
-}
-
-/// The yaw of a quaternion that is a rotation about z, `None` otherwise
-/// (not finite, not unit, tilted).
-fn planar_yaw(x: f64, y: f64, z: f64, w: f64) -> Option<f64> {
-    let norm = (x * x + y * y + z * z + w * w).sqrt();
-    let planar = x.abs() <= 1e-6 && y.abs() <= 1e-6;
-    (norm.is_finite() && (norm - 1.0).abs() <= 1e-6 && planar)
-        .then(|| (2.0 * w * z).atan2(1.0 - 2.0 * z * z))
 }
 
 /// This robot's state as a fleet message.

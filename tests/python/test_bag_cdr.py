@@ -45,7 +45,7 @@ from nav_msgs.msg import Odometry
 from rclpy.serialization import deserialize_message, serialize_message
 from rosgraph_msgs.msg import Clock
 from sat_collision_msgs.msg import (
-    CollisionReport, Obstacle, ObstacleArray, ObstacleResult,
+    CollisionReport, FleetRobot, Obstacle, ObstacleArray, ObstacleResult,
 )
 from sensor_msgs.msg import LaserScan, PointCloud2, PointField, Range
 from std_msgs.msg import Bool, ColorRGBA, Float32, Header, String
@@ -155,6 +155,23 @@ def obstacles():
                  radius=FLOATS[i % len(FLOATS)]) for i in range(1200)])
 
 
+def fleet():
+    from geometry_msgs.msg import PoseStamped
+
+    yield FleetRobot()
+    m = FleetRobot(header=header(1, 'map'), robot_id=TEXT, session=2 ** 64 - 1, sequence=7,
+                   footprint=polygon(5, 0.5), max_linear_speed=1.5, max_angular_speed=NAN)
+    m.pose.position.x, m.pose.orientation.z, m.pose.orientation.w = -3.25, 0.6, 0.8
+    m.twist.linear.x, m.twist.angular.z = 0.75, -INF
+    m.plan.header = header(0, 'map')
+    for k in range(40):
+        p = PoseStamped(header=header(k, 'map'))
+        p.pose.position.y = FLOATS[k % len(FLOATS)]
+        p.pose.orientation.w = 1.0
+        m.plan.poses.append(p)
+    yield m
+
+
 def reports():
     yield CollisionReport()
     yield CollisionReport(
@@ -221,7 +238,7 @@ def all_messages():
     """(topic, type, rclpy message as read back from its bytes, bytes) per message."""
     out = []
     for gen in (scans, clouds, ranges, polygons, twists, odometry, tf, small, obstacles,
-                reports, markers, diagnostics, lifecycle):
+                fleet, reports, markers, diagnostics, lifecycle):
         for msg in gen():
             data = serialize_message(msg)
             name = type_name(msg)

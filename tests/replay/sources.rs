@@ -244,3 +244,77 @@ fn an_obstacle_array_over_the_footprint_raises_the_flag() {
         .least_clearance
         .is_some_and(|c| c.metres == 0.0 && c.nearest == "box"));
 }
+
+/// A recorded fleet (issue 32 on issue 30's core): another robot's
+/// `FleetRobot` messages replayed into the fleet source stop the gate
+/// when its footprint enters the stop zone, and this robot's own state is
+/// among the outputs on the fleet topic, as the node publishes it.
+#[test]
+fn a_recorded_peer_stops_the_gate_and_this_robot_is_published() {
+    let dir = scratch("fleet");
+    let params = params_with(
+        &dir,
+        &[
+            (
+                "    observation_sources: [\"scan\"]\n    scan:\n      type: \"scan\"\n      topic: \"scan\"\n",
+                "    observation_sources: [\"fleet\"]\n    fleet:\n      type: \"fleet\"\n",
+            ),
+            (
+                "    publish_rate: 10.0\n",
+                "    publish_rate: 10.0\n    robot_id: \"r1\"\n    fleet_frame: \"odom\"\n    fleet_rate: 5.0\n",
+            ),
+        ],
+    );
+    let summary = replay_with(&dir, params, |w, i, t| {
+        if i % 2 == 0 {
+            // 3 m ahead, then (from ENTERS) 0.6 m: its 0.4 m square
+            // reaches x = 0.4, inside the stop zone (x in [0, 0.5]).
+            let x = if t >= T0 + ENTERS - 1e-9 { 0.6 } else { 3.0 };
+            let half = 0.2_f32;
+            let peer = msgs::FleetRobot {
+                header: header("odom", t),
+                robot_id: "r2".to_owned(),
+                session: 9,
+                sequence: i + 1,
+                footprint: msgs::Polygon {
+                    points: [(-half, -half), (half, -half), (half, half), (-half, half)]
+                        .iter()
+                        .map(|&(x, y)| msgs::Point32 { x, y, z: 0.0 })
+                        .collect(),
+                },
+                pose: msgs::Pose {
+                    position: msgs::Point { x, y: 0.0, z: 0.0 },
+                    orientation: msgs::Quaternion {
+                        x: 0.0,
+                        y: 0.0,
+                        z: 0.0,
+                        w: 1.0,
+                    },
+                },
+                max_linear_speed: 1.0,
+                max_angular_speed: 1.0,
+                ..msgs::FleetRobot::default()
+            };
+            w.write("/fleet/robots", ns(t), &peer).expect("fleet");
+        }
+        w.write("/cmd_vel_smoothed", ns(t), &twist(SPEED))
+            .expect("command");
+    });
+    assert_eq!(summary.zone_stops, 1, "{summary:?}");
+    let lines = lines(&dir);
+    let out = on(&lines, "/cmd_vel");
+    let first_zero = out
+        .iter()
+        .find(|l| l["message"]["linear"]["x"] == 0.0)
+        .and_then(|l| l["log_time_ns"].as_u64())
+        .expect("a stop");
+    let stopped = first_zero as f64 * 1e-9 - T0;
+    assert!(
+        (ENTERS - 1e-6..ENTERS + 0.06).contains(&stopped),
+        "stopped at {stopped}"
+    );
+    // This robot, at fleet_rate, from TF.
+    let mine = on(&lines, "/fleet/robots");
+    assert!(mine.len() >= 15, "{}", mine.len());
+    assert!(mine.iter().all(|l| l["message"]["robot_id"] == "r1"));
+}

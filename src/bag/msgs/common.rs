@@ -188,6 +188,25 @@ ros_message! {
     }
     "Point32[] points\n";
 
+    /// `geometry_msgs/msg/PoseStamped`: a pose at a time.
+    PoseStamped = "geometry_msgs/msg/PoseStamped" {
+        /// Its time and frame.
+        header: Header,
+        /// The pose.
+        pose: Pose,
+    }
+    "std_msgs/Header header\nPose pose\n";
+
+    /// `nav_msgs/msg/Path` (`poses`): at most `MAX_PLAN_POSES` (256) are
+    /// read, a fleet message's plan's limit.
+    Path = "nav_msgs/msg/Path" {
+        /// Its frame.
+        header: Header,
+        /// The poses, each at its stamp.
+        poses: Vec<PoseStamped> [crate::limits::MAX_PLAN_POSES],
+    }
+    "std_msgs/Header header\ngeometry_msgs/PoseStamped[] poses\n";
+
     /// `geometry_msgs/msg/PolygonStamped`: the footprint, a zone's shape.
     PolygonStamped = "geometry_msgs/msg/PolygonStamped" {
         /// Stamp and frame.

@@ -1,7 +1,9 @@
 //! The node's own messages (`sat_collision_msgs`), nav2's state and the
 //! outputs: markers, diagnostics, lifecycle events, the bond.
 
-use super::common::{ColorRGBA, Duration, Header, Point, Polygon, Pose, Time, Vector3};
+use super::common::{
+    ColorRGBA, Duration, Header, Path, Point, Polygon, Pose, Time, Twist, Vector3,
+};
 use super::sensor::CompressedImage;
 use crate::limits::{MAX_COSTMAP_CELLS, MAX_OBSTACLES_PER_MESSAGE};
 
@@ -82,6 +84,35 @@ ros_message! {
     "std_msgs/Header header\nbool colliding\nbool valid\nstring status\nfloat64 min_distance\n\
      string nearest_obstacle_id\nObstacleResult[] results\nfloat64 time_to_collision\n\
      string predicted_obstacle_id\nstring prediction_status\n";
+
+    /// `sat_collision_msgs/msg/FleetRobot`: one robot on the fleet topic
+    /// (footprint limited to the polygon's limit here; the fleet refuses
+    /// more than 64 vertices).
+    FleetRobot = "sat_collision_msgs/msg/FleetRobot" {
+        /// Stamp and the shared frame.
+        header: Header,
+        /// The robot's id.
+        robot_id: String,
+        /// Its publisher's session.
+        session: u64,
+        /// Its sequence number.
+        sequence: u64,
+        /// Its footprint, body frame.
+        footprint: Polygon,
+        /// Its pose at the stamp.
+        pose: Pose,
+        /// Its body twist.
+        twist: Twist,
+        /// Its speed bound, m/s.
+        max_linear_speed: f64,
+        /// Its turning bound, rad/s.
+        max_angular_speed: f64,
+        /// Its plan, each pose at its stamp.
+        plan: Path,
+    }
+    "std_msgs/Header header\nstring robot_id\nuint64 session\nuint64 sequence\n\
+     geometry_msgs/Polygon footprint\ngeometry_msgs/Pose pose\ngeometry_msgs/Twist twist\n\
+     float64 max_linear_speed\nfloat64 max_angular_speed\nnav_msgs/Path plan\n";
 
     /// `nav2_msgs/msg/CollisionMonitorState`: the gate's action.
     CollisionMonitorState = "nav2_msgs/msg/CollisionMonitorState" {
