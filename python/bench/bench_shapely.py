@@ -20,6 +20,10 @@ Timed (each the best way shapely offers, each its median over --repeat runs):
 * ours, check: Obstacles.check (colliding, clearance, depth, MTV, obstacle),
   placing included.
 
+Each contender runs back to back: two runs to warm up, then --repeat runs, each on
+its own random set of poses (the same sets for every contender). Ours is timed
+with one thread (its default, as shapely runs) and with a thread per core.
+
 The answers are compared too: colliding must equal intersects, clearance equal
 distance to 1e-9.
 """
@@ -74,17 +78,6 @@ def placed(fp: np.ndarray, poses: np.ndarray) -> np.ndarray:
     return np.stack([x, y], axis=-1)
 
 
-def timed(repeat: int, work):
-    """(median seconds, min seconds, last result) of ``repeat`` runs of ``work``."""
-    times = []
-    result = None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = work()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), min(times), result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=7)
@@ -105,13 +98,15 @@ def main() -> None:
     shapely.prepare(geoms)
     tree = STRtree(geoms)
 
+    current = {"poses": poses}
+
     def shapely_place():
-        return shapely.polygons(placed(fp, poses))
+        return shapely.polygons(placed(fp, current["poses"]))
 
     def shapely_intersects_tree():
         feet = shapely_place()
         hits = tree.query(feet, predicate="intersects")
-        colliding = np.zeros(len(poses), dtype=bool)
+        colliding = np.zeros(len(feet), dtype=bool)
         colliding[hits[0]] = True
         return colliding
 
@@ -119,24 +114,54 @@ def main() -> None:
         feet = shapely_place()
         pairs = tree.query(feet)
         keep = shapely.intersects(geoms[pairs[1]], feet[pairs[0]])
-        colliding = np.zeros(len(poses), dtype=bool)
+        colliding = np.zeros(len(feet), dtype=bool)
         colliding[pairs[0][keep]] = True
         return colliding
 
     def shapely_distance():
         feet = shapely_place()
         (index, _), distance = tree.query_nearest(feet, return_distance=True, all_matches=False)
-        clearance = np.full(len(poses), np.inf)
+        clearance = np.full(len(feet), np.inf)
         clearance[index] = distance
         return clearance
 
-    rows = []
-    t_place, _, _ = timed(args.repeat, shapely_place)
-    t_tree, m_tree, col_tree = timed(args.repeat, shapely_intersects_tree)
-    t_prep, m_prep, col_prep = timed(args.repeat, shapely_intersects_prepared)
-    t_dist, m_dist, clear_shapely = timed(args.repeat, shapely_distance)
-    t_coll, m_coll, col_ours = timed(args.repeat, lambda: ours.collides(fp, poses))
-    t_check, m_check, check = timed(args.repeat, lambda: ours.check(fp, poses))
+    # Each contender back to back: two runs to warm up, then --repeat runs,
+    # each on its own set of poses (the same sets for every contender).
+    pose_sets = [poses] + [
+        np.column_stack([rng.uniform(0, 100, args.poses), rng.uniform(0, 100, args.poses), rng.uniform(-np.pi, np.pi, args.poses)])
+        for _ in range(args.repeat - 1)
+    ]
+    contenders = {
+        "place": shapely_place,
+        "tree": shapely_intersects_tree,
+        "prepared": shapely_intersects_prepared,
+        "distance": shapely_distance,
+        "collides1": lambda: ours.collides(fp, current["poses"], threads=1),
+        "check1": lambda: ours.check(fp, current["poses"], threads=1),
+        "collides": lambda: ours.collides(fp, current["poses"], threads=os.cpu_count()),
+        "check": lambda: ours.check(fp, current["poses"], threads=os.cpu_count()),
+    }
+    times = {}
+    results = {}
+    for name, work in contenders.items():
+        current["poses"] = poses
+        work(), work()
+        times[name] = []
+        for k in range(args.repeat):
+            current["poses"] = pose_sets[k]
+            t0 = time.perf_counter()
+            result = work()
+            times[name].append(time.perf_counter() - t0)
+            if k == 0:
+                results[name] = result
+    med = {name: statistics.median(t) for name, t in times.items()}
+    low = {name: min(t) for name, t in times.items()}
+    col_tree, col_prep = results["tree"], results["prepared"]
+    clear_shapely, col_ours, check = results["distance"], results["collides"], results["check"]
+    assert (results["collides1"] == col_ours).all()
+    for field in check._fields:
+        assert (getattr(results["check1"], field) == getattr(check, field)).all()
+    shapely_best = min(med["tree"], med["prepared"])
 
     assert (col_tree == col_prep).all()
     assert (col_ours == col_tree).all(), "collides differs from shapely's intersects"
@@ -144,27 +169,33 @@ def main() -> None:
     error = np.abs(check.clearance - clear_shapely).max()
     assert error <= 1e-9, f"clearance differs from shapely's distance by {error}"
 
-    best_bool = min(t_tree, t_prep)
-    rows.append(("shapely: place the footprints (shapely.polygons)", t_place, None))
-    rows.append(("shapely: STRtree.query(predicate='intersects')", t_tree, m_tree))
-    rows.append(("shapely: STRtree.query, then intersects on prepared", t_prep, m_prep))
-    rows.append(("shapely: STRtree.query_nearest (distance)", t_dist, m_dist))
-    rows.append(("ours: collides (boolean)", t_coll, m_coll))
-    rows.append(("ours: check (colliding, clearance, depth, MTV, obstacle)", t_check, m_check))
-
+    rows = [
+        ("shapely: place the footprints (shapely.polygons)", "place"),
+        ("shapely: STRtree.query(predicate='intersects')", "tree"),
+        ("shapely: STRtree.query, then intersects on prepared", "prepared"),
+        ("shapely: STRtree.query_nearest (distance)", "distance"),
+        ("ours: collides, one thread", "collides1"),
+        ("ours: check, one thread", "check1"),
+        (f"ours: collides, threads={os.cpu_count()}", "collides"),
+        (f"ours: check, threads={os.cpu_count()}", "check"),
+    ]
     print(
         f"sat_collision {sat_collision.__version__}, shapely {shapely.__version__} (GEOS {shapely.geos_version_string}), "
         f"numpy {np.__version__}, Python {platform.python_version()}, {os.cpu_count()} CPUs"
     )
     print(
         f"{args.poses} poses of an 8-gon against {args.obstacles} obstacles; "
-        f"{int(col_ours.sum())} poses collide; median (min) of {args.repeat} runs"
+        f"{int(col_ours.sum())} poses of the first set collide; median (min) of {args.repeat} runs; "
+        f"load average {os.getloadavg()[0]:.1f}"
     )
-    for name, median, best in rows:
-        extra = "" if best is None else f" ({best * 1e3:7.2f})"
-        print(f"  {name:58s} {median * 1e3:8.2f} ms{extra}")
-    print(f"  boolean: ours {best_bool / t_coll:.1f}x faster than shapely's best intersects")
-    print(f"  check: ours {best_bool / t_check:.1f}x shapely's intersects, {t_dist / t_check:.1f}x its distance")
+    for label, name in rows:
+        print(f"  {label:58s} {med[name] * 1e3:8.2f} ms ({low[name] * 1e3:7.2f})")
+    for threads, suffix in (("one thread", "1"), (f"threads={os.cpu_count()}", "")):
+        print(
+            f"  {threads}: collides {shapely_best / med['collides' + suffix]:.1f}x faster than shapely's best "
+            f"intersects; check {shapely_best / med['check' + suffix]:.1f}x its speed, "
+            f"{med['distance'] / med['check' + suffix]:.1f}x its distance's"
+        )
     print(f"  clearance against shapely's distance: largest difference {error:.1e} m")
 
 

@@ -50,9 +50,19 @@ class Obstacles:
         circles: Optional[npt.ArrayLike] = None,
     ) -> "Obstacles": ...
     def __len__(self) -> int: ...
-    def check(self, footprint: Polygon, poses: Poses, padding: float = 0.0) -> Check: ...
+    def check(
+        self,
+        footprint: Polygon,
+        poses: Poses,
+        padding: float = 0.0,
+        threads: int = 1,
+    ) -> Check: ...
     def collides(
-        self, footprint: Polygon, poses: Poses, padding: float = 0.0
+        self,
+        footprint: Polygon,
+        poses: Poses,
+        padding: float = 0.0,
+        threads: int = 1,
     ) -> npt.NDArray[np.bool_]: ...
     def check_path(
         self,

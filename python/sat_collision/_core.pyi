@@ -29,6 +29,7 @@ class Index:
         footprint: npt.NDArray[np.float64],
         poses: npt.NDArray[np.float64],
         padding: float = 0.0,
+        threads: int = 1,
     ) -> Tuple[
         npt.NDArray[np.bool_],
         npt.NDArray[np.float64],
@@ -41,6 +42,7 @@ class Index:
         footprint: npt.NDArray[np.float64],
         poses: npt.NDArray[np.float64],
         padding: float = 0.0,
+        threads: int = 1,
     ) -> npt.NDArray[np.bool_]: ...
     def check_path(
         self,

@@ -39,7 +39,7 @@ use sat_collision::geometry::{
     MAX_COORDINATE,
 };
 use sat_collision::model::{Obstacle, ObstacleGeometry};
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 mod grid;
@@ -51,6 +51,55 @@ const RUN: usize = 16;
 /// Most obstacles one index holds (the grid numbers them in 32 bits, up
 /// to 64 cells each).
 const MAX_OBSTACLES: usize = 1 << 24;
+
+/// Fewest poses one thread is given: a smaller batch is one thread's.
+const PER_THREAD: usize = 2048;
+
+/// The threads a call of `n` poses uses: up to `asked`, fewer when each
+/// would have fewer than [`PER_THREAD`] poses.
+fn threads_for(n: usize, asked: usize) -> Answer<usize> {
+    if asked == 0 {
+        return Err("threads must be >= 1".to_string());
+    }
+    Ok(asked.min(n / PER_THREAD).max(1))
+}
+
+/// `work` over `0..n` cut into `threads` consecutive ranges, each on a
+/// scoped thread (the first on this one); the answers in order. A thread
+/// that cannot be started leaves its range to this one; a panic on
+/// another thread goes on here (and becomes `RuntimeError`).
+fn split<T: Send>(n: usize, threads: usize, work: impl Fn(Range<usize>) -> T + Sync) -> Vec<T> {
+    if threads <= 1 {
+        return vec![work(0..n)];
+    }
+    let size = n.div_ceil(threads);
+    let ranges: Vec<Range<usize>> = (0..threads)
+        .map(|t| (t * size).min(n)..((t + 1) * size).min(n))
+        .collect();
+    let work = &work;
+    std::thread::scope(|scope| {
+        let started: Vec<_> = ranges[1..]
+            .iter()
+            .map(|range| {
+                let mine = range.clone();
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || work(mine))
+                    .map_err(|_| range.clone())
+            })
+            .collect();
+        let mut out = vec![work(ranges[0].clone())];
+        for thread in started {
+            out.push(match thread {
+                Ok(handle) => match handle.join() {
+                    Ok(answer) => answer,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                },
+                Err(range) => work(range),
+            });
+        }
+        out
+    })
+}
 
 /// What a call gives back or refuses: a refusal is a `ValueError`.
 type Answer<T> = Result<T, String>;
@@ -126,6 +175,39 @@ fn raw_poses(array: &ArrayView2<'_, f64>) -> Answer<Vec<[f64; 3]>> {
         out.push([x, y, yaw]);
     }
     Ok(out)
+}
+
+/// Each pose of an `(N, 3)` array of `x, y, yaw` into `visit`, in order,
+/// checked as [`pose`] checks them (the first bad one refuses the call),
+/// without a copy of the array.
+fn each_pose(array: &ArrayView2<'_, f64>, mut visit: impl FnMut([f64; 3])) -> Answer<()> {
+    if array.ncols() != 3 {
+        return Err(format!(
+            "poses: expected an (N, 3) array of x, y, yaw, got shape {:?}",
+            array.shape()
+        ));
+    }
+    let within = |v: f64| v.is_finite() && v.abs() <= MAX_COORDINATE;
+    let mut one = |k: usize, x: f64, y: f64, yaw: f64| -> Answer<()> {
+        if !(within(x) && within(y) && yaw.is_finite()) {
+            pose(x, y, yaw, || format!("poses: pose {k}"))?;
+        }
+        visit([x, y, yaw]);
+        Ok(())
+    };
+    match array.as_slice() {
+        Some(flat) => {
+            for (k, p) in flat.chunks_exact(3).enumerate() {
+                one(k, p[0], p[1], p[2])?;
+            }
+        }
+        None => {
+            for (k, p) in array.rows().into_iter().enumerate() {
+                one(k, p[0], p[1], p[2])?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The poses of an `(N, 3)` array of `x, y, yaw`.
@@ -302,13 +384,46 @@ impl Index {
     /// What a box test must allow for around `region` so that no
     /// obstacle the exact tests could call touching is left out.
     fn margin(&self, region: &Aabb, padding: f64) -> f64 {
-        4.0 * length_tolerance(self.magnitude.max(region.magnitude()).max(padding))
+        let largest = (-region.min.x)
+            .max(region.max.x)
+            .max(-region.min.y)
+            .max(region.max.y);
+        4.0 * length_tolerance(self.magnitude.max(largest).max(padding))
     }
 
-    /// [`check`](Self::check)'s answers: per pose, the footprint placed,
-    /// its nearest obstacle ([`nearest`](Self::nearest)) and, when it
-    /// collides, the deepest one ([`deepest`](Self::deepest)).
+    /// [`check`](Self::check)'s answers, the poses cut among `threads`.
     fn check_poses(
+        &self,
+        footprint: &Shape,
+        poses: &[Isometry2<f64>],
+        padding: f64,
+        threads: usize,
+    ) -> PoseAnswers {
+        let parts = split(poses.len(), threads, |range| {
+            self.check_range(footprint, &poses[range], padding)
+        });
+        let mut parts = parts.into_iter();
+        let mut out = parts.next().unwrap_or(PoseAnswers {
+            colliding: Vec::new(),
+            clearance: Vec::new(),
+            depth: Vec::new(),
+            mtv: Vec::new(),
+            obstacle: Vec::new(),
+        });
+        for part in parts {
+            out.colliding.extend(part.colliding);
+            out.clearance.extend(part.clearance);
+            out.depth.extend(part.depth);
+            out.mtv.extend(part.mtv);
+            out.obstacle.extend(part.obstacle);
+        }
+        out
+    }
+
+    /// Per pose: the footprint placed, its nearest obstacle
+    /// ([`nearest`](Self::nearest)) and, when it collides, the deepest one
+    /// ([`deepest`](Self::deepest)).
+    fn check_range(
         &self,
         footprint: &Shape,
         poses: &[Isometry2<f64>],
@@ -411,7 +526,12 @@ impl Index {
     /// obstacle's box must meet to touch it.
     fn reach(&self, shape: &Shape, padding: f64) -> Aabb {
         let b = shape.aabb();
-        b.inflated(padding + self.margin(&b, padding))
+        let grow = padding + self.margin(&b, padding);
+        // `Aabb::inflated`, written out: a call per pose otherwise.
+        Aabb {
+            min: Point::new(b.min.x - grow, b.min.y - grow),
+            max: Point::new(b.max.x + grow, b.max.y + grow),
+        }
     }
 
     /// The deepest of the obstacles `shape` (placed, inflated by
@@ -444,7 +564,24 @@ impl Index {
     /// grid gives near the disc the footprint can reach about the pose's
     /// origin (no order needed); when there are any, the footprint placed
     /// and tried against each by the exact test until one touches.
-    fn collide_poses(&self, footprint: &Shape, poses: &[[f64; 3]], padding: f64) -> Vec<bool> {
+    fn collide_poses(
+        &self,
+        footprint: &Shape,
+        poses: &ArrayView2<'_, f64>,
+        padding: f64,
+        threads: usize,
+    ) -> Answer<Vec<bool>> {
+        let mut read = Vec::with_capacity(poses.nrows());
+        each_pose(poses, |p| read.push(p))?;
+        let threads = threads_for(read.len(), threads)?;
+        let parts = split(read.len(), threads, |range| {
+            self.collide_range(footprint, &read[range], padding)
+        });
+        Ok(parts.concat())
+    }
+
+    /// [`collide_poses`](Self::collide_poses) for `poses`, checked.
+    fn collide_range(&self, footprint: &Shape, poses: &[[f64; 3]], padding: f64) -> Vec<bool> {
         let obstacles = self.index.obstacles();
         // The footprint's farthest point from its origin, at most.
         let b = footprint.aabb();
@@ -457,37 +594,41 @@ impl Index {
         .iter()
         .map(|p| p.coords.norm())
         .fold(0.0, f64::max);
+        let reach_radius = radius + padding;
         let mut placed = footprint.clone();
-        let mut near = Vec::new();
-        poses
-            .iter()
-            .map(|&[x, y, yaw]| {
-                let origin = Point::new(x, y);
-                let disc = Aabb {
-                    min: origin,
-                    max: origin,
-                }
-                .inflated(radius);
-                let disc = disc.inflated(padding + self.margin(&disc, padding));
-                near.clear();
-                let _ = self.grid.each(&disc, &self.boxes, |i| {
-                    near.push(i);
-                    ControlFlow::Continue(())
-                });
-                if near.is_empty() {
-                    return false;
-                }
-                placed.set_transformed(footprint, &Isometry2::new(Vector2::new(x, y), yaw));
-                let reach = self.reach(&placed, padding);
-                near.iter().any(|&i| {
-                    reach.intersects(&self.boxes[i])
+        let mut out = Vec::with_capacity(poses.len());
+        for &[x, y, yaw] in poses {
+            // The box of the disc the padded footprint can reach, grown by
+            // the margin (of the largest coordinate it can hold).
+            let scale = self.magnitude.max(x.abs().max(y.abs()) + reach_radius);
+            let r = reach_radius + 4.0 * length_tolerance(scale);
+            let disc = Aabb {
+                min: Point::new(x - r, y - r),
+                max: Point::new(x + r, y + r),
+            };
+            // Placed at the first obstacle near the disc, if any.
+            let mut reach: Option<Aabb> = None;
+            let touches = self
+                .grid
+                .each(&disc, &self.boxes, |i| {
+                    let reach = *reach.get_or_insert_with(|| {
+                        placed.set_transformed(footprint, &Isometry2::new(Vector2::new(x, y), yaw));
+                        self.reach(&placed, padding)
+                    });
+                    let touches = reach.intersects(&self.boxes[i])
                         && obstacles[i]
                             .shape
                             .as_ref()
-                            .is_ok_and(|obstacle| intersects(&placed, obstacle, padding))
+                            .is_ok_and(|obstacle| intersects(&placed, obstacle, padding));
+                    match touches {
+                        true => ControlFlow::Break(()),
+                        false => ControlFlow::Continue(()),
+                    }
                 })
-            })
-            .collect()
+                .is_break();
+            out.push(touches);
+        }
+        out
     }
 
     /// [`check_path`](Self::check_path)'s answer: the node's rule (a
@@ -500,7 +641,7 @@ impl Index {
         times: &[f64],
         padding: f64,
     ) -> PathAnswer {
-        let clearance = self.check_poses(footprint, poses, padding).clearance;
+        let clearance = self.check_range(footprint, poses, padding).clearance;
         let segments: Vec<(Motion, f64)> = match poses {
             [] => Vec::new(),
             [only] => vec![(Motion::segment(only, only, 1.0), 0.0)],
@@ -575,8 +716,9 @@ impl Index {
         self.index.len()
     }
 
-    /// Per pose: `(colliding, clearance, depth, mtv, obstacle)`.
-    #[pyo3(signature = (footprint, poses, padding=0.0))]
+    /// Per pose: `(colliding, clearance, depth, mtv, obstacle)`; a batch
+    /// of at least 4,096 poses cut among up to `threads` threads.
+    #[pyo3(signature = (footprint, poses, padding=0.0, threads=1))]
     #[allow(clippy::type_complexity)]
     fn check<'py>(
         &self,
@@ -584,6 +726,7 @@ impl Index {
         footprint: PyReadonlyArray2<'py, f64>,
         poses: PyReadonlyArray2<'py, f64>,
         padding: f64,
+        threads: usize,
     ) -> PyResult<(
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyArray1<f64>>,
@@ -598,7 +741,8 @@ impl Index {
                 self::poses(&ps)?,
                 self::padding(padding)?,
             );
-            Ok(self.check_poses(&fp, &ps, padding))
+            let threads = threads_for(ps.len(), threads)?;
+            Ok(self.check_poses(&fp, &ps, padding, threads))
         })?;
         let n = out.colliding.len();
         let mtv = Array2::from_shape_vec((n, 2), out.mtv)
@@ -612,23 +756,20 @@ impl Index {
         ))
     }
 
-    /// Per pose: colliding (touching counts).
-    #[pyo3(signature = (footprint, poses, padding=0.0))]
+    /// Per pose: colliding (touching counts); threads as `check`'s.
+    #[pyo3(signature = (footprint, poses, padding=0.0, threads=1))]
     fn collides<'py>(
         &self,
         py: Python<'py>,
         footprint: PyReadonlyArray2<'py, f64>,
         poses: PyReadonlyArray2<'py, f64>,
         padding: f64,
+        threads: usize,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let (fp, ps) = (footprint.as_array(), poses.as_array());
         let out = detached(py, || {
-            let (fp, ps, padding) = (
-                self::footprint(&fp)?,
-                self::raw_poses(&ps)?,
-                self::padding(padding)?,
-            );
-            Ok(self.collide_poses(&fp, &ps, padding))
+            let (fp, padding) = (self::footprint(&fp)?, self::padding(padding)?);
+            self.collide_poses(&fp, &ps, padding, threads)
         })?;
         Ok(out.into_pyarray(py))
     }

@@ -119,3 +119,20 @@ def test_threads_give_the_same_answers(threads):
     for result in results:
         for name in expected._fields:
             np.testing.assert_array_equal(getattr(result, name), getattr(expected, name))
+
+
+def test_threads_argument_cuts_the_batch_alone():
+    """``threads`` > 1 cuts a big batch among threads: the same answers."""
+    rng = np.random.default_rng(9)
+    obstacles = Obstacles([np.array([(0, 0), (1, 0), (1, 1), (0, 1)]) + rng.uniform(0, 30, 2) for _ in range(300)])
+    poses = np.column_stack([rng.uniform(0, 30, 9_001), rng.uniform(0, 30, 9_001), rng.uniform(-3, 3, 9_001)])
+    one = obstacles.check(ROBOT, poses)
+    for threads in (2, 3, 8):
+        many = obstacles.check(ROBOT, poses, threads=threads)
+        for name in one._fields:
+            np.testing.assert_array_equal(getattr(many, name), getattr(one, name))
+        np.testing.assert_array_equal(obstacles.collides(ROBOT, poses, threads=threads), one.colliding)
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        obstacles.check(ROBOT, poses, threads=0)
+    with pytest.raises(TypeError, match="threads: expected an int"):
+        obstacles.collides(ROBOT, poses, threads="2")
