@@ -25,8 +25,8 @@ pub use stats::{
     RATE_WINDOW,
 };
 pub use status::{
-    collision_status, exclusion_status, gate_status, CollisionHealth, DiagnosticStatus,
-    ExclusionHealth, GateHealth, InputHealth, Level, NOT_JUDGED,
+    collision_status, exclusion_status, fleet_status, gate_status, CollisionHealth,
+    DiagnosticStatus, ExclusionHealth, FleetHealth, GateHealth, InputHealth, Level, NOT_JUDGED,
 };
 
 #[cfg(test)]

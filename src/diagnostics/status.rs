@@ -418,3 +418,72 @@ pub fn exclusion_status(
         values,
     }
 }
+
+/// The fleet, as `<node>: fleet` shows it (see [`fleet_status`]).
+#[derive(Clone, Debug, Default)]
+pub struct FleetHealth<'a> {
+    /// This robot's id (`robot_id`; empty: not published).
+    pub robot_id: &'a str,
+    /// Each peer's id and status.
+    pub peers: &'a [(String, crate::model::PeerStatus)],
+    /// Robots refused for lack of room within `fleet_timeout`.
+    pub refusing: bool,
+    /// Fleet messages taken in over the last second.
+    pub rate: f64,
+}
+
+/// `<node>: fleet`: OK with every peer fresh; WARN naming the peers that
+/// are stale, whose clocks disagree or whose id is claimed twice; ERROR
+/// while robots are refused for lack of room (the fleet is not judged:
+/// the flag fails safe, the gate stops).
+pub fn fleet_status(
+    fleet: &FleetHealth<'_>,
+    node_name: &str,
+    hardware_id: &str,
+) -> DiagnosticStatus {
+    use crate::model::PeerStatus;
+    let mut level = Level::Ok;
+    let mut named = Vec::new();
+    for (id, status) in fleet.peers {
+        if *status != PeerStatus::Ok {
+            level = Level::Warn;
+            named.push(format!("{id} {}", status.as_str()));
+        }
+    }
+    let message = if fleet.refusing {
+        level = Level::Error;
+        format!(
+            "more robots than {} on the fleet topic: the fleet is not judged",
+            crate::limits::MAX_PEERS
+        )
+    } else if named.is_empty() {
+        format!("{} peers", fleet.peers.len())
+    } else {
+        named.join("; ")
+    };
+    let count = |s: PeerStatus| {
+        fleet
+            .peers
+            .iter()
+            .filter(|(_, p)| *p == s)
+            .count()
+            .to_string()
+    };
+    DiagnosticStatus {
+        level,
+        name: format!("{node_name}: fleet"),
+        message,
+        hardware_id: hardware_id.to_owned(),
+        values: vec![
+            ("robot_id".to_owned(), fleet.robot_id.to_owned()),
+            ("peers".to_owned(), fleet.peers.len().to_string()),
+            ("stale_peer".to_owned(), count(PeerStatus::StalePeer)),
+            ("clock_skew".to_owned(), count(PeerStatus::ClockSkew)),
+            ("peer_id_conflict".to_owned(), count(PeerStatus::IdConflict)),
+            (
+                "messages per second".to_owned(),
+                format!("{:.1}", fleet.rate),
+            ),
+        ],
+    }
+}

@@ -144,10 +144,6 @@ impl FleetCore {
         let Some(source) = &self.source else {
             return;
         };
-        if self.fleet.refusing(now) {
-            monitor.reject_source(source, Cause::InvalidSource, now);
-            return;
-        }
         let mut entries: Vec<PeerEntry<'_>> = Vec::with_capacity(self.fleet.len());
         self.fleet.obstacles_at(
             now,
@@ -162,6 +158,10 @@ impl FleetCore {
         let peer_statuses = entries.iter().map(|e| e.status).collect();
         for obstacle in &mut self.obstacles {
             obstacle.id = crate::monitor::source_polygon_prefix(source) + &obstacle.id;
+        }
+        if self.fleet.refusing(now) {
+            monitor.reject_source(source, Cause::InvalidSource, now);
+            return;
         }
         let cells = ObstacleIndex::new(std::mem::take(&mut self.obstacles));
         let moving = std::mem::take(&mut self.moving);

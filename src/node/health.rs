@@ -4,8 +4,8 @@
 
 use super::decision::Core;
 use crate::diagnostics::{
-    collision_status, exclusion_status, gate_status, CollisionHealth, DiagnosticStatus,
-    ExclusionHealth, GateHealth, InputHealth,
+    collision_status, exclusion_status, fleet_status, gate_status, CollisionHealth,
+    DiagnosticStatus, ExclusionHealth, FleetHealth, GateHealth, InputHealth,
 };
 use crate::model::{Flag, Status};
 
@@ -92,7 +92,9 @@ impl Core {
             inputs.push(InputHealth::of("velocity", &stats.velocity, timeout, now));
         }
         for (spec, source) in config.monitor.sources.iter().zip(&stats.sources) {
-            if spec.enabled {
+            // A fleet's health is its own status (`<node>: fleet`): a robot
+            // alone receives nothing, and that is no fault.
+            if spec.enabled && spec.kind != crate::monitor::SourceKind::Fleet {
                 inputs.push(InputHealth::of(&spec.name, source, spec.timeout, now));
             }
         }
@@ -121,6 +123,17 @@ impl Core {
         }
         if let Some(status) = self.exclusion_status(context) {
             all.push(status);
+        }
+        if self.fleet().in_use() {
+            let rate = self.health().fleet.rate(now);
+            let fleet = self.fleet();
+            let health = FleetHealth {
+                robot_id: &config.fleet.robot_id,
+                peers: fleet.statuses(),
+                refusing: fleet.sees() && fleet.fleet().refusing(now),
+                rate,
+            };
+            all.push(fleet_status(&health, node, hw));
         }
         all
     }

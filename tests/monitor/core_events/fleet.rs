@@ -7,9 +7,27 @@
 
 use super::{config_of, goes, published, Rig, BASE, NODE, PERIOD};
 use nalgebra::Isometry2;
+use sat_collision::diagnostics::{DiagnosticStatus, Level};
 use sat_collision::fleet::{PeerMessage, PeerStatus, MAX_PEERS};
 use sat_collision::geometry::{Point, Vector};
-use sat_collision::node::{Outputs, VelocityInput};
+use sat_collision::node::{Outputs, StatusContext, VelocityInput};
+
+/// `<node>: fleet` now.
+fn fleet_diagnostics(rig: &mut Rig) -> DiagnosticStatus {
+    let context = StatusContext {
+        node_name: NODE,
+        hardware_id: "hw",
+        lifecycle_state: "active",
+        reports_skipped: 0,
+    };
+    let t = rig.t;
+    let statuses = rig.core.statuses(&context, t);
+    let name = format!("{NODE}: fleet");
+    statuses
+        .into_iter()
+        .find(|s| s.name == name)
+        .expect("a fleet status")
+}
 
 /// The robot: a 0.5 m square; a stop zone just in front of it (x in
 /// [0.25, 0.75]); an approach zone of its own square, 2 s ahead; a fleet
@@ -111,6 +129,12 @@ fn a_peer_far_away_lets_the_command_through_and_one_in_the_stop_zone_stops_it() 
     let flag = out.flag.expect("a decision");
     assert!(flag.valid && !flag.colliding, "{flag:?}");
     assert!(goes(&rig.command(0.3, 0.0, 0.0)));
+    let status = fleet_diagnostics(&mut rig);
+    assert_eq!(
+        (status.level, status.message.as_str()),
+        (Level::Ok, "1 peers")
+    );
+    assert_eq!(status.value("robot_id"), Some("r1"));
     // Its square reaches x = 0.25..: into the stop zone, not the robot.
     rig.advance(PERIOD);
     let out = send(
@@ -255,6 +279,9 @@ fn a_flood_of_robot_ids_is_capped_and_the_gate_stops_while_it_lasts() {
     let flag = out.flag.expect("a decision");
     assert!(!flag.valid && flag.colliding, "{flag:?}");
     assert!(!goes(&rig.command(0.3, 0.0, 0.0)));
+    let status = fleet_diagnostics(&mut rig);
+    assert_eq!(status.level, Level::Error, "{status:?}");
+    assert_eq!(status.value("peers"), Some("1024"));
 }
 
 #[test]
