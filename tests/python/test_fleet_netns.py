@@ -68,8 +68,9 @@ A node that ignored the peer's motion would flag robot1 and robot2 ~0.7 s before
 contact and fail. The contact is computed from what the simulators did, not from the
 node.
 
-About 12-17 s of wall time. A run in which the machine starved the simulators is run
-once more (see the test's docstring).
+About 12-17 s of wall time. The robots' processes run at nice -10 (PRIORITY), as a
+robot runs its safety node; a run in which the machine still starved the simulators is
+run once more (see the test's docstring).
 """
 
 import json
@@ -119,6 +120,10 @@ CMD_TIMEOUT = 0.25  # s: the simulators' watchdog (a gated command older counts 
 SMOOTH = 0.3  # s over which a robot's velocity is taken from its poses
 STARVED = 0.15  # s between two simulator steps (50 Hz): the machine starved the test
 STILL = 1.0  # s at rest that ends the crossing
+# The robots' processes (node and simulator) run at a raised priority, as a robot runs
+# its safety node: the timings need them on time on a shared machine, not more CPU than
+# they use (about 0.75 of a core for the six). The test runs as root (namespaces).
+PRIORITY = ['nice', '-n', '-10']
 
 X3 = -0.5  # m: robot3's path, x = X3, crosses robot1's
 STARTS = {'robot1': (-L, 0.0, 0.0), 'robot2': (L, 0.0, math.pi),
@@ -318,12 +323,12 @@ def start_robot(host, robot_id, tmp_path, env):
     params, cm = node_params(robot_id)
     path = tmp_path / f'{robot_id}.yaml'
     path.write_text(yaml.safe_dump({NODE_NAME: {'ros__parameters': params}}))
-    node = host.popen([binary(NODE_NAME), '--ros-args', '-r', f'__ns:={ns}',
+    node = host.popen([*PRIORITY, binary(NODE_NAME), '--ros-args', '-r', f'__ns:={ns}',
                        '-r', '/tf:=tf', '-r', '/tf_static:=tf_static',
                        '--params-file', str(path)], env=env)
     record = tmp_path / f'{robot_id}.jsonl'
     x, y, yaw = STARTS[robot_id]
-    sim = host.popen([PYTHON, SIM, '--ns', ns, '--out', record, '--x', x, '--y', y,
+    sim = host.popen([*PRIORITY, PYTHON, SIM, '--ns', ns, '--out', record, '--x', x, '--y', y,
                       '--yaw', yaw, '--vx', V, '--footprint', json.dumps(FOOTPRINT),
                       '--cmd-in', cm['cmd_vel_in_topic'], '--cmd-out', cm['cmd_vel_out_topic'],
                       '--cmd-timeout', CMD_TIMEOUT, '--run-file', tmp_path / f'run_{robot_id}',
