@@ -118,7 +118,7 @@ R3_LAG = 2.0  # s: robot3 meets robot1's side this long after robot1 meets robot
 DECISION_SLACK = 0.1  # s: two decision periods (publish_rate), for the earliest flag
 CMD_TIMEOUT = 0.25  # s: the simulators' watchdog (a gated command older counts as zero)
 SMOOTH = 0.3  # s over which a robot's velocity is taken from its poses
-STARVED = 0.15  # s between two simulator steps (50 Hz): the machine starved the test
+STARVED = 0.1  # s between two simulator steps (5 at 50 Hz): the machine starved the test
 STILL = 1.0  # s at rest that ends the crossing
 # The robots' processes (node and simulator) run at a raised priority, as a robot runs
 # its safety node: the timings need them on time on a shared machine, not more CPU than
