@@ -3,8 +3,8 @@
 //!
 //! One monitor and one gate, as the node holds them: two scan sources (one
 //! in a laser frame that TF learns late, one in the base frame), a polygon
-//! source, a costmap source, a stop zone, a slowdown zone and a dynamic zone. Random events:
-//! scans, polygons and costmaps arriving (fresh, stamped late, malformed,
+//! source, a costmap source, a fleet source, a stop zone, a slowdown zone and a dynamic
+//! zone. Random events: scans, polygons, costmaps and the fleet's peers arriving (fresh, stamped late, malformed,
 //! crossing themselves, in a frame TF does not know), time passing, the simulated
 //! clock stopping and going again, polygons expiring, parameters changing
 //! (sources, zones, the gate), the dynamic zone getting its shape, commands
@@ -27,6 +27,7 @@
 use nalgebra::Isometry2;
 use sat_collision::broadphase::{ObstacleIndex, PointSet};
 use sat_collision::diagnostics::{gate_status, GateHealth, Level};
+use sat_collision::fleet::{Fleet, FleetConfig, PeerMessage, PeerStatus};
 use sat_collision::frames::FrameTree;
 use sat_collision::gate::{
     Action, Command, Gate, GateConfig, MonitorChecks, Output, ZoneConfig, ZoneShape,
@@ -34,6 +35,7 @@ use sat_collision::gate::{
 use sat_collision::geometry::{Point, Shape};
 use sat_collision::model::{Obstacle, ObstacleGeometry};
 use sat_collision::monitor::clock::ClockWatch;
+use sat_collision::monitor::MovingObstacle;
 use sat_collision::monitor::{
     BaseFrames, BasePlacement, InstanceUpdate, Monitor, MonitorConfig, SourceKind, SourceSpec,
 };
@@ -41,14 +43,16 @@ use sat_collision::sensors::{self, CostRule, Costmap};
 use sat_collision_testkit::SplitMix64;
 use std::collections::BTreeMap;
 
-const SOURCES: [(&str, SourceKind, f64); 4] = [
+const SOURCES: [(&str, SourceKind, f64); 5] = [
     ("front", SourceKind::Scan, 0.5),
     ("side", SourceKind::Scan, 1.0),
     ("people", SourceKind::Polygon, 0.8),
     ("map", SourceKind::Costmap, 1.5),
+    ("robots", SourceKind::Fleet, 1.2),
 ];
 const PEOPLE: usize = 2;
 const MAP: usize = 3;
+const ROBOTS: usize = 4;
 const DYNAMIC_ZONE: usize = 2;
 const FRAMES: [&str; 3] = ["base", "laser", "nowhere"];
 /// `transform_tolerance`, the smallest timeout in force with the sources'.
@@ -64,11 +68,13 @@ struct Data {
 }
 
 struct Reference {
-    enabled: [bool; 4],
+    enabled: [bool; 5],
     /// The scans' last data.
     scans: [Option<Data>; 2],
     /// The costmap's last message.
     costmap: Option<Data>,
+    /// The fleet's last peers (or its refusal).
+    fleet: Option<Data>,
     /// The polygon source's polygons by id.
     polygons: BTreeMap<u32, Data>,
     laser_known: bool,
@@ -110,6 +116,9 @@ impl Reference {
                 .costmap
                 .as_ref()
                 .is_some_and(|d| self.usable(d, timeout));
+        }
+        if index == ROBOTS {
+            return self.fleet.as_ref().is_some_and(|d| self.usable(d, timeout));
         }
         self.scans[index]
             .as_ref()
@@ -210,6 +219,45 @@ fn scan_points(rng: &mut SplitMix64) -> PointSet {
     set
 }
 
+/// A fleet's peers as the node gives them: up to three robots, 0.4 m
+/// squares, now and then near the robot, each a little old and moving,
+/// through `fleet::Fleet` in `frame`.
+fn fleet_peers(
+    rng: &mut SplitMix64,
+    frame: &'static str,
+    now: f64,
+) -> (ObstacleIndex, Vec<MovingObstacle>, Vec<PeerStatus>) {
+    let mut fleet = Fleet::new(FleetConfig {
+        frame: frame.to_owned(),
+        ..FleetConfig::default()
+    });
+    for k in 0..rng.below_usize(4) {
+        let reach = if rng.chance(0.1) { 0.8 } else { 4.0 };
+        let message = PeerMessage {
+            robot_id: format!("r{k}"),
+            session: 1,
+            sequence: 1,
+            frame_id: frame.to_owned(),
+            stamp: now - rng.range(0.0, 0.2),
+            footprint: rect(-0.2, -0.2, 0.2, 0.2),
+            pose: Isometry2::new(
+                nalgebra::Vector2::new(rng.range(-reach, reach), rng.range(-reach, reach)),
+                rng.range(-3.0, 3.0),
+            ),
+            linear: nalgebra::Vector2::new(rng.range(-0.5, 0.5), 0.0),
+            angular: rng.range(-0.5, 0.5),
+            max_linear_speed: 0.5,
+            max_angular_speed: 0.5,
+            plan: Vec::new(),
+        };
+        fleet.receive(message, now).expect("a peer");
+    }
+    let (mut obstacles, mut moving, mut entries) = (Vec::new(), Vec::new(), Vec::new());
+    fleet.obstacles_at(now, 2.0, &mut obstacles, &mut moving, &mut entries);
+    let statuses = entries.iter().map(|e| e.status).collect();
+    (ObstacleIndex::new(obstacles), moving, statuses)
+}
+
 /// A costmap's cells: 8 x 8 cells of 0.25 m from (-1, -1), a few lethal
 /// (now and then in the stop zone), read as the node reads them.
 fn costmap_cells(rng: &mut SplitMix64) -> ObstacleIndex {
@@ -292,9 +340,10 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
     let mut watch = ClockWatch::default();
     let mut placed = BasePlacement::default();
     let mut r = Reference {
-        enabled: [true; 4],
+        enabled: [true; 5],
         scans: [None, None],
         costmap: None,
+        fleet: None,
         polygons: BTreeMap::new(),
         laser_known: false,
         ros: 0.0,
@@ -309,6 +358,7 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
         base: "base",
         fixed: None,
     };
+    let (mut fleet_frame, mut fleet_refusing) = (FRAMES[0], false);
     for step in 0..steps {
         // Time passes; the simulated clock may stand still.
         let dt = rng.range(0.0, 0.25);
@@ -324,7 +374,7 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
         let reading = watch.observe(r.ros, r.steady, limit);
         m.set_clock(reading.generation, reading.cause);
         let now = r.ros;
-        match rng.below_usize(20) {
+        match rng.below_usize(22) {
             0..=5 => {
                 let index = rng.below_usize(2);
                 let name = SOURCES[index].0;
@@ -426,6 +476,16 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
                 }
                 r.costmap = Some(data);
             }
+            20..=21 => {
+                // The fleet: its shared frame changes (TF may not know it),
+                // or robots start or stop being refused for lack of room.
+                fleet_frame = match rng.below_usize(10) {
+                    0 => FRAMES[2],
+                    1 => FRAMES[1],
+                    _ => FRAMES[0],
+                };
+                fleet_refusing = rng.chance(0.15);
+            }
             12 if !r.dynamic_shape => {
                 let shape = Shape::polygon(&rect(0.0, -0.5, 1.0, 0.5)).expect("shape");
                 assert!(gate.set_zone_shape(DYNAMIC_ZONE, shape));
@@ -433,6 +493,26 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
             }
             _ => {}
         }
+        // The fleet's peers given before every check, as the node does
+        // (grown by their ages, moving), or its refusal.
+        let data = Data {
+            frame: fleet_frame,
+            stamp: now,
+            received: now,
+            well_formed: !fleet_refusing,
+        };
+        let name = SOURCES[ROBOTS].0;
+        match data.well_formed {
+            true => {
+                let (cells, moving, statuses) = fleet_peers(&mut rng, data.frame, now);
+                assert!(m.set_source_peers(name, data.frame, cells, moving, statuses, now));
+            }
+            false => {
+                let cause = sat_collision::model::Cause::InvalidSource;
+                assert!(m.reject_source(name, cause, now));
+            }
+        }
+        r.fleet = Some(data);
         m.set_footprint_shape("base", footprint.clone(), now);
         m.place(&tf, now);
         m.place_base(&tf, frames, now, &mut placed);
@@ -494,7 +574,7 @@ fn run(seed: u64, steps: usize, tally: &mut Tally) {
 fn the_gate_never_passes_a_command_the_sources_cannot_judge() {
     let mut tally = Tally::default();
     for seed in 0..500 {
-        run(seed, 150, &mut tally);
+        run(seed, 170, &mut tally);
     }
     println!(
         "{} commands passed, {} checks met a fault",
