@@ -199,6 +199,8 @@ impl Core {
         if !self.fleet.sees() {
             return;
         }
+        // The gate looks ahead by each zone's `time_before_collision`:
+        // `approach`, and a stop zone's escape (`allow_escape`).
         let gate_horizon = self
             .config
             .gate
