@@ -48,9 +48,9 @@ use grid::Grid;
 /// Path segments per run: one region query of the index each.
 const RUN: usize = 16;
 
-/// Most obstacles one index holds (the grid numbers them in 32 bits, up
-/// to 64 cells each).
-const MAX_OBSTACLES: usize = 1 << 24;
+/// Most obstacles one index holds: the grid lists each in up to 64 cells
+/// (32-bit numbers), which bounds its memory.
+const MAX_OBSTACLES: usize = 1 << 20;
 
 /// Fewest poses one thread is given: a smaller batch is one thread's.
 const PER_THREAD: usize = 2048;

@@ -227,3 +227,10 @@ def test_extreme_but_valid_input(obstacles):
     # Within the tolerance of the coordinates involved: 1e-12 of the swept
     # arc's 1e9 m radius.
     assert fast is not None and fast.obstacle == 0 and fast.time == pytest.approx(2.5e-6, abs=1e-8)
+
+
+def test_too_many_obstacles():
+    """More than 2^20 obstacles are refused before anything is built."""
+    circles = np.column_stack([np.arange(2**20 + 1, dtype=float), np.zeros(2**20 + 1), np.ones(2**20 + 1)])
+    with pytest.raises(ValueError, match="at most 1048576 obstacles are accepted, got 1048577"):
+        Obstacles([], circles=circles)
