@@ -1,9 +1,10 @@
 //! `sat_collision._core`: the extension module of the Python package
 //! `sat_collision`, on the library's public API (no ROS).
 //!
-//! One class, [`Index`]: the obstacles validated and indexed once
+//! One class, `Index`: the obstacles validated and indexed once
 //! ([`ObstacleIndex`]), and the questions a planner asks of them, each
-//! answered with the GIL released:
+//! answered with the GIL released (pyo3's `Python::detach`, formerly
+//! `allow_threads`):
 //!
 //! | method | what | the library's |
 //! | --- | --- | --- |
@@ -15,7 +16,7 @@
 //! One pose's questions start from a grid over the obstacles' boxes
 //! (`grid.rs`): the few obstacles near the footprint, without a pass over
 //! all of them; the exact answers are the library's pair queries. A path's
-//! segments are taken in runs of [`RUN`], each asking the index once for
+//! segments are taken in runs of `RUN`, each asking the index once for
 //! what lies near the box the run sweeps ([`Span::near`]).
 //!
 //! The Python layer (`sat_collision/__init__.py`) turns shapely
@@ -46,7 +47,7 @@ mod grid;
 use grid::Grid;
 
 /// Path segments per run: one region query of the index each.
-const RUN: usize = 16;
+const RUN: usize = 32;
 
 /// Most obstacles one index holds: the grid lists each in up to 64 cells
 /// (32-bit numbers), which bounds its memory.
