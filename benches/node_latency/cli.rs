@@ -13,6 +13,8 @@ const NODE_BIN: &str = env!("CARGO_BIN_EXE_sat_collision_node");
 const DDS_PROFILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/config/fastdds_large_data.xml");
 /// `--gate`'s default period: 200 Hz.
 const GATE_PERIOD_US: u64 = 5000;
+/// `--fleet`'s default period: 50 Hz.
+const FLEET_PERIOD_US: u64 = 20_000;
 /// `--cloud`'s default period: 30 Hz.
 const CLOUD_PERIOD_US: u64 = 33_333;
 
@@ -20,6 +22,7 @@ const LATENCY: &str = "Latency (default)";
 const SOAK: &str = "Soak (always --steady)";
 const ALLOCATIONS: &str = "Allocations (always --steady: the steady state the target is about)";
 const CLOUD: &str = "Point clouds (instead of footprints)";
+const FLEET: &str = "Fleet (instead of footprints)";
 const NODE: &str = "Node";
 const INTERNAL: &str = "Internal (the benchmark's own child processes)";
 
@@ -28,7 +31,7 @@ const INTERNAL: &str = "Internal (the benchmark's own child processes)";
 #[command(
     name = "node_latency",
     override_usage = "cargo bench --bench node_latency -- [OPTIONS]",
-    group(ArgGroup::new("internal").args(["echo", "echo_entities", "echo_st", "echo_tf", "echo_cloud", "echo_twist", "sink"]))
+    group(ArgGroup::new("internal").args(["echo", "echo_entities", "echo_st", "echo_tf", "echo_cloud", "echo_twist", "echo_fleet", "fleet_peers", "sink"]))
 )]
 struct Cli {
     /// Measured messages per target
@@ -41,7 +44,8 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = 50, help_heading = LATENCY)]
     block: usize,
     /// Send period, one in flight; 0 = back to back [default: 1000; with
-    /// --cloud 33333 (30 Hz, a depth camera's rate), with --gate 5000]
+    /// --cloud 33333 (30 Hz, a depth camera's rate), with --gate 5000,
+    /// with --fleet 20000]
     #[arg(long, value_name = "US", help_heading = LATENCY)]
     period_us: Option<u64>,
     /// Obstacles in the scene
@@ -91,6 +95,19 @@ struct Cli {
           help_heading = CLOUD,
           conflicts_with_all = ["cloud", "tf", "predict", "report", "markers", "echo_burn_us", "soak", "allocs"])]
     gate: Option<usize>,
+    /// Instead: the node with a fleet source while PEERS robots publish on
+    /// its fleet topic at 10 Hz each (a peer process): its CPU per peer
+    /// update, and the latency from the fleet message that moves one more
+    /// peer onto the robot (or off it) to `collision`, vs an echo of that
+    /// message on the same topic
+    #[arg(long, value_name = "PEERS", num_args = 0..=1, default_missing_value = "100",
+          help_heading = FLEET,
+          conflicts_with_all = ["cloud", "gate", "tf", "predict", "report", "markers", "echo_burn_us", "soak", "allocs"])]
+    fleet: Option<usize>,
+    /// --fleet: seconds of the peers alone over which CPU is measured
+    #[arg(long, value_name = "S", default_value_t = 5.0, help_heading = FLEET)]
+    fleet_window: f64,
+
     /// The Fast DDS profile every process of --cloud runs with
     /// (FASTRTPS_DEFAULT_PROFILES_FILE and FASTDDS_DEFAULT_PROFILES_FILE);
     /// '' = Fast DDS's defaults [default: config/fastdds_large_data.xml]
@@ -140,6 +157,14 @@ struct Cli {
     /// Run the echo of Twist commands (NS/cmd_in → NS/cmd_out)
     #[arg(long, value_name = "NS", help_heading = INTERNAL)]
     echo_twist: Option<String>,
+    /// Run the echo of fleet messages (the fleet topic from the
+    /// environment) in namespace NS
+    #[arg(long, value_name = "NS", help_heading = INTERNAL)]
+    echo_fleet: Option<String>,
+    /// Run the fleet's peers (topic and count from the environment); the
+    /// value is ignored
+    #[arg(long, value_name = "X", help_heading = INTERNAL)]
+    fleet_peers: Option<String>,
     /// Subscribe (raw) to NS/collision_markers and NS/collision_report
     #[arg(long, value_name = "NS", help_heading = INTERNAL)]
     sink: Option<String>,
@@ -170,6 +195,10 @@ pub struct Options {
     pub cloud: Option<usize>,
     /// `--gate`: points per cloud.
     pub gate: Option<usize>,
+    /// `--fleet`: peers.
+    pub fleet: Option<usize>,
+    /// `--fleet-window`: s.
+    pub fleet_window: f64,
     /// `--cloud`: the Fast DDS profile (`None`: Fast DDS's defaults).
     pub dds_profile: Option<PathBuf>,
     pub node_bin: PathBuf,
@@ -185,6 +214,8 @@ pub enum Mode {
     EchoTf(String),
     EchoCloud(String),
     EchoTwist(String),
+    EchoFleet(String),
+    FleetPeers,
     Sink(String),
 }
 
@@ -220,21 +251,30 @@ pub fn parse_args() -> Res<Mode> {
     if let Some(ns) = cli.echo_twist {
         return Ok(Mode::EchoTwist(ns));
     }
+    if let Some(ns) = cli.echo_fleet {
+        return Ok(Mode::EchoFleet(ns));
+    }
+    if cli.fleet_peers.is_some() {
+        return Ok(Mode::FleetPeers);
+    }
     if let Some(ns) = cli.sink {
         return Ok(Mode::Sink(ns));
     }
-    if !(cli.rate > 0.0 && cli.rss_every > 0.0) {
-        return Err("--rate and --rss-every must be > 0".into());
+    if !(cli.rate > 0.0 && cli.rss_every > 0.0 && cli.fleet_window > 0.0) {
+        return Err("--rate, --rss-every and --fleet-window must be > 0".into());
     }
     Ok(Mode::Client(Options {
         samples: cli.samples,
         warmup: cli.warmup,
         block: cli.block.max(1),
-        period: Duration::from_micros(cli.period_us.unwrap_or(match (cli.cloud, cli.gate) {
-            (Some(_), _) => CLOUD_PERIOD_US,
-            (None, Some(_)) => GATE_PERIOD_US,
-            (None, None) => 1000,
-        })),
+        period: Duration::from_micros(cli.period_us.unwrap_or(
+            match (cli.cloud, cli.gate, cli.fleet) {
+                (Some(_), _, _) => CLOUD_PERIOD_US,
+                (None, Some(_), _) => GATE_PERIOD_US,
+                (None, None, Some(_)) => FLEET_PERIOD_US,
+                (None, None, None) => 1000,
+            },
+        )),
         obstacles: cli.obstacles,
         markers: cli.markers,
         report: cli.report,
@@ -248,6 +288,8 @@ pub fn parse_args() -> Res<Mode> {
         predict: cli.predict,
         cloud: cli.cloud,
         gate: cli.gate,
+        fleet: cli.fleet,
+        fleet_window: cli.fleet_window,
         dds_profile: match cli.dds_profile {
             None => Some(PathBuf::from(DDS_PROFILE)),
             Some(p) if p.as_os_str().is_empty() => None,

@@ -145,7 +145,7 @@ pub fn echo_cloud(ns: &str) -> Res<()> {
 
 /// Stopped when SIGINT or SIGTERM arrives (a small runtime on a side
 /// thread waits for it).
-fn until_signal() -> StopFlag {
+pub fn until_signal() -> StopFlag {
     let stop = StopFlag::new();
     let flag = stop.clone();
     std::thread::spawn(move || {

@@ -8,6 +8,7 @@
 //! cargo bench --bench node_latency               # latency table (~15 s)
 //! cargo bench --bench node_latency -- --tf       # footprint from TF
 //! cargo bench --bench node_latency -- --gate     # the velocity gate (Twist)
+//! cargo bench --bench node_latency -- --fleet 100 # 100 peers at 10 Hz
 //! cargo bench --bench node_latency -- --help     # every mode and option
 //! scripts/bench_node.sh                          # latency, allocations, soak
 //! ```
@@ -79,13 +80,19 @@
 //!   entities with it and reports the
 //!   allocation calls per message (raw, and net of the idle rate measured
 //!   just before). Nothing in the node is changed for it.
+//! * `--fleet PEERS`: the node with a fleet source while PEERS robots
+//!   publish at 10 Hz each from a peer process of this binary: CPU per peer
+//!   update, and the flag latency from a fleet message that moves one more
+//!   peer onto the robot (or off it), against an echo of that message on
+//!   the same topic (see [`fleet`]).
 
 //!
 //! Modules: [`cli`] (options), [`scenario`] (scene, footprints and their
 //! expected answers), [`process`] (child processes, `/proc`, the allocation
 //! counter), [`client`] (targets and paced round trips), [`stats`],
 //! [`report`] (header lines and tables), one per mode ([`latency`],
-//! [`soak`], [`allocs`], [`gate`]: the velocity gate and its echo) and
+//! [`soak`], [`allocs`], [`gate`]: the velocity gate and its echo,
+//! [`fleet`]: the fleet, its peers and its echo) and
 //! [`echo`] (the echo and sink processes).
 
 mod allocs;
@@ -93,6 +100,7 @@ mod cli;
 mod client;
 mod cloud;
 mod echo;
+mod fleet;
 mod gate;
 mod latency;
 mod process;
@@ -113,6 +121,8 @@ fn main() {
         Mode::EchoTf(ns) => echo::echo_tf(&ns),
         Mode::EchoCloud(ns) => echo::echo_cloud(&ns),
         Mode::EchoTwist(ns) => gate::echo_twist(&ns),
+        Mode::EchoFleet(ns) => fleet::echo_fleet(&ns),
+        Mode::FleetPeers => fleet::fleet_peers(),
         Mode::Sink(ns) => echo::sink(&ns),
         Mode::Client(o) => {
             // A domain of our own unless one was chosen (the children
@@ -131,6 +141,8 @@ fn main() {
                 latency::latency_tf(&o)
             } else if let Some(points) = o.gate {
                 gate::latency_gate(&o, points)
+            } else if let Some(peers) = o.fleet {
+                fleet::latency_fleet(&o, peers)
             } else if let Some(points) = o.cloud {
                 latency::latency_cloud(&o, points)
             } else {
