@@ -15,9 +15,8 @@
 //! 0.7 × 0.5 m footprint (8 vertices), bounded by 1.5 m/s and 1 rad/s,
 //! driving along its lane (1.5 m off the grid lines) at 0.5–1.5 m/s for
 //! 2 s, then starting over; those 4 m or more out also turn at up to
-//! 0.3 rad/s. No peer reaches the robot (the flag stays clear);
-//! `collision_ahead` turns true while a peer's lane passes the robot's
-//! predicted arc. Each peer publishes at 10 Hz, so the peers' updates come
+//! 0.3 rad/s. No peer reaches the robot (the flag stays clear). Each
+//! peer publishes at 10 Hz, so the peers' updates come
 //! 1 / (10 N) s apart; peer k's message is its pose moved by its twist to
 //! the update's time, stamped then (every peer fresh: its age at most
 //! 0.1 s). The node's parameters are those of a fleet robot
@@ -417,7 +416,12 @@ fn repeat(which: &str) {
         }
         other => panic!("unknown FLEET_REPEAT case {other}"),
     }
-    eprintln!("{which}: {reps} repetitions ({count})");
+    let what = match case {
+        "update" => "flags colliding",
+        "refresh" => "refreshes",
+        _ => "peers placed",
+    };
+    eprintln!("{which}: {reps} repetitions ({count} {what})");
 }
 
 criterion_group! {

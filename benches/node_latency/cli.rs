@@ -207,7 +207,7 @@ pub struct Options {
 }
 
 pub enum Mode {
-    Client(Options),
+    Client(Box<Options>),
     /// The echo; `true`: with the node's ROS entities.
     Echo(String, bool),
     EchoSingleThread(String),
@@ -263,7 +263,7 @@ pub fn parse_args() -> Res<Mode> {
     if !(cli.rate > 0.0 && cli.rss_every > 0.0 && cli.fleet_window > 0.0) {
         return Err("--rate, --rss-every and --fleet-window must be > 0".into());
     }
-    Ok(Mode::Client(Options {
+    Ok(Mode::Client(Box::new(Options {
         samples: cli.samples,
         warmup: cli.warmup,
         block: cli.block.max(1),
@@ -298,5 +298,5 @@ pub fn parse_args() -> Res<Mode> {
         node_bin: cli.node_bin,
         node_params: cli.node_params,
         burn: cli.echo_burn_us,
-    }))
+    })))
 }
