@@ -61,11 +61,14 @@
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use nalgebra::Isometry2;
 
-use crate::geometry::{convex_hull, Motion, Point, Shape, ShapeError, Vector};
+use crate::geometry::{
+    convex_hull, grown_convex, ConvexPolygon, Motion, Point, PolygonError, Shape, ShapeError,
+    Vector,
+};
 use crate::model::Obstacle;
 pub use crate::model::PeerStatus;
 use crate::monitor::MovingObstacle;
@@ -141,8 +144,9 @@ pub enum Refusal {
     /// The message is not in the shared frame.
     #[error("frame '{0}' is not the fleet frame")]
     WrongFrame(String),
-    /// A pose, twist, bound or stamp is NaN or infinite, a bound is
-    /// negative, or the twist exceeds the bounds.
+    /// A pose, twist, bound or stamp is NaN or infinite, the pose is
+    /// beyond [`MAX_PEER_DISTANCE`], a bound is negative, or the twist
+    /// exceeds the bounds.
     #[error("pose, twist, speed bounds or stamp not finite, or the twist beyond the bounds")]
     NotFinite,
     /// More than [`MAX_PEER_VERTICES`] vertices.
@@ -200,6 +204,8 @@ struct Peer {
     message: PeerMessage,
     /// The footprint's convex hull, body frame.
     hull: Shape,
+    /// The hull placed at its stamped pose, in the shared frame.
+    placed: ConvexPolygon,
     /// The hull's largest distance from the body origin.
     reach: f64,
     /// Arrival of the latest message (s).
@@ -245,7 +251,9 @@ pub struct PeerEntry<'a> {
 pub struct Fleet {
     config: FleetConfig,
     /// Keyed by (robot id, session).
-    peers: HashMap<(String, u64), Peer>,
+    /// Keyed by (robot id, session), in that order: the same peers are
+    /// always given in the same order.
+    peers: BTreeMap<(String, u64), Peer>,
     /// The latest refusal for lack of room (s).
     refused_full: Option<f64>,
 }
@@ -255,7 +263,7 @@ impl Fleet {
     pub fn new(config: FleetConfig) -> Self {
         Fleet {
             config,
-            peers: HashMap::new(),
+            peers: BTreeMap::new(),
             refused_full: None,
         }
     }
@@ -311,6 +319,15 @@ impl Fleet {
         let hull = convex_hull(&message.footprint);
         let shape = Shape::polygon(&hull).map_err(Refusal::Footprint)?;
         let reach = hull.iter().map(|p| p.coords.norm()).fold(0.0, f64::max);
+        // Placed once, where it was at its stamp; grown at each decision.
+        let placed = match shape.transformed(&message.pose) {
+            Shape::Convex(placed) => placed,
+            _ => {
+                return Err(Refusal::Footprint(ShapeError::Polygon(
+                    PolygonError::NotConvex,
+                )))
+            }
+        };
         if !self.peers.contains_key(&key) {
             // A restart: the same id's sessions that went quiet are
             // replaced by the new one.
@@ -327,6 +344,7 @@ impl Fleet {
             Peer {
                 message,
                 hull: shape,
+                placed,
                 reach,
                 received: now,
                 lost: None,
@@ -379,23 +397,28 @@ impl Fleet {
         obstacles.clear();
         moving.clear();
         entries.clear();
-        let mut order: Vec<&(String, u64)> = self.peers.keys().collect();
-        order.sort_unstable();
         let horizon = if horizon.is_finite() && horizon > 0.0 {
             horizon
         } else {
             0.0
         };
-        for key in order {
-            let Some(peer) = self.peers.get(key) else {
-                continue;
-            };
+        // The sessions of each id heard within the timeout (one pass: a
+        // conflict is two of them, or one claiming this node's id).
+        let timeout = self.config.timeout;
+        let mut live: HashMap<&str, usize> = HashMap::new();
+        for ((id, _), peer) in &self.peers {
+            if now - peer.received <= timeout {
+                *live.entry(id.as_str()).or_default() += 1;
+            }
+        }
+        for ((id, _), peer) in &self.peers {
             let (origin, skew) = peer.origin(self.config.clock_tolerance);
             let age = (now - origin).max(0.0);
             let stale = age > self.config.timeout
                 || now - peer.received > self.config.timeout
                 || peer.lost.is_some_and(|t| t >= peer.received);
-            let conflict = self.conflicts(key, now);
+            let conflict = now - peer.received <= timeout
+                && (*id == self.config.robot_id || live.get(id.as_str()).is_some_and(|n| *n > 1));
             let status = if conflict {
                 PeerStatus::IdConflict
             } else if stale {
@@ -408,10 +431,9 @@ impl Fleet {
             let spread = peer.spread();
             let growth = spread * age;
             let message = &peer.message;
-            let placed = peer.hull.transformed(&message.pose);
             obstacles.push(Obstacle {
                 id: message.robot_id.clone(),
-                shape: grown(&placed, growth),
+                shape: Ok(Shape::Convex(grown_convex(&peer.placed, growth))),
                 rejected_points: Vec::new(),
             });
             let (motion, padding) = if stale {
@@ -456,23 +478,6 @@ impl Fleet {
             });
         }
     }
-
-    /// Whether another session of `key`'s id (or this node, for its own
-    /// id) published within `fleet_timeout` of `now` while `key`'s did.
-    fn conflicts(&self, key: &(String, u64), now: f64) -> bool {
-        let timeout = self.config.timeout;
-        let Some(peer) = self.peers.get(key) else {
-            return false;
-        };
-        if now - peer.received > timeout {
-            return false;
-        }
-        key.0 == self.config.robot_id
-            || self
-                .peers
-                .iter()
-                .any(|(k, p)| k.0 == key.0 && k.1 != key.1 && now - p.received <= timeout)
-    }
 }
 
 /// The yaw of a quaternion `(x, y, z, w)` that is a rotation about z
@@ -485,7 +490,11 @@ pub fn planar_yaw(x: f64, y: f64, z: f64, w: f64) -> Option<f64> {
         .then(|| (2.0 * w * z).atan2(1.0 - 2.0 * z * z))
 }
 
-/// The message's numbers are finite, its bounds not negative, and its
+/// How far from the shared frame's origin a peer may be (m).
+pub const MAX_PEER_DISTANCE: f64 = 1e9;
+
+/// The message's numbers are finite, its pose within
+/// [`MAX_PEER_DISTANCE`], its bounds not negative, and its
 /// twist within them.
 fn check_motion(m: &PeerMessage) -> Result<(), Refusal> {
     let pose = &m.pose;
@@ -503,7 +512,11 @@ fn check_motion(m: &PeerMessage) -> Result<(), Refusal> {
     ]
     .iter()
     .all(|v| v.is_finite());
-    let within = m.max_linear_speed >= 0.0
+    // Within a world of robots: products of coordinates stay far from
+    // overflow in every query.
+    let placed = m.pose.translation.vector.norm() <= MAX_PEER_DISTANCE;
+    let within = placed
+        && m.max_linear_speed >= 0.0
         && m.max_angular_speed >= 0.0
         && m.linear.norm() <= m.max_linear_speed * (1.0 + 1e-9)
         && m.angular.abs() <= m.max_angular_speed * (1.0 + 1e-9);
@@ -522,28 +535,4 @@ fn check_motion(m: &PeerMessage) -> Result<(), Refusal> {
         return Err(Refusal::BadPlan);
     }
     Ok(())
-}
-
-/// `shape` (a convex polygon) grown by `by` metres: the hull of each
-/// vertex's octagon of circumradius `by / cos(π/8)`, which holds the disc
-/// of radius `by` around it, so the result holds every point within `by`
-/// of the shape (a Minkowski sum with the disc, and a little more at the
-/// corners). `by <= 0`: the shape itself.
-fn grown(shape: &Shape, by: f64) -> Result<Shape, ShapeError> {
-    let Shape::Convex(polygon) = shape else {
-        return Ok(shape.clone());
-    };
-    if by.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-        return Ok(shape.clone());
-    }
-    // A relative margin for the rounding of the octagon's points.
-    let radius = by / (std::f64::consts::PI / 8.0).cos() * (1.0 + 1e-9);
-    let mut points = Vec::with_capacity(polygon.vertices().len() * 8);
-    for v in polygon.vertices() {
-        for k in 0..8 {
-            let a = f64::from(k) * std::f64::consts::FRAC_PI_4;
-            points.push(Point::new(v.x + radius * a.cos(), v.y + radius * a.sin()));
-        }
-    }
-    Shape::polygon(&convex_hull(&points))
 }

@@ -43,7 +43,7 @@
 //! | `sat/` | SAT between convex cores; `faces`: the walk over `A − B` and the support search | — |
 //! | `query` | the pair queries and their [`Contact`] | [`intersects`], [`query()`], [`Contact`], [`details::penetration`] |
 //! | `point_query` | a point against a shape; a padded footprint against a point (an obstacle of zero size: laser and cloud points) | [`distance_to_point`], [`contains_point`], [`point_contact`] |
-//! | `hull` | the convex hull of points (exact turns) | [`convex_hull`] |
+//! | `hull`, `grow` | the convex hull of points (exact turns); a convex polygon grown by a distance (its sum with an octagon, edges merged) | [`convex_hull`], [`grown_convex`] |
 //! | `motion` | rigid motions and their swept boxes | [`Motion`] |
 //! | `toi/` | time of impact; `translation`: two polygons in closed form; `point`: a footprint against a point in closed form (a translation); `twist`: the same for a constant turning twist (the point's circle about the centre); two moving shapes (robot against robot: the relative motion when one is still or both translate, else the advancement with both bodies' bounds) | [`time_of_impact`], [`point_time_of_impact`], [`moving_time_of_impact`], [`Impact`] |
 //! | `escape` | a motion that never takes a point or an obstacle deeper into a zone (closed-form sufficient conditions) | [`point_escapes`], [`polygon_escapes`] |
@@ -56,6 +56,7 @@ mod boxtree;
 mod convex;
 mod decompose;
 mod escape;
+mod grow;
 mod hull;
 mod motion;
 mod point_query;
@@ -69,6 +70,7 @@ mod toi;
 
 pub use convex::ConvexPolygon;
 pub use escape::{point_escapes, polygon_escapes};
+pub use grow::{grown_convex, MAX_GROWTH};
 pub use hull::convex_hull;
 pub use motion::Motion;
 pub(crate) use point_query::PointProbe;
