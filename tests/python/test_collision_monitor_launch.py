@@ -291,8 +291,11 @@ def test_ros2_launch_managed_starts_nav2s_lifecycle_manager_beside_the_node(
     installed = str(share / 'config' / launch_file.replace('.launch.py', '.yaml'))
     assert ('--params-file', installed) in _pairs(args), args
     (extra,) = [f for path, f in files.items() if path != installed]
-    assert extra == {f'/robot1/{node}': {'ros__parameters': {
-        'use_sim_time': False, 'autostart': False}}}, extra
+    # sat_collision.launch.py gives the robot its fleet id (the namespace's).
+    expected = {'use_sim_time': False, 'autostart': False}
+    if launch_file == 'sat_collision.launch.py':
+        expected['robot_id'] = 'robot1'
+    assert extra == {f'/robot1/{node}': {'ros__parameters': expected}}, extra
     args, files, _ = _record(manager_out)
     manager = f'lifecycle_manager_{node}'
     assert ('-r', f'__node:={manager}') in _pairs(args), args

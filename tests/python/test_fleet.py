@@ -10,7 +10,7 @@ reports and the flags, and send the bad messages.
   turns true when the other's footprint reaches it;
 * a node that stops is kept by the other as `stale_peer` within `fleet_timeout` (plus
   the tick and transport), never forgotten, and keeps growing;
-* bad input (a NaN pose, a 10 kB id, a footprint of 100,000 vertices, a plan out of
+* bad input (a NaN pose, a 10 kB id, a footprint of 10,000 vertices, a plan out of
   time order) is refused with a warning, and a flood of 20,000 distinct ids is capped:
   the flag goes on being published at `publish_rate` throughout, fail-safe (true, the
   fleet not judged) while the flood lasts, and the node's memory stays bounded.
@@ -251,7 +251,9 @@ def test_bad_messages_are_refused_and_a_flood_of_ids_never_starves_the_flag(flee
     for msg, warning in [
         (_bad(fleet.peer, fleet.topic, x=float('nan')), 'not finite'),
         (_bad(fleet.peer, fleet.topic, robot_id='x' * 10_000), 'robot id empty, over 64'),
-        (_bad(fleet.peer, fleet.topic, vertices=100_000), 'footprint of 100000 vertices'),
+        # 10,000 vertices (120 kB; refused before any is read, whatever the size: a
+        # larger one is only less likely to arrive whole, best effort).
+        (_bad(fleet.peer, fleet.topic, vertices=10_000), 'footprint of 10000 vertices'),
         (_bad(fleet.peer, fleet.topic, plan=[20, 10]), 'plan not finite, not in time order'),
     ]:
         # Best effort at the subscription: a large one may be lost; sent until refused.
@@ -276,6 +278,7 @@ def test_bad_messages_are_refused_and_a_flood_of_ids_never_starves_the_flag(flee
     proc.wait_for('peers kept already|messages refused: 1024 peers', timeout=10)
     # The flag was published throughout: at least half the decisions at publish_rate.
     during = flags.since(mark)
+    print(f'flood: {len(during)} flags in {flooded:.2f} s')
     assert len(during) >= 0.5 * PUBLISH_RATE * flooded, (len(during), flooded)
     # Fail-safe while robots were refused for lack of room.
     assert any(m.data for m in during)

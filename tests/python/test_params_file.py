@@ -69,6 +69,15 @@ def test_params_file_values_read_back_and_are_the_defaults(ros_peer, tmp_path):
         'base_frame': 'base_link',
         'transform_tolerance': 0.5,
         'input_reliability': 'reliable',
+        # The fleet: this robot published on a topic of its own.
+        'robot_id': 'robot7',
+        'fleet_topic': '/fleet/robots_of_pfile',
+        'fleet_frame': 'odom',
+        'fleet_rate': 5.0,
+        'fleet_timeout': 1.5,
+        'fleet_clock_tolerance': 0.5,
+        'max_linear_speed': 0.8,
+        'max_angular_speed': 1.25,
         'velocity_topic': 'odom',
         'velocity_type': 'twist_stamped',
         'time_horizon': 3.5,
@@ -199,7 +208,7 @@ BAD = [
      ['scna.topic', 'did you mean `scan.topic`']),
     ('source_bad_type',
      '    observation_sources: ["map"]\n    map:\n      type: "grid_map"\n', [],
-     ['map.type', 'must be scan, pointcloud, range, polygon or costmap']),
+     ['map.type', 'must be scan, pointcloud, range, polygon, costmap or fleet']),
     # navigation2 #5264: a pointcloud read through point_cloud_transport; nav2's
     # params file lists "raw, zlib, draco, zstd". No point_cloud_transport here:
     # a compressed transport stops start-up, naming why, never read as raw.
