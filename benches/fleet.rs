@@ -49,6 +49,7 @@ use sat_collision::monitor::{Monitor, MovingObstacle};
 use sat_collision::node::{
     Arrival, Core, FleetCore, Now, Outputs, TfBuffer, TfSample, VelocityInput,
 };
+use sat_collision_testkit::shapes::chamfered_rectangle;
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::hint::black_box;
 use std::sync::{Arc, Mutex};
@@ -99,20 +100,10 @@ fn config() -> NodeConfig {
 
 /// A peer's footprint: a 0.7 × 0.5 m rectangle with 5 cm chamfers.
 fn footprint() -> Vec<Point> {
-    let (x, y, c) = (0.35, 0.25, 0.05);
-    [
-        (x, y - c),
-        (x - c, y),
-        (-x + c, y),
-        (-x, y - c),
-        (-x, -y + c),
-        (-x + c, -y),
-        (x - c, -y),
-        (x, -y + c),
-    ]
-    .iter()
-    .map(|&(a, b)| Point::new(a, b))
-    .collect()
+    chamfered_rectangle(0.35, 0.25, 0.05)
+        .iter()
+        .map(|&(a, b)| Point::new(a, b))
+        .collect()
 }
 
 /// One peer: where it was at t = 0 and how it moves (body twist).

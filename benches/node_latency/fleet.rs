@@ -54,6 +54,7 @@ use r2r::{NativeMsg, Publisher, QosProfile};
 use sat_collision::ros::fleet::{publisher_qos, FLEET_SUBSCRIPTION_QOS};
 use sat_collision::ros::spin::{ShutdownSignals, Spinner};
 use sat_collision_testkit::ros::msg;
+use sat_collision_testkit::shapes::chamfered_rectangle;
 use sat_collision_testkit::SplitMix64 as Rng;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -90,20 +91,14 @@ fn wall() -> (i32, u32, f64) {
 
 /// A peer's footprint: a 0.7 × 0.5 m rectangle with 5 cm chamfers.
 fn footprint() -> Vec<Point32> {
-    let (x, y, c) = (0.35_f32, 0.25_f32, 0.05_f32);
-    [
-        (x, y - c),
-        (x - c, y),
-        (-x + c, y),
-        (-x, y - c),
-        (-x, -y + c),
-        (-x + c, -y),
-        (x - c, -y),
-        (x, -y + c),
-    ]
-    .iter()
-    .map(|&(x, y)| Point32 { x, y, z: 0.0 })
-    .collect()
+    chamfered_rectangle(0.35, 0.25, 0.05)
+        .iter()
+        .map(|&(x, y)| Point32 {
+            x: x as f32,
+            y: y as f32,
+            z: 0.0,
+        })
+        .collect()
 }
 
 /// One peer of the grid: where it starts and how it moves (body twist).

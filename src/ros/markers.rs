@@ -542,28 +542,20 @@ impl Frame<'_> {
             if let Some(hit) = first {
                 label.push_str(&format!(", contact in {:.2} s", hit.time));
             }
-            let Some(at) = peer.outline.first() else {
-                continue;
-            };
-            let m = self.marker(
-                NS_FLEET_LABELS,
-                id,
-                TEXT_VIEW_FACING,
-                Vector3 {
-                    x: 0.0,
-                    y: 0.0,
-                    z: TEXT_HEIGHT,
-                },
-            );
-            m.pose.position = ros_point(&(at + nalgebra::Vector2::new(0.0, 0.1)));
-            m.color = label_color();
-            m.text = label;
+            if let Some(at) = peer.outline.first() {
+                self.text_in(NS_FLEET_LABELS, id, *at, label);
+            }
         }
     }
 
     fn text(&mut self, id: i32, at: Point, text: String) {
+        self.text_in(NS_LABELS, id, at, text);
+    }
+
+    /// A label `text` just above `at`, in the namespace `ns`.
+    fn text_in(&mut self, ns: &'static str, id: i32, at: Point, text: String) {
         let m = self.marker(
-            NS_LABELS,
+            ns,
             id,
             TEXT_VIEW_FACING,
             Vector3 {

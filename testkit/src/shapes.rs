@@ -300,6 +300,23 @@ pub fn limit_sawtooth(n: usize) -> Vec<Point2<f64>> {
     ring
 }
 
+/// A `2·half_x × 2·half_y` rectangle centred on the origin with corners
+/// cut by `chamfer`: 8 vertices, counter-clockwise from `(half_x,
+/// half_y − chamfer)` (the fleet benchmarks' robot footprint).
+pub fn chamfered_rectangle(half_x: f64, half_y: f64, chamfer: f64) -> [(f64, f64); 8] {
+    let (x, y, c) = (half_x, half_y, chamfer);
+    [
+        (x, y - c),
+        (x - c, y),
+        (-x + c, y),
+        (-x, y - c),
+        (-x, -y + c),
+        (-x + c, -y),
+        (x - c, -y),
+        (x, -y + c),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
