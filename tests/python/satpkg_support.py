@@ -252,7 +252,14 @@ class RosPeer:
         self.rclpy = rclpy
         self.context = rclpy.context.Context()
         rclpy.init(context=self.context)
-        self.node = rclpy.create_node(name, context=self.context)
+        # No type description service: rclpy (Jazzy) destroys it twice in destroy_node
+        # (once among the node's services, once by itself), which crashed the whole
+        # pytest process now and then at a fixture's teardown (a segfault in
+        # destroy_node). The node's own (r2r) service is not concerned.
+        from rclpy.parameter import Parameter
+        self.node = rclpy.create_node(
+            name, context=self.context,
+            parameter_overrides=[Parameter('start_type_description_service', value=False)])
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self._stop = False
@@ -265,7 +272,13 @@ class RosPeer:
 
     def close(self):
         self._stop = True
-        self._thread.join(5)
+        self._thread.join(30)
+        if self._thread.is_alive():
+            # Destroying a node another thread spins segfaults (ros2/rclpy#260, #663):
+            # the peer is left to the process's end rather than crash every test.
+            print(f'RosPeer {self.node.get_name()}: its spin thread did not stop; '
+                  'the node is not destroyed')
+            return
         self.executor.shutdown()
         self.node.destroy_node()
         self.rclpy.shutdown(context=self.context)
