@@ -245,21 +245,21 @@ class Pumped:
 class RosPeer:
     """An rclpy node with a background executor."""
 
-    def __init__(self, name):
+    def __init__(self, name, type_description=True):
         import rclpy
         from rclpy.executors import SingleThreadedExecutor
 
         self.rclpy = rclpy
         self.context = rclpy.context.Context()
         rclpy.init(context=self.context)
-        # No type description service: rclpy (Jazzy) destroys it twice in destroy_node
-        # (once among the node's services, once by itself), which crashed the whole
-        # pytest process now and then at a fixture's teardown (a segfault in
-        # destroy_node). The node's own (r2r) service is not concerned.
+        # type_description=False: no ~/get_type_description on this peer (one entity
+        # less for destroy_node to tear down; the tests that ask a peer for type
+        # descriptions keep it).
         from rclpy.parameter import Parameter
-        self.node = rclpy.create_node(
-            name, context=self.context,
-            parameter_overrides=[Parameter('start_type_description_service', value=False)])
+        overrides = [] if type_description else [
+            Parameter('start_type_description_service', value=False)]
+        self.node = rclpy.create_node(name, context=self.context,
+                                      parameter_overrides=overrides)
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self._stop = False
@@ -375,7 +375,8 @@ def to_parameter_value(value):
 
 @pytest.fixture
 def ros_peer(request):
-    peer = RosPeer('satpkg_peer_' + re.sub(r'\W', '_', request.node.name)[:40])
+    peer = RosPeer('satpkg_peer_' + re.sub(r'\W', '_', request.node.name)[:40],
+                   type_description=False)
     yield peer
     peer.close()
 
