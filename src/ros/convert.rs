@@ -105,23 +105,25 @@ pub fn fill_native_collision_report(
 ) -> Result<(), NativeAllocError> {
     let impact = prediction.and_then(|p| p.impact);
     msg.time_to_collision = impact.map_or(-1.0, |i| i.time);
-    let predicted = match impact {
-        Some(MotionImpact {
-            obstacle: Some(i), ..
-        }) => obstacles.get(i).map_or("", |o| o.id.as_str()),
-        // A fleet's peer: its id (`<source>/<robot id>`).
-        Some(MotionImpact {
-            source: Some(i),
-            cell: Some(c),
-            ..
-        }) if report.peers.iter().any(|p| p.index == (i, c)) => report
-            .peers
-            .iter()
-            .find(|p| p.index == (i, c))
-            .map_or("", |p| p.id.as_str()),
-        Some(MotionImpact {
-            source: Some(i), ..
-        }) => sources.get(i).map_or("", |s| s.name.as_str()),
+    // A fleet's peer met first: its id (`<source>/<robot id>`).
+    let peer = impact.and_then(|i| {
+        let index = (i.source?, i.cell?);
+        report.peers.iter().find(|p| p.index == index)
+    });
+    let predicted = match (impact, peer) {
+        (
+            Some(MotionImpact {
+                obstacle: Some(i), ..
+            }),
+            _,
+        ) => obstacles.get(i).map_or("", |o| o.id.as_str()),
+        (_, Some(peer)) => peer.id.as_str(),
+        (
+            Some(MotionImpact {
+                source: Some(i), ..
+            }),
+            None,
+        ) => sources.get(i).map_or("", |s| s.name.as_str()),
         _ => "",
     };
     set_string(&mut msg.predicted_obstacle_id, predicted)?;
