@@ -291,6 +291,7 @@ impl Core {
             gate.follow(&self.config);
         }
         self.exclusion.follow(&self.config);
+        self.fleet.invalidate();
         true
     }
 

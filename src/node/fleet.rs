@@ -38,6 +38,9 @@ pub struct FleetCore {
     statuses: Vec<(String, PeerStatus)>,
     obstacles: Vec<Obstacle>,
     moving: Vec<MovingObstacle>,
+    /// The time the monitor was last given the peers at, while no message
+    /// came since: a tick's gate check and its decision share one refresh.
+    given_at: Option<f64>,
 }
 
 impl FleetCore {
@@ -63,6 +66,7 @@ impl FleetCore {
             statuses: Vec::new(),
             obstacles: Vec::new(),
             moving: Vec::new(),
+            given_at: None,
         }
     }
 
@@ -97,6 +101,7 @@ impl FleetCore {
         messages: &mut Vec<(Result<PeerMessage, Refusal>, f64)>,
         notices: &mut Vec<Notice>,
     ) {
+        self.given_at = None;
         for (message, arrival) in messages.drain(..) {
             let message = match message {
                 Ok(message) => message,
@@ -128,12 +133,20 @@ impl FleetCore {
     /// has the event).
     pub fn liveliness_lost(&mut self, robot_id: &str, now: f64) {
         self.fleet.liveliness_lost(robot_id, now);
+        self.given_at = None;
+    }
+
+    /// The monitor's configuration was followed: the next refresh gives
+    /// the peers again, whatever the time.
+    pub fn invalidate(&mut self) {
+        self.given_at = None;
     }
 
     /// Forgets every peer (cleanup).
     pub fn clear(&mut self) {
         self.fleet.clear();
         self.statuses.clear();
+        self.given_at = None;
     }
 
     /// Gives the monitor's fleet source the peers at `now` (prediction
@@ -144,6 +157,10 @@ impl FleetCore {
         let Some(source) = &self.source else {
             return;
         };
+        if self.given_at == Some(now) {
+            return;
+        }
+        self.given_at = Some(now);
         let mut entries: Vec<PeerEntry<'_>> = Vec::with_capacity(self.fleet.len());
         self.fleet.obstacles_at(
             now,
